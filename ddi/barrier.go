@@ -1,0 +1,256 @@
+package ddi
+
+import "unsafe"
+
+// BarrierType is D3D12DDI_BARRIER_TYPE: which member of the
+// D3D12DDIARG_BARRIER_0094 union is in use (000 "DDI", D3D12DDI_BARRIER_TYPE).
+type BarrierType uint32
+
+// The barrier types.
+const (
+	BarrierTypeGlobal  BarrierType = 0
+	BarrierTypeTexture BarrierType = 1
+	BarrierTypeBuffer  BarrierType = 2
+	BarrierTypeRanged  BarrierType = 3
+)
+
+var barrierTypeNames = newNameTable("barrier type",
+	[]string{"D3D12DDI_BARRIER_TYPE_", "D3D12_BARRIER_TYPE_"}, "", []name{
+		{uint32(BarrierTypeGlobal), "GLOBAL", false},
+		{uint32(BarrierTypeTexture), "TEXTURE", false},
+		{uint32(BarrierTypeBuffer), "BUFFER", false},
+		{uint32(BarrierTypeRanged), "RANGED", false},
+	})
+
+// String returns GLOBAL, TEXTURE, BUFFER or RANGED, or hex for an undefined
+// value.
+func (t BarrierType) String() string { return barrierTypeNames.enumString(uint32(t)) }
+
+// Valid reports whether the DDI defines the value.
+func (t BarrierType) Valid() bool { return t <= BarrierTypeRanged }
+
+// ParseBarrierType is the inverse of String, with or without the
+// D3D12DDI_BARRIER_TYPE_ prefix.
+func ParseBarrierType(s string) (BarrierType, error) {
+	v, err := barrierTypeNames.parseEnum(s)
+	return BarrierType(v), err
+}
+
+// TextureBarrierFlags is D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088.
+type TextureBarrierFlags uint32
+
+// The texture barrier flags.
+const (
+	TextureBarrierFlagNone    TextureBarrierFlags = 0
+	TextureBarrierFlagDiscard TextureBarrierFlags = 0x1
+)
+
+var textureFlagNames = newNameTable("texture barrier flag",
+	[]string{"D3D12DDI_TEXTURE_BARRIER_0088_FLAG_", "D3D12_TEXTURE_BARRIER_FLAG_"}, "NONE", []name{
+		{uint32(TextureBarrierFlagDiscard), "DISCARD", false},
+	})
+
+// DefinedTextureBarrierFlags is every bit the DDI gives a name.
+const DefinedTextureBarrierFlags = TextureBarrierFlagDiscard
+
+// String prints NONE, DISCARD, or hex for undefined bits.
+func (f TextureBarrierFlags) String() string { return textureFlagNames.flagsString(uint32(f)) }
+
+// ParseTextureBarrierFlags is the inverse of String.
+func ParseTextureBarrierFlags(s string) (TextureBarrierFlags, error) {
+	v, err := textureFlagNames.parseFlags(s)
+	return TextureBarrierFlags(v), err
+}
+
+// RangedBarrierFlags is D3D12DDI_RANGE_BARRIER_FLAGS_0094, a superset of the
+// 0088 D3D12DDI_RANGED_BARRIER_FLAGS (which has only ATOMIC_COPY).
+type RangedBarrierFlags uint32
+
+// The ranged barrier flags.
+const (
+	RangedBarrierFlagNone       RangedBarrierFlags = 0
+	RangedBarrierFlagAtomicCopy RangedBarrierFlags = 0x1
+	RangedBarrierFlagAcquire    RangedBarrierFlags = 0x2 // 0094
+	RangedBarrierFlagRelease    RangedBarrierFlags = 0x4 // 0094
+)
+
+var rangedFlagNames = newNameTable("ranged barrier flag",
+	[]string{"D3D12DDI_RANGED_BARRIER_FLAG_", "D3D12DDI_RANGED_BARRIER_0088_FLAG_"}, "NONE", []name{
+		{uint32(RangedBarrierFlagAtomicCopy), "ATOMIC_COPY", false},
+		{uint32(RangedBarrierFlagAcquire), "ACQUIRE", false},
+		{uint32(RangedBarrierFlagRelease), "RELEASE", false},
+	})
+
+// DefinedRangedBarrierFlags0088 and DefinedRangedBarrierFlags0094 are the bits
+// each DDI version defines.
+const (
+	DefinedRangedBarrierFlags0088 = RangedBarrierFlagAtomicCopy
+	DefinedRangedBarrierFlags0094 = RangedBarrierFlagAtomicCopy | RangedBarrierFlagAcquire | RangedBarrierFlagRelease
+)
+
+// String prints NAME|NAME, NONE for 0, hex for undefined bits. The 0094
+// spellings carry a _0094 suffix in the header (ATOMIC_COPY_0094); ebref
+// prints the name without it.
+func (f RangedBarrierFlags) String() string { return rangedFlagNames.flagsString(uint32(f)) }
+
+// ParseRangedBarrierFlags is the inverse of String.
+func ParseRangedBarrierFlags(s string) (RangedBarrierFlags, error) {
+	v, err := rangedFlagNames.parseFlags(s)
+	return RangedBarrierFlags(v), err
+}
+
+// HResource is D3D12DDI_HRESOURCE, the driver's handle of a resource: a struct
+// holding one pointer in C, so 8 bytes with 8-byte alignment. ebref's driver
+// hands out small integers; 0 is the NULL handle.
+type HResource uint64
+
+// AllSubresources is the IndexOrFirstMipLevel value that, with NumMipLevels 0,
+// selects every subresource (000 "D3D12_BARRIER_SUBRESOURCE_RANGE").
+const AllSubresources = 0xffffffff
+
+// SubresourceRange is D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088. With
+// NumMipLevels 0, IndexOrFirstMipLevel is one subresource index (or
+// AllSubresources) and the other members are ignored; otherwise it is the box
+// of mips × array slices × planes. package resource interprets it.
+type SubresourceRange struct {
+	IndexOrFirstMipLevel uint32
+	NumMipLevels         uint32
+	FirstArraySlice      uint32
+	NumArraySlices       uint32
+	FirstPlane           uint32
+	NumPlanes            uint32
+}
+
+// Range is D3D12DDI_RANGE: a byte range [Begin, End) of a buffer. SIZE_T in C,
+// 8 bytes on 64-bit Windows.
+type Range struct {
+	Begin uint64
+	End   uint64
+}
+
+// GlobalBarrier is D3D12DDI_GLOBAL_BARRIER_0088.
+type GlobalBarrier struct {
+	SyncBefore   BarrierSync
+	SyncAfter    BarrierSync
+	AccessBefore BarrierAccess
+	AccessAfter  BarrierAccess
+}
+
+// TextureBarrier is D3D12DDI_TEXTURE_BARRIER_0088.
+type TextureBarrier struct {
+	SyncBefore   BarrierSync
+	SyncAfter    BarrierSync
+	AccessBefore BarrierAccess
+	AccessAfter  BarrierAccess
+	LayoutBefore BarrierLayout
+	LayoutAfter  BarrierLayout
+	Resource     HResource
+	Subresources SubresourceRange
+	Flags        TextureBarrierFlags
+}
+
+// BufferBarrier is D3D12DDI_BUFFER_BARRIER_0088. Unlike the API's
+// D3D12_BUFFER_BARRIER it has no Offset or Size (000 "Buffer Barriers").
+type BufferBarrier struct {
+	SyncBefore   BarrierSync
+	SyncAfter    BarrierSync
+	AccessBefore BarrierAccess
+	AccessAfter  BarrierAccess
+	Resource     HResource
+}
+
+// RangedBarrier0088 is D3D12DDI_RANGED_BARRIER_0088. 000 names it but gives no
+// definition; the layout is that of the 0094 structure with the 0088 flags
+// (d3d12umddi.h, Microsoft's DDI reference for D3D12DDI_RANGED_BARRIER_0088).
+type RangedBarrier0088 struct {
+	Flags        RangedBarrierFlags
+	Resource     HResource
+	Subresources SubresourceRange
+	Range        Range
+}
+
+// RangedBarrier is D3D12DDI_RANGED_BARRIER_0094: the barrier the runtime uses
+// around AtomicCopy commands. ACQUIRE before and RELEASE after the copy make
+// exactly Range of the buffer visible (000 "D3D12DDI_RANGED_BARRIER_0094").
+type RangedBarrier struct {
+	Flags        RangedBarrierFlags
+	Resource     HResource
+	Subresources SubresourceRange
+	Range        Range
+}
+
+// barrierUnionWords is the size of the union in D3D12DDIARG_BARRIER_0094 in
+// 8-byte words: its largest member, the texture barrier, is 64 bytes.
+const barrierUnionWords = 8
+
+// Barrier is D3D12DDIARG_BARRIER_0094: a Type and a union of the four barrier
+// kinds. It has exactly the C layout (72 bytes: Type, 4 bytes of padding, a
+// 64-byte union aligned to 8), so a []Barrier can be handed across a C
+// boundary as is. Use the constructors and the accessor for the Type in use.
+type Barrier struct {
+	Type BarrierType
+	_    uint32
+	u    [barrierUnionWords]uint64
+}
+
+// BarrierSize is sizeof(D3D12DDIARG_BARRIER_0094).
+const BarrierSize = int(unsafe.Sizeof(Barrier{}))
+
+// The union members must fit; the compiler checks it here.
+var (
+	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(TextureBarrier{})]byte
+	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(RangedBarrier{})]byte
+	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(BufferBarrier{})]byte
+	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(GlobalBarrier{})]byte
+)
+
+// NewGlobalBarrier returns a Barrier of type GLOBAL.
+func NewGlobalBarrier(g GlobalBarrier) Barrier {
+	b := Barrier{Type: BarrierTypeGlobal}
+	*(*GlobalBarrier)(unsafe.Pointer(&b.u)) = g
+	return b
+}
+
+// NewTextureBarrier returns a Barrier of type TEXTURE.
+func NewTextureBarrier(t TextureBarrier) Barrier {
+	b := Barrier{Type: BarrierTypeTexture}
+	*(*TextureBarrier)(unsafe.Pointer(&b.u)) = t
+	return b
+}
+
+// NewBufferBarrier returns a Barrier of type BUFFER.
+func NewBufferBarrier(x BufferBarrier) Barrier {
+	b := Barrier{Type: BarrierTypeBuffer}
+	*(*BufferBarrier)(unsafe.Pointer(&b.u)) = x
+	return b
+}
+
+// NewRangedBarrier returns a Barrier of type RANGED.
+func NewRangedBarrier(r RangedBarrier) Barrier {
+	b := Barrier{Type: BarrierTypeRanged}
+	*(*RangedBarrier)(unsafe.Pointer(&b.u)) = r
+	return b
+}
+
+// Global returns the union read as a global barrier. It is meaningful when
+// Type is GLOBAL; the pointer aliases b.
+func (b *Barrier) Global() *GlobalBarrier { return (*GlobalBarrier)(unsafe.Pointer(&b.u)) }
+
+// Texture returns the union read as a texture barrier (Type TEXTURE).
+func (b *Barrier) Texture() *TextureBarrier { return (*TextureBarrier)(unsafe.Pointer(&b.u)) }
+
+// Buffer returns the union read as a buffer barrier (Type BUFFER).
+func (b *Barrier) Buffer() *BufferBarrier { return (*BufferBarrier)(unsafe.Pointer(&b.u)) }
+
+// Ranged returns the union read as a ranged barrier (Type RANGED).
+func (b *Barrier) Ranged() *RangedBarrier { return (*RangedBarrier)(unsafe.Pointer(&b.u)) }
+
+// Common returns the members every non-ranged barrier type shares, which are
+// the first four members of each union member: SyncBefore, SyncAfter,
+// AccessBefore, AccessAfter. For a RANGED barrier it returns false.
+func (b *Barrier) Common() (GlobalBarrier, bool) {
+	if b.Type == BarrierTypeRanged || !b.Type.Valid() {
+		return GlobalBarrier{}, false
+	}
+	return *b.Global(), true
+}

@@ -1,0 +1,212 @@
+package ddi
+
+// The tier enums of D3D12DDI_D3D12_OPTIONS_DATA_0089. The spec names them
+// without values; the DDI values equal those of the API's D3D12_*_TIER enums
+// (Microsoft's DDI reference for d3d12umddi.h and d3d12.h).
+
+// ResourceBindingTier is D3D12DDI_RESOURCE_BINDING_TIER.
+type ResourceBindingTier uint32
+
+// Resource binding tiers.
+const (
+	ResourceBindingTier1 ResourceBindingTier = 1
+	ResourceBindingTier2 ResourceBindingTier = 2
+	ResourceBindingTier3 ResourceBindingTier = 3
+)
+
+// ConservativeRasterizationTier is D3D12DDI_CONSERVATIVE_RASTERIZATION_TIER.
+type ConservativeRasterizationTier uint32
+
+// Conservative rasterization tiers.
+const (
+	ConservativeRasterizationTierNotSupported ConservativeRasterizationTier = 0
+	ConservativeRasterizationTier1            ConservativeRasterizationTier = 1
+	ConservativeRasterizationTier2            ConservativeRasterizationTier = 2
+	ConservativeRasterizationTier3            ConservativeRasterizationTier = 3
+)
+
+// TiledResourcesTier is D3D12DDI_TILED_RESOURCES_TIER.
+type TiledResourcesTier uint32
+
+// Tiled resources tiers.
+const (
+	TiledResourcesTierNotSupported TiledResourcesTier = 0
+	TiledResourcesTier1            TiledResourcesTier = 1
+	TiledResourcesTier2            TiledResourcesTier = 2
+	TiledResourcesTier3            TiledResourcesTier = 3
+	TiledResourcesTier4            TiledResourcesTier = 4
+)
+
+// CrossNodeSharingTier is D3D12DDI_CROSS_NODE_SHARING_TIER.
+type CrossNodeSharingTier uint32
+
+// Cross-node sharing tiers.
+const (
+	CrossNodeSharingTierNotSupported CrossNodeSharingTier = 0
+	CrossNodeSharingTier1Emulated    CrossNodeSharingTier = 1
+	CrossNodeSharingTier1            CrossNodeSharingTier = 2
+	CrossNodeSharingTier2            CrossNodeSharingTier = 3
+	CrossNodeSharingTier3            CrossNodeSharingTier = 4
+)
+
+// ResourceHeapTier is D3D12DDI_RESOURCE_HEAP_TIER.
+type ResourceHeapTier uint32
+
+// Resource heap tiers.
+const (
+	ResourceHeapTier1 ResourceHeapTier = 1
+	ResourceHeapTier2 ResourceHeapTier = 2
+)
+
+// ProgrammableSamplePositionsTier is D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_TIER.
+type ProgrammableSamplePositionsTier uint32
+
+// Programmable sample positions tiers.
+const (
+	ProgrammableSamplePositionsTierNotSupported ProgrammableSamplePositionsTier = 0
+	ProgrammableSamplePositionsTier1            ProgrammableSamplePositionsTier = 1
+	ProgrammableSamplePositionsTier2            ProgrammableSamplePositionsTier = 2
+)
+
+// CommandQueueFlags is D3D12DDI_COMMAND_QUEUE_FLAGS.
+type CommandQueueFlags uint32
+
+// Command queue flags.
+const (
+	CommandQueueFlagNone         CommandQueueFlags = 0
+	CommandQueueFlag3D           CommandQueueFlags = 0x1
+	CommandQueueFlagCompute      CommandQueueFlags = 0x2
+	CommandQueueFlagCopy         CommandQueueFlags = 0x4
+	CommandQueueFlagPaging       CommandQueueFlags = 0x8
+	CommandQueueFlagVideoDecode  CommandQueueFlags = 0x10
+	CommandQueueFlagVideoProcess CommandQueueFlags = 0x20
+	CommandQueueFlagVideoEncode  CommandQueueFlags = 0x40
+)
+
+var queueFlagNames = newNameTable("command queue flag", []string{"D3D12DDI_COMMAND_QUEUE_FLAG_"}, "NONE", []name{
+	{uint32(CommandQueueFlag3D), "3D", false},
+	{uint32(CommandQueueFlagCompute), "COMPUTE", false},
+	{uint32(CommandQueueFlagCopy), "COPY", false},
+	{uint32(CommandQueueFlagPaging), "PAGING", false},
+	{uint32(CommandQueueFlagVideoDecode), "VIDEO_DECODE", false},
+	{uint32(CommandQueueFlagVideoProcess), "VIDEO_PROCESS", false},
+	{uint32(CommandQueueFlagVideoEncode), "VIDEO_ENCODE", false},
+})
+
+// String prints the set as NAME|NAME, NONE for 0.
+func (f CommandQueueFlags) String() string { return queueFlagNames.flagsString(uint32(f)) }
+
+// ViewInstancingTier is D3D12DDI_VIEW_INSTANCING_TIER.
+type ViewInstancingTier uint32
+
+// View instancing tiers.
+const (
+	ViewInstancingTierNotSupported ViewInstancingTier = 0
+	ViewInstancingTier1            ViewInstancingTier = 1
+	ViewInstancingTier2            ViewInstancingTier = 2
+	ViewInstancingTier3            ViewInstancingTier = 3
+)
+
+// RenderPassTier is D3D12DDI_RENDER_PASS_TIER.
+type RenderPassTier uint32
+
+// Render pass tiers.
+const (
+	RenderPassTier0 RenderPassTier = 0
+	RenderPassTier1 RenderPassTier = 1
+	RenderPassTier2 RenderPassTier = 2
+)
+
+// RaytracingTier is D3D12DDI_RAYTRACING_TIER.
+type RaytracingTier uint32
+
+// Raytracing tiers.
+const (
+	RaytracingTierNotSupported RaytracingTier = 0
+	RaytracingTier1_0          RaytracingTier = 10
+	RaytracingTier1_1          RaytracingTier = 11
+)
+
+// VariableShadingRateTier is D3D12DDI_VARIABLE_SHADING_RATE_TIER.
+type VariableShadingRateTier uint32
+
+// Variable shading rate tiers.
+const (
+	VariableShadingRateTierNotSupported VariableShadingRateTier = 0
+	VariableShadingRateTier1            VariableShadingRateTier = 1
+	VariableShadingRateTier2            VariableShadingRateTier = 2
+)
+
+// MeshShaderTier is D3D12DDI_MESH_SHADER_TIER.
+type MeshShaderTier uint32
+
+// Mesh shader tiers.
+const (
+	MeshShaderTierNotSupported MeshShaderTier = 0
+	MeshShaderTier1            MeshShaderTier = 10
+)
+
+// SamplerFeedbackTier is D3D12DDI_SAMPLER_FEEDBACK_TIER.
+type SamplerFeedbackTier uint32
+
+// Sampler feedback tiers.
+const (
+	SamplerFeedbackTierNotSupported SamplerFeedbackTier = 0
+	SamplerFeedbackTier0_9          SamplerFeedbackTier = 90
+	SamplerFeedbackTier1_0          SamplerFeedbackTier = 100
+)
+
+// Bool is the C BOOL: a 4-byte integer, nonzero for true.
+type Bool int32
+
+// True and False are the BOOL values a driver reports.
+const (
+	False Bool = 0
+	True  Bool = 1
+)
+
+// MakeBool converts a Go bool.
+func MakeBool(b bool) Bool {
+	if b {
+		return True
+	}
+	return False
+}
+
+// OptionsData0089 is D3D12DDI_D3D12_OPTIONS_DATA_0089, which a driver fills
+// to report capabilities; EnhancedBarriersSupported is the member the
+// enhanced-barrier DDIs hang on (000 "D3D12DDI_D3D12_OPTIONS_DATA_0089",
+// 001 "Reporting enhanced barrier support").
+type OptionsData0089 struct {
+	ResourceBindingTier                                                        ResourceBindingTier
+	ConservativeRasterizationTier                                              ConservativeRasterizationTier
+	TiledResourcesTier                                                         TiledResourcesTier
+	CrossNodeSharingTier                                                       CrossNodeSharingTier
+	VPAndRTArrayIndexFromAnyShaderFeedingRasterizerSupportedWithoutGSEmulation Bool
+	OutputMergerLogicOp                                                        Bool
+	ResourceHeapTier                                                           ResourceHeapTier
+	DepthBoundsTestSupported                                                   Bool
+	ProgrammableSamplePositionsTier                                            ProgrammableSamplePositionsTier
+	CopyQueueTimestampQueriesSupported                                         Bool
+	WriteBufferImmediateQueueFlags                                             CommandQueueFlags
+	ViewInstancingTier                                                         ViewInstancingTier
+	BarycentricsSupported                                                      Bool
+	ReservedBufferPlacementSupported                                           Bool
+	Deterministic64KBUndefinedSwizzle                                          Bool
+	SRVOnlyTiledResourceTier3                                                  Bool
+	RenderPassTier                                                             RenderPassTier
+	RaytracingTier                                                             RaytracingTier
+	VariableShadingRateTier                                                    VariableShadingRateTier
+	PerPrimitiveShadingRateSupportedWithViewportIndexing                       Bool
+	AdditionalShadingRatesSupported                                            Bool
+	ShadingRateImageTileSize                                                   uint32
+	BackgroundProcessingSupported                                              Bool
+	MeshShaderTier                                                             MeshShaderTier
+	SamplerFeedbackTier                                                        SamplerFeedbackTier
+	DriverManagedShaderCachePresent                                            Bool
+	MeshShaderSupportsFullRangeRenderTargetArrayIndex                          Bool
+	VariableRateShadingSumCombinerSupported                                    Bool
+	MeshShaderPerPrimitiveShadingRateSupported                                 Bool
+	MSPrimitivesPipelineStatisticIncludesCulledPrimitives                      Bool
+	EnhancedBarriersSupported                                                  Bool
+}
