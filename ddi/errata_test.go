@@ -22,8 +22,8 @@ type specTables struct {
 	AccessSyncs    map[string][]string `json:"access_syncs"`
 	LegacyStates   map[string]struct {
 		Layout   json.RawMessage `json:"layout"` // absent (nil), null (N/A) or a name
-		Accesses []string         `json:"accesses"`
-		Syncs    []string         `json:"syncs"`
+		Accesses []string        `json:"accesses"`
+		Syncs    []string        `json:"syncs"`
 	} `json:"legacy_states"`
 }
 
