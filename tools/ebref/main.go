@@ -1,0 +1,124 @@
+// Command ebref is the front end of ebref, the reference user-mode driver for
+// D3D12 Enhanced Barriers: one program with subcommands. It is thin; the
+// packages do the work.
+//
+//	ebref rules [--json]            the spec's rule tables
+//	ebref decode FILE|- [--text]    decode raw D3D12DDIARG_BARRIER_0094 records
+//
+// Exit status: 0 on success, 1 when the input is bad (one line on stderr
+// names what), 2 for bad usage.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// env is where a command reads and writes, so tests can run commands
+// in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // the synopsis after the name
+	summary string
+	run     func(e *env, args []string) int
+}
+
+var commands = []command{
+	{"rules", "[--json]", "print the spec's rule tables as ebref implements them", runRules},
+	{"decode", "FILE|- [--text]", "decode raw little-endian D3D12DDIARG_BARRIER_0094 records", runDecode},
+}
+
+func main() {
+	os.Exit(run(&env{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:]))
+}
+
+func run(e *env, args []string) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(e.stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.stderr, "ebref: unknown command %q\n", args[0])
+	usage(e.stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ebref COMMAND [ARGS]\n\nebref is a reference user-mode driver for D3D12 Enhanced Barriers.\n\nCommands:")
+	cs := append([]command(nil), commands...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-8s %-28s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'ebref COMMAND --help' for a command's flags.")
+}
+
+// parseFlags parses a command's flags, which may come before, after or
+// between its positional arguments (Go's flag package stops at the first
+// positional one). It returns the positional arguments, or an exit status
+// when parsing ended the command: 0 after --help, 2 on a usage error.
+func parseFlags(e *env, fs *flag.FlagSet, synopsis string, args []string) ([]string, int, bool) {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				commandUsage(e.stdout, fs, synopsis)
+				return nil, 0, false
+			}
+			fmt.Fprintf(e.stderr, "ebref %s: %v\n", fs.Name(), err)
+			commandUsage(e.stderr, fs, synopsis)
+			return nil, 2, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, 0, true
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+func commandUsage(w io.Writer, fs *flag.FlagSet, synopsis string) {
+	fmt.Fprintf(w, "usage: ebref %s %s\n", fs.Name(), synopsis)
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	if b.Len() > 0 {
+		fmt.Fprintf(w, "\nFlags:\n%s", b.String())
+	}
+}
+
+// usageError prints a one-line usage problem and the command's usage.
+func usageError(e *env, fs *flag.FlagSet, synopsis, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "ebref %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	commandUsage(e.stderr, fs, synopsis)
+	return 2
+}
+
+// inputError prints the one line that names what was wrong with the input.
+func inputError(e *env, name string, err error) int {
+	fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
+	return 1
+}

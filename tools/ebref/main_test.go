@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ebref runs the CLI in-process and returns exit status, stdout and stderr.
+func ebref(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(&env{bytes.NewReader(stdin), &out, &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestUsage(t *testing.T) {
+	code, _, stderr := ebref(t, nil)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "usage: ebref COMMAND")
+
+	code, stdout, _ := ebref(t, nil, "--help")
+	assert.Equal(t, 0, code)
+	for _, c := range commands {
+		assert.Contains(t, stdout, c.name)
+	}
+
+	code, _, stderr = ebref(t, nil, "frobnicate")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `unknown command "frobnicate"`)
+
+	for _, c := range commands {
+		code, stdout, stderr := ebref(t, nil, c.name, "--help")
+		assert.Equal(t, 0, code, c.name)
+		assert.Contains(t, stdout, "usage: ebref "+c.name, c.name)
+		assert.Empty(t, stderr, c.name)
+
+		code, _, stderr = ebref(t, nil, c.name, "--no-such-flag")
+		assert.Equal(t, 2, code, c.name)
+		assert.Contains(t, stderr, "flag provided but not defined: -no-such-flag", c.name)
+	}
+}
+
+func TestRules(t *testing.T) {
+	code, stdout, _ := ebref(t, nil, "rules")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "Umbrella sync scopes")
+	assert.Contains(t, stdout, "docs/errata.md")
+
+	code, stdout, _ = ebref(t, nil, "rules", "--json")
+	require.Equal(t, 0, code)
+	var doc ddi.RulesDocument
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	assert.Equal(t, []string{"ALL", "DRAW", "VERTEX_SHADING", "ALL_SHADING"}, doc.AccessSyncs["VERTEX_BUFFER"],
+		"sorted by value: ALL 0x1, DRAW 0x2, VERTEX_SHADING 0x8, ALL_SHADING 0x1000")
+	assert.Equal(t, []string{"SHADER_RESOURCE", "COPY_DEST", "COPY_SOURCE", "NO_ACCESS"}, doc.LayoutAccesses["COMMON"])
+	require.Contains(t, doc.LegacyStates, "RENDER_TARGET")
+	assert.Equal(t, "RENDER_TARGET", *doc.LegacyStates["RENDER_TARGET"].Layout)
+	assert.Nil(t, doc.LegacyStates["INDEX_BUFFER"].Layout, "N/A prints as null")
+	assert.ElementsMatch(t, []string{"DIRECT", "COMPUTE", "COPY", "VIDEO_DECODE", "VIDEO_PROCESS", "VIDEO_ENCODE"}, keys(doc.Queues))
+	assert.ElementsMatch(t, []string{"ALL", "DRAW", "ALL_SHADING", "NON_PIXEL_SHADING"}, keys(doc.UmbrellaSyncs))
+	assert.Contains(t, stdout, `"layout": null`)
+
+	code, _, stderr := ebref(t, nil, "rules", "extra")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `unexpected argument "extra"`)
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func sample() []ddi.Barrier {
+	return []ddi.Barrier{
+		ddi.NewTextureBarrier(ddi.TextureBarrier{
+			SyncBefore: ddi.SyncRenderTarget, SyncAfter: ddi.SyncPixelShading,
+			AccessBefore: ddi.AccessRenderTarget, AccessAfter: ddi.AccessShaderResource,
+			LayoutBefore: ddi.LayoutRenderTarget, LayoutAfter: ddi.LayoutDirectQueueShaderResource,
+			Resource: 0x1000, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources},
+		}),
+		ddi.NewGlobalBarrier(ddi.GlobalBarrier{SyncBefore: ddi.SyncComputeShading, SyncAfter: ddi.SyncComputeShading,
+			AccessBefore: ddi.AccessUnorderedAccess, AccessAfter: ddi.AccessUnorderedAccess}),
+		ddi.NewBufferBarrier(ddi.BufferBarrier{SyncBefore: ddi.SyncVertexShading, SyncAfter: ddi.SyncVertexShading,
+			AccessBefore: ddi.AccessStreamOutput, AccessAfter: ddi.AccessShaderResource, Resource: 0x2000}),
+		ddi.NewRangedBarrier(ddi.RangedBarrier{Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: 0x3000,
+			Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}, Range: ddi.Range{Begin: 64, End: 128}}),
+	}
+}
+
+func TestDecodeFileAndStdin(t *testing.T) {
+	raw := ddi.AppendEncodedBarriers(nil, sample())
+	path := filepath.Join(t.TempDir(), "barriers.bin")
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+
+	want := strings.Join([]string{
+		`{"index":0,"type":"TEXTURE","sync_before":"RENDER_TARGET","sync_after":"PIXEL_SHADING","access_before":"RENDER_TARGET","access_after":"SHADER_RESOURCE","layout_before":"RENDER_TARGET","layout_after":"DIRECT_QUEUE_SHADER_RESOURCE","resource":"0x0000000000001000","subresources":{"index_or_first_mip_level":4294967295,"num_mip_levels":0,"first_array_slice":0,"num_array_slices":0,"first_plane":0,"num_planes":0},"flags":"NONE"}`,
+		`{"index":1,"type":"GLOBAL","sync_before":"COMPUTE_SHADING","sync_after":"COMPUTE_SHADING","access_before":"UNORDERED_ACCESS","access_after":"UNORDERED_ACCESS"}`,
+		`{"index":2,"type":"BUFFER","sync_before":"VERTEX_SHADING","sync_after":"VERTEX_SHADING","access_before":"STREAM_OUTPUT","access_after":"SHADER_RESOURCE","resource":"0x0000000000002000"}`,
+		`{"index":3,"type":"RANGED","flags":"ATOMIC_COPY|RELEASE","resource":"0x0000000000003000","subresources":{"index_or_first_mip_level":4294967295,"num_mip_levels":0,"first_array_slice":0,"num_array_slices":0,"first_plane":0,"num_planes":0},"range":{"begin":64,"end":128}}`,
+	}, "\n") + "\n"
+	code, stdout, stderr := ebref(t, nil, "decode", path)
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, want, stdout)
+
+	code, stdout, _ = ebref(t, raw, "decode", "-")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, want, stdout)
+
+	code, stdout, _ = ebref(t, raw, "decode", "--text", "-")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, strings.Join([]string{
+		"[0] TEXTURE sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE resource 0x1000 subresources all flags NONE",
+		"[1] GLOBAL sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS",
+		"[2] BUFFER sync VERTEX_SHADING -> VERTEX_SHADING access STREAM_OUTPUT -> SHADER_RESOURCE resource 0x2000",
+		"[3] RANGED flags ATOMIC_COPY|RELEASE resource 0x3000 subresources all range 0x40..0x80",
+	}, "\n")+"\n", stdout)
+}
+
+func TestDecodeBadInput(t *testing.T) {
+	raw := ddi.AppendEncodedBarriers(nil, sample())
+
+	code, stdout, stderr := ebref(t, raw[:72+40], "decode", "-")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, 1, strings.Count(stdout, "\n"), "the whole first record is still printed")
+	// A global barrier's members end at byte 24; the cut is in the unused
+	// rest of the union.
+	assert.Equal(t, "ebref decode: standard input: record 1, byte offset 96 (padding): truncated record: 40 of 72 bytes present\n", stderr)
+
+	code, _, stderr = ebref(t, raw[:20], "decode", "-")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "ebref decode: standard input: record 0, byte offset 20 (TextureBarrier.AccessAfter): truncated record: 20 of 72 bytes present\n", stderr)
+
+	bad := append([]byte(nil), raw...)
+	bad[72] = 7 // record 1's Type
+	code, _, stderr = ebref(t, bad, "decode", "-")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "ebref decode: standard input: record 1, byte offset 72: Type = 0x7: malformed record: not a D3D12DDI_BARRIER_TYPE value\n", stderr)
+
+	code, _, stderr = ebref(t, nil, "decode", filepath.Join(t.TempDir(), "missing.bin"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "no such file or directory")
+	assert.Equal(t, 1, strings.Count(stderr, "\n"))
+
+	code, _, stderr = ebref(t, nil, "decode", "-")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stderr, "no records")
+
+	code, _, stderr = ebref(t, nil, "decode")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "want one FILE")
+	code, _, _ = ebref(t, nil, "decode", "a", "b")
+	assert.Equal(t, 2, code)
+}
