@@ -97,13 +97,8 @@ var formatNames = newNameTable("DXGI format", []string{"DXGI_FORMAT_"}, "", []na
 })
 
 // String returns the format's name without the DXGI_FORMAT_ prefix, or its
-// number for a format outside ebref's subset.
-func (f Format) String() string {
-	if s, ok := formatNames.primary[uint32(f)]; ok {
-		return s
-	}
-	return formatNames.enumString(uint32(f))
-}
+// number in hex for a format outside ebref's subset.
+func (f Format) String() string { return formatNames.enumString(uint32(f)) }
 
 // Known reports whether the format is in ebref's subset.
 func (f Format) Known() bool { _, ok := formatNames.primary[uint32(f)]; return ok }

@@ -210,3 +210,214 @@ type OptionsData0089 struct {
 	MSPrimitivesPipelineStatisticIncludesCulledPrimitives                      Bool
 	EnhancedBarriersSupported                                                  Bool
 }
+
+var resourceBindingTierNames = newNameTable("D3D12DDI_RESOURCE_BINDING_TIER", []string{"D3D12DDI_RESOURCE_BINDING_"}, "", []name{
+	{uint32(ResourceBindingTier1), "TIER_1", false},
+	{uint32(ResourceBindingTier2), "TIER_2", false},
+	{uint32(ResourceBindingTier3), "TIER_3", false},
+})
+
+// String returns the tier's name without the D3D12DDI_RESOURCE_BINDING_ prefix (TIER_1).
+func (v ResourceBindingTier) String() string { return resourceBindingTierNames.enumString(uint32(v)) }
+
+// ParseResourceBindingTier is the inverse of String.
+func ParseResourceBindingTier(s string) (ResourceBindingTier, error) {
+	v, err := resourceBindingTierNames.parseEnum(s)
+	return ResourceBindingTier(v), err
+}
+
+var conservativeRasterizationTierNames = newNameTable("D3D12DDI_CONSERVATIVE_RASTERIZATION_TIER", []string{"D3D12DDI_CONSERVATIVE_RASTERIZATION_"}, "", []name{
+	{uint32(ConservativeRasterizationTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(ConservativeRasterizationTier1), "TIER_1", false},
+	{uint32(ConservativeRasterizationTier2), "TIER_2", false},
+	{uint32(ConservativeRasterizationTier3), "TIER_3", false},
+})
+
+// String returns the tier's name without the D3D12DDI_CONSERVATIVE_RASTERIZATION_ prefix (TIER_1).
+func (v ConservativeRasterizationTier) String() string {
+	return conservativeRasterizationTierNames.enumString(uint32(v))
+}
+
+// ParseConservativeRasterizationTier is the inverse of String.
+func ParseConservativeRasterizationTier(s string) (ConservativeRasterizationTier, error) {
+	v, err := conservativeRasterizationTierNames.parseEnum(s)
+	return ConservativeRasterizationTier(v), err
+}
+
+var tiledResourcesTierNames = newNameTable("D3D12DDI_TILED_RESOURCES_TIER", []string{"D3D12DDI_TILED_RESOURCES_"}, "", []name{
+	{uint32(TiledResourcesTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(TiledResourcesTier1), "TIER_1", false},
+	{uint32(TiledResourcesTier2), "TIER_2", false},
+	{uint32(TiledResourcesTier3), "TIER_3", false},
+	{uint32(TiledResourcesTier4), "TIER_4", false},
+})
+
+// String returns the tier's name without the D3D12DDI_TILED_RESOURCES_ prefix (TIER_1).
+func (v TiledResourcesTier) String() string { return tiledResourcesTierNames.enumString(uint32(v)) }
+
+// ParseTiledResourcesTier is the inverse of String.
+func ParseTiledResourcesTier(s string) (TiledResourcesTier, error) {
+	v, err := tiledResourcesTierNames.parseEnum(s)
+	return TiledResourcesTier(v), err
+}
+
+var crossNodeSharingTierNames = newNameTable("D3D12DDI_CROSS_NODE_SHARING_TIER", []string{"D3D12DDI_CROSS_NODE_SHARING_"}, "", []name{
+	{uint32(CrossNodeSharingTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(CrossNodeSharingTier1Emulated), "TIER_1_EMULATED", false},
+	{uint32(CrossNodeSharingTier1), "TIER_1", false},
+	{uint32(CrossNodeSharingTier2), "TIER_2", false},
+	{uint32(CrossNodeSharingTier3), "TIER_3", false},
+})
+
+// String returns the tier's name without the D3D12DDI_CROSS_NODE_SHARING_ prefix (TIER_1).
+func (v CrossNodeSharingTier) String() string { return crossNodeSharingTierNames.enumString(uint32(v)) }
+
+// ParseCrossNodeSharingTier is the inverse of String.
+func ParseCrossNodeSharingTier(s string) (CrossNodeSharingTier, error) {
+	v, err := crossNodeSharingTierNames.parseEnum(s)
+	return CrossNodeSharingTier(v), err
+}
+
+var resourceHeapTierNames = newNameTable("D3D12DDI_RESOURCE_HEAP_TIER", []string{"D3D12DDI_RESOURCE_HEAP_"}, "", []name{
+	{uint32(ResourceHeapTier1), "TIER_1", false},
+	{uint32(ResourceHeapTier2), "TIER_2", false},
+})
+
+// String returns the tier's name without the D3D12DDI_RESOURCE_HEAP_ prefix (TIER_1).
+func (v ResourceHeapTier) String() string { return resourceHeapTierNames.enumString(uint32(v)) }
+
+// ParseResourceHeapTier is the inverse of String.
+func ParseResourceHeapTier(s string) (ResourceHeapTier, error) {
+	v, err := resourceHeapTierNames.parseEnum(s)
+	return ResourceHeapTier(v), err
+}
+
+var programmableSamplePositionsTierNames = newNameTable("D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_TIER", []string{"D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_"}, "", []name{
+	{uint32(ProgrammableSamplePositionsTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(ProgrammableSamplePositionsTier1), "TIER_1", false},
+	{uint32(ProgrammableSamplePositionsTier2), "TIER_2", false},
+})
+
+// String returns the tier's name without the D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_ prefix (TIER_1).
+func (v ProgrammableSamplePositionsTier) String() string {
+	return programmableSamplePositionsTierNames.enumString(uint32(v))
+}
+
+// ParseProgrammableSamplePositionsTier is the inverse of String.
+func ParseProgrammableSamplePositionsTier(s string) (ProgrammableSamplePositionsTier, error) {
+	v, err := programmableSamplePositionsTierNames.parseEnum(s)
+	return ProgrammableSamplePositionsTier(v), err
+}
+
+var viewInstancingTierNames = newNameTable("D3D12DDI_VIEW_INSTANCING_TIER", []string{"D3D12DDI_VIEW_INSTANCING_"}, "", []name{
+	{uint32(ViewInstancingTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(ViewInstancingTier1), "TIER_1", false},
+	{uint32(ViewInstancingTier2), "TIER_2", false},
+	{uint32(ViewInstancingTier3), "TIER_3", false},
+})
+
+// String returns the tier's name without the D3D12DDI_VIEW_INSTANCING_ prefix (TIER_1).
+func (v ViewInstancingTier) String() string { return viewInstancingTierNames.enumString(uint32(v)) }
+
+// ParseViewInstancingTier is the inverse of String.
+func ParseViewInstancingTier(s string) (ViewInstancingTier, error) {
+	v, err := viewInstancingTierNames.parseEnum(s)
+	return ViewInstancingTier(v), err
+}
+
+var renderPassTierNames = newNameTable("D3D12DDI_RENDER_PASS_TIER", []string{"D3D12DDI_RENDER_PASS_"}, "", []name{
+	{uint32(RenderPassTier0), "TIER_0", false},
+	{uint32(RenderPassTier1), "TIER_1", false},
+	{uint32(RenderPassTier2), "TIER_2", false},
+})
+
+// String returns the tier's name without the D3D12DDI_RENDER_PASS_ prefix (TIER_1).
+func (v RenderPassTier) String() string { return renderPassTierNames.enumString(uint32(v)) }
+
+// ParseRenderPassTier is the inverse of String.
+func ParseRenderPassTier(s string) (RenderPassTier, error) {
+	v, err := renderPassTierNames.parseEnum(s)
+	return RenderPassTier(v), err
+}
+
+var raytracingTierNames = newNameTable("D3D12DDI_RAYTRACING_TIER", []string{"D3D12DDI_RAYTRACING_"}, "", []name{
+	{uint32(RaytracingTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(RaytracingTier1_0), "TIER_1_0", false},
+	{uint32(RaytracingTier1_1), "TIER_1_1", false},
+})
+
+// String returns the tier's name without the D3D12DDI_RAYTRACING_ prefix (TIER_1).
+func (v RaytracingTier) String() string { return raytracingTierNames.enumString(uint32(v)) }
+
+// ParseRaytracingTier is the inverse of String.
+func ParseRaytracingTier(s string) (RaytracingTier, error) {
+	v, err := raytracingTierNames.parseEnum(s)
+	return RaytracingTier(v), err
+}
+
+var variableShadingRateTierNames = newNameTable("D3D12DDI_VARIABLE_SHADING_RATE_TIER", []string{"D3D12DDI_VARIABLE_SHADING_RATE_"}, "", []name{
+	{uint32(VariableShadingRateTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(VariableShadingRateTier1), "TIER_1", false},
+	{uint32(VariableShadingRateTier2), "TIER_2", false},
+})
+
+// String returns the tier's name without the D3D12DDI_VARIABLE_SHADING_RATE_ prefix (TIER_1).
+func (v VariableShadingRateTier) String() string {
+	return variableShadingRateTierNames.enumString(uint32(v))
+}
+
+// ParseVariableShadingRateTier is the inverse of String.
+func ParseVariableShadingRateTier(s string) (VariableShadingRateTier, error) {
+	v, err := variableShadingRateTierNames.parseEnum(s)
+	return VariableShadingRateTier(v), err
+}
+
+var meshShaderTierNames = newNameTable("D3D12DDI_MESH_SHADER_TIER", []string{"D3D12DDI_MESH_SHADER_"}, "", []name{
+	{uint32(MeshShaderTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(MeshShaderTier1), "TIER_1", false},
+})
+
+// String returns the tier's name without the D3D12DDI_MESH_SHADER_ prefix (TIER_1).
+func (v MeshShaderTier) String() string { return meshShaderTierNames.enumString(uint32(v)) }
+
+// ParseMeshShaderTier is the inverse of String.
+func ParseMeshShaderTier(s string) (MeshShaderTier, error) {
+	v, err := meshShaderTierNames.parseEnum(s)
+	return MeshShaderTier(v), err
+}
+
+var samplerFeedbackTierNames = newNameTable("D3D12DDI_SAMPLER_FEEDBACK_TIER", []string{"D3D12DDI_SAMPLER_FEEDBACK_"}, "", []name{
+	{uint32(SamplerFeedbackTierNotSupported), "TIER_NOT_SUPPORTED", false},
+	{uint32(SamplerFeedbackTier0_9), "TIER_0_9", false},
+	{uint32(SamplerFeedbackTier1_0), "TIER_1_0", false},
+})
+
+// String returns the tier's name without the D3D12DDI_SAMPLER_FEEDBACK_ prefix (TIER_1).
+func (v SamplerFeedbackTier) String() string { return samplerFeedbackTierNames.enumString(uint32(v)) }
+
+// ParseSamplerFeedbackTier is the inverse of String.
+func ParseSamplerFeedbackTier(s string) (SamplerFeedbackTier, error) {
+	v, err := samplerFeedbackTierNames.parseEnum(s)
+	return SamplerFeedbackTier(v), err
+}
+
+// ParseCommandQueueFlags is the inverse of CommandQueueFlags.String.
+func ParseCommandQueueFlags(s string) (CommandQueueFlags, error) {
+	v, err := queueFlagNames.parseFlags(s)
+	return CommandQueueFlags(v), err
+}
+
+var boolNames = newNameTable("BOOL", nil, "", []name{
+	{uint32(False), "FALSE", false},
+	{uint32(True), "TRUE", false},
+})
+
+// String returns TRUE or FALSE (and the number for any other nonzero value,
+// which C also reads as true).
+func (b Bool) String() string { return boolNames.enumString(uint32(b)) }
+
+// ParseBool is the inverse of String.
+func ParseBool(s string) (Bool, error) {
+	v, err := boolNames.parseEnum(s)
+	return Bool(v), err
+}

@@ -390,3 +390,62 @@ func (s ResourceStates) IsWrite() bool {
 		StateCopyDest | StateResolveDest | StateVideoDecodeWrite | StateVideoProcessWrite | StateVideoEncodeWrite
 	return s&writes != 0
 }
+
+var memoryPoolNames = newNameTable("memory pool", []string{"D3D12DDI_MEMORY_POOL_"}, "", []name{
+	{uint32(MemoryPoolL0), "L0", false},
+	{uint32(MemoryPoolL1), "L1", false},
+})
+
+// String returns L0 or L1.
+func (p MemoryPool) String() string { return memoryPoolNames.enumString(uint32(p)) }
+
+// ParseMemoryPool is the inverse of String.
+func ParseMemoryPool(s string) (MemoryPool, error) {
+	v, err := memoryPoolNames.parseEnum(s)
+	return MemoryPool(v), err
+}
+
+var cpuPageNames = newNameTable("CPU page property", []string{"D3D12DDI_CPU_PAGE_PROPERTY_"}, "", []name{
+	{uint32(CPUPageNotAvailable), "NOT_AVAILABLE", false},
+	{uint32(CPUPageWriteCombine), "WRITE_COMBINE", false},
+	{uint32(CPUPageWriteBack), "WRITE_BACK", false},
+})
+
+// String returns NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK.
+func (p CPUPageProperty) String() string { return cpuPageNames.enumString(uint32(p)) }
+
+// ParseCPUPageProperty is the inverse of String.
+func ParseCPUPageProperty(s string) (CPUPageProperty, error) {
+	v, err := cpuPageNames.parseEnum(s)
+	return CPUPageProperty(v), err
+}
+
+// ParseHeapFlags is the inverse of HeapFlags.String.
+func ParseHeapFlags(s string) (HeapFlags, error) {
+	v, err := heapFlagNames.parseFlags(s)
+	return HeapFlags(v), err
+}
+
+// ParseTextureLayout is the inverse of TextureLayout.String.
+func ParseTextureLayout(s string) (TextureLayout, error) {
+	v, err := textureLayoutNames.parseEnum(s)
+	return TextureLayout(v), err
+}
+
+var optimizationFlagNames = newNameTable("resource optimization flag", []string{"D3D12DDI_RESOURCE_OPTIMIZATION_FLAG_"}, "NONE", []name{
+	{uint32(ResourceOptimizationFlagShaderResource), "SHADER_RESOURCE", false},
+	{uint32(ResourceOptimizationFlagUnorderedAccess), "UNORDERED_ACCESS", false},
+	{uint32(ResourceOptimizationFlagPrimary), "PRIMARY", false},
+	{uint32(ResourceOptimizationFlagDeterministic), "DETERMINISTIC", false},
+})
+
+// String prints the set as NAME|NAME, NONE for 0.
+func (f ResourceOptimizationFlags) String() string {
+	return optimizationFlagNames.flagsString(uint32(f))
+}
+
+// ParseResourceOptimizationFlags is the inverse of String.
+func ParseResourceOptimizationFlags(s string) (ResourceOptimizationFlags, error) {
+	v, err := optimizationFlagNames.parseFlags(s)
+	return ResourceOptimizationFlags(v), err
+}
