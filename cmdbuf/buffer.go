@@ -1,0 +1,239 @@
+package cmdbuf
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// DefaultChunkDwords is the chunk size a Buffer grows by.
+const DefaultChunkDwords = 4096
+
+// Buffer is a command buffer: packets in chunks of a fixed capacity. When a
+// packet does not fit in the current chunk, the chunk is closed with a CHAIN
+// packet naming the next one, as a command processor follows an indirect
+// buffer chain; packets never straddle chunks. A Buffer is not safe for
+// concurrent use.
+type Buffer struct {
+	chunkDwords int
+	chunks      [][]uint32
+	scratch     []uint32
+}
+
+// NewBuffer returns an empty buffer growing by chunkDwords (0:
+// DefaultChunkDwords; at least 16).
+func NewBuffer(chunkDwords int) *Buffer {
+	if chunkDwords <= 0 {
+		chunkDwords = DefaultChunkDwords
+	}
+	chunkDwords = max(chunkDwords, 16)
+	return &Buffer{chunkDwords: chunkDwords}
+}
+
+// chainDwords is the size of the CHAIN packet that closes a chunk.
+const chainDwords = 2
+
+// Emit appends the packets an encoder produces, e.g.
+//
+//	b.Emit(func(d []uint32) []uint32 { return cmdbuf.AppendWait(d, w) })
+//
+// The encoded packets go to the current chunk, or to a new chunk chained
+// from it when they do not fit. Emit allocates only when a chunk is added or
+// the scratch space grows.
+func (b *Buffer) Emit(encode func([]uint32) []uint32) {
+	b.scratch = encode(b.scratch[:0])
+	b.Append(b.scratch)
+}
+
+// Append adds already-encoded whole packets.
+func (b *Buffer) Append(words []uint32) {
+	for len(words) > 0 {
+		cur := b.current()
+		room := cap(cur) - len(cur) - chainDwords
+		// Take as many whole packets as fit.
+		take := 0
+		for take < len(words) {
+			n := 1 + Header(words[take]).Len()
+			if take+n > room {
+				break
+			}
+			take += n
+		}
+		if take == 0 && len(cur) == 0 {
+			// A packet larger than a whole chunk gets a chunk of its own size.
+			n := 1 + Header(words[0]).Len()
+			n = min(n, len(words))
+			big := make([]uint32, 0, n+chainDwords)
+			b.chunks[len(b.chunks)-1] = append(big, words[:n]...)
+			words = words[n:]
+			if len(words) > 0 {
+				b.newChunk()
+			}
+			continue
+		}
+		b.chunks[len(b.chunks)-1] = append(cur, words[:take]...)
+		words = words[take:]
+		if len(words) > 0 {
+			b.newChunk()
+		}
+	}
+}
+
+func (b *Buffer) current() []uint32 {
+	if len(b.chunks) == 0 {
+		b.chunks = append(b.chunks, make([]uint32, 0, b.chunkDwords))
+	}
+	return b.chunks[len(b.chunks)-1]
+}
+
+func (b *Buffer) newChunk() {
+	last := len(b.chunks) - 1
+	b.chunks[last] = AppendChain(b.chunks[last], Chain{Next: uint32(last + 1)})
+	b.chunks = append(b.chunks, make([]uint32, 0, b.chunkDwords))
+}
+
+// Reset empties the buffer, keeping its first chunk's memory.
+func (b *Buffer) Reset() {
+	if len(b.chunks) > 0 {
+		b.chunks = b.chunks[:1]
+		b.chunks[0] = b.chunks[0][:0]
+	}
+}
+
+// Chunks returns the chunks; the last packet of every chunk but the last is
+// a CHAIN. The slices alias the buffer.
+func (b *Buffer) Chunks() [][]uint32 { return b.chunks }
+
+// Len is the number of dwords in all chunks.
+func (b *Buffer) Len() int {
+	n := 0
+	for _, c := range b.chunks {
+		n += len(c)
+	}
+	return n
+}
+
+// Words returns all chunks concatenated (CHAIN packets included), for
+// disassembly and dumps.
+func (b *Buffer) Words() []uint32 {
+	out := make([]uint32, 0, b.Len())
+	for _, c := range b.chunks {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// Walk calls f for every packet in stream order, following CHAIN packets
+// (which f also sees) from chunk to chunk. It stops at the first decode error
+// f returns non-nil for, or at a truncated header; an unknown opcode is
+// passed to f with its error and, if f returns nil, skipped by its length.
+func (b *Buffer) Walk(f func(chunk int, p Packet, err error) error) error {
+	for ci := 0; ci < len(b.chunks); {
+		words := b.chunks[ci]
+		next := ci + 1
+		for off := 0; off < len(words); {
+			p, err := Decode(words, off)
+			if err != nil && errors.Is(err, ErrTruncated) {
+				return f(ci, p, err)
+			}
+			if ferr := f(ci, p, err); ferr != nil {
+				return ferr
+			}
+			off += p.Size()
+			if err == nil && p.Op() == OpChain {
+				next = int(p.Chain().Next)
+				if next <= ci || next > len(b.chunks) {
+					return f(ci, p, &DecodeError{Offset: p.Offset, Header: p.Header,
+						Err: fmt.Errorf("%w: CHAIN to chunk %d from chunk %d of %d", ErrBadField, next, ci, len(b.chunks))})
+				}
+				break
+			}
+		}
+		ci = next
+	}
+	return nil
+}
+
+// The dump format: the magic "EBCB", a version (1), the chunk count, then per
+// chunk its dword count and its dwords, all little-endian uint32.
+const (
+	dumpMagic   = 0x42434245 // "EBCB" little-endian
+	dumpVersion = 1
+	// MaxDumpDwords bounds what Load accepts, against hostile sizes.
+	MaxDumpDwords = 1 << 28
+)
+
+// ErrBadDump: the file is not a command-buffer dump.
+var ErrBadDump = errors.New("not a command-buffer dump")
+
+// Dump writes the buffer to w.
+func (b *Buffer) Dump(w io.Writer) error {
+	hdr := []uint32{dumpMagic, dumpVersion, uint32(len(b.chunks))}
+	if err := binary.Write(w, binary.LittleEndian, hdr); err != nil {
+		return err
+	}
+	for _, c := range b.chunks {
+		if err := binary.Write(w, binary.LittleEndian, uint32(len(c))); err != nil {
+			return err
+		}
+		if err := binary.Write(w, binary.LittleEndian, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Load reads a dump written by Dump. Bad input gets an error naming what is
+// wrong and where, never a partial buffer.
+func Load(data []byte) (*Buffer, error) {
+	if len(data) < 12 || binary.LittleEndian.Uint32(data) != dumpMagic {
+		return nil, fmt.Errorf("%w: no EBCB magic at byte 0", ErrBadDump)
+	}
+	if v := binary.LittleEndian.Uint32(data[4:]); v != dumpVersion {
+		return nil, fmt.Errorf("%w: version %d at byte 4, want %d", ErrBadDump, v, dumpVersion)
+	}
+	n := int(binary.LittleEndian.Uint32(data[8:]))
+	off := 12
+	b := &Buffer{chunkDwords: DefaultChunkDwords}
+	total := 0
+	for i := 0; i < n; i++ {
+		if len(data)-off < 4 {
+			return nil, fmt.Errorf("%w: chunk %d's length missing at byte %d", ErrBadDump, i, off)
+		}
+		m := int(binary.LittleEndian.Uint32(data[off:]))
+		off += 4
+		total += m
+		if m < 0 || total > MaxDumpDwords || m > (len(data)-off)/4 {
+			return nil, fmt.Errorf("%w: chunk %d claims %d dwords at byte %d, %d bytes left", ErrBadDump, i, m, off-4, len(data)-off)
+		}
+		c := make([]uint32, m, max(m, b.chunkDwords))
+		for j := range c {
+			c[j] = binary.LittleEndian.Uint32(data[off+4*j:])
+		}
+		off += 4 * m
+		b.chunks = append(b.chunks, c)
+	}
+	if off != len(data) {
+		return nil, fmt.Errorf("%w: %d trailing bytes at byte %d", ErrBadDump, len(data)-off, off)
+	}
+	return b, nil
+}
+
+// FromWords wraps raw little-endian packet dwords (one chunk) as a buffer.
+func FromWords(words []uint32) *Buffer {
+	return &Buffer{chunkDwords: max(len(words), DefaultChunkDwords), chunks: [][]uint32{words}}
+}
+
+// WordsFromBytes reads little-endian dwords; the length must be a multiple
+// of 4.
+func WordsFromBytes(data []byte) ([]uint32, error) {
+	if len(data)%4 != 0 {
+		return nil, fmt.Errorf("%d bytes is not a whole number of dwords (%d left over at byte %d)", len(data), len(data)%4, len(data)/4*4)
+	}
+	w := make([]uint32, len(data)/4)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(data[4*i:])
+	}
+	return w, nil
+}

@@ -1,0 +1,405 @@
+package cmdbuf
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func samplePackets() []uint32 {
+	var d []uint32
+	d = AppendMarker(d, 0x000c0003, "Barrier call 12, barrier 3")
+	d = AppendWork(d, Work{Kind: WorkDraw, Stage: StageColor, Duration: 120, ID: 7},
+		Access{Addr: 0x10000, Size: 0x400, Dir: DirRead, Client: ClientShaderLoad},
+		Access{Addr: 0x20000, Size: 0x1000, Dir: DirWrite, Client: ClientColor, Surface: 3, Compressed: true})
+	d = AppendWait(d, Wait{Drain: StagePixel.Mask() | StageCompute.Mask(), Hold: AllStages})
+	d = AppendCache(d, CacheOp{Flush: CacheColor.Mask(), Invalidate: CacheTextureL0.Mask(), Addr: 0x10000, Size: 0x4000}, false)
+	d = AppendCache(d, CacheOp{Flush: AllCaches}, true)
+	d = AppendDecompress(d, SurfaceRegion{Surface: 3, Offset: 0, Size: 0x10000}, false)
+	d = AppendMetadataInit(d, SurfaceRegion{Surface: 4, Value: 0xab, Offset: 0x100, Size: 0x200}, true)
+	d = AppendEventSignal(d, Event{ID: 1, Stages: StageBlit.Mask()})
+	d = AppendEventWait(d, Event{ID: 1, Stages: StagePixel.Mask()})
+	d = AppendFenceSignal(d, Fence{ID: 2, Value: 1 << 40})
+	d = AppendFenceWait(d, Fence{ID: 2, Value: 5})
+	d = AppendCall(d, Call{Buffer: 9})
+	d = AppendNop(d, 2)
+	return d
+}
+
+func TestRoundTrip(t *testing.T) {
+	d := samplePackets()
+	var ops []Opcode
+	for off := 0; off < len(d); {
+		p, err := Decode(d, off)
+		require.NoError(t, err, "dword %d", off)
+		ops = append(ops, p.Op())
+		off += p.Size()
+	}
+	assert.Equal(t, []Opcode{OpMarker, OpWork, OpWait, OpCache, OpCache, OpDecompress, OpMetadataInit, OpEventSignal,
+		OpEventWait, OpFenceSignal, OpFenceWait, OpCall, OpNop}, ops)
+
+	p, _ := Decode(d, 0)
+	assert.Equal(t, Marker{0x000c0003, "Barrier call 12, barrier 3"}, p.Marker())
+	off := p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, Work{Kind: WorkDraw, Stage: StageColor, NumAccesses: 2, Duration: 120, ID: 7}, p.Work())
+	assert.Equal(t, Access{Addr: 0x20000, Size: 0x1000, Dir: DirWrite, Client: ClientColor, Surface: 3, Compressed: true}, p.Access(1))
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, Wait{StagePixel.Mask() | StageCompute.Mask(), AllStages}, p.Wait())
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, CacheOp{CacheColor.Mask(), CacheTextureL0.Mask(), 0x10000, 0x4000}, p.Cache())
+	assert.False(t, p.Async())
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.True(t, p.Async())
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, SurfaceRegion{Surface: 3, Size: 0x10000}, p.Decompress())
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, SurfaceRegion{Surface: 4, Value: 0xab, Offset: 0x100, Size: 0x200}, p.MetadataInit())
+	off += p.Size() + 3 + 3
+	p, _ = Decode(d, off)
+	assert.Equal(t, Fence{2, 1 << 40}, p.Fence())
+}
+
+func TestLongAccessListsSplitIntoPairs(t *testing.T) {
+	var acc []Access
+	for i := 0; i < 300; i++ {
+		dir := DirRead
+		if i%2 == 1 {
+			dir = DirWrite
+		}
+		acc = append(acc, Access{Addr: uint64(i) * 16, Size: 16, Dir: dir, Client: ClientCopy})
+	}
+	d := AppendWork(nil, Work{Kind: WorkCopy, Stage: StageCopy, Duration: 101, ID: 3}, acc...)
+	var got []Access
+	var dur uint32
+	for off := 0; off < len(d); {
+		p, err := Decode(d, off)
+		require.NoError(t, err)
+		w := p.Work()
+		assert.Zero(t, w.NumAccesses%2, "read/write pairs stay in one packet")
+		assert.LessOrEqual(t, w.NumAccesses, MaxAccesses)
+		dur += w.Duration
+		for i := 0; i < w.NumAccesses; i++ {
+			got = append(got, p.Access(i))
+		}
+		off += p.Size()
+	}
+	assert.Equal(t, acc, got)
+	assert.Equal(t, uint32(101), dur, "the duration is shared out")
+}
+
+func TestZeroAllocations(t *testing.T) {
+	d := samplePackets()
+	buf := make([]uint32, 0, 1024)
+	enc := testing.AllocsPerRun(200, func() {
+		b := buf[:0]
+		b = AppendWait(b, Wait{Drain: AllStages, Hold: AllStages})
+		b = AppendCache(b, CacheOp{Flush: AllCaches}, false)
+		b = AppendWork(b, Work{Kind: WorkCopy, Stage: StageCopy}, Access{Addr: 1, Size: 4, Dir: DirRead}, Access{Addr: 9, Size: 4, Dir: DirWrite})
+		b = AppendMarker(b, 1, "x")
+		b = AppendDecompress(b, SurfaceRegion{Surface: 1, Size: 64}, true)
+		_ = b
+	})
+	assert.Zero(t, enc, "encoding into a buffer with room allocates nothing")
+	text := make([]byte, 0, 64)
+	dec := testing.AllocsPerRun(200, func() {
+		for off := 0; off < len(d); {
+			p, err := Decode(d, off)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch p.Op() {
+			case OpWork:
+				w := p.Work()
+				for i := 0; i < w.NumAccesses; i++ {
+					_ = p.Access(i)
+				}
+			case OpMarker:
+				text = p.AppendMarkerText(text[:0])
+			case OpCache:
+				_ = p.Cache()
+			case OpWait:
+				_ = p.Wait()
+			}
+			off += p.Size()
+		}
+	})
+	assert.Zero(t, dec, "decoding allocates nothing")
+}
+
+func TestDecodeErrors(t *testing.T) {
+	d := AppendWait(nil, Wait{1, 1})
+	cases := []struct {
+		name   string
+		words  []uint32
+		off    int
+		class  error
+		substr string
+	}{
+		{"truncated", []uint32{uint32(MakeHeader(OpWait, 0, 2)), 1}, 0, ErrTruncated, "2 payload dwords, 1 left"},
+		{"past end", d, 3, ErrTruncated, "no header at dword 3 of 3"},
+		{"unknown", []uint32{uint32(MakeHeader(0x7f, 0, 1)), 0}, 0, ErrUnknownOpcode, "0x7f (1 payload dwords skipped)"},
+		{"wait length", []uint32{uint32(MakeHeader(OpWait, 0, 1)), 0}, 0, ErrPayloadLength, "WAIT has 2 payload dwords, got 1"},
+		{"bad stage mask", []uint32{uint32(MakeHeader(OpWait, 0, 2)), 1 << 30, 0}, 0, ErrBadField, "drain=0x40000000"},
+		{"bad kind", AppendWork(nil, Work{Kind: 99}), 0, ErrBadField, "work kind 99"},
+		{"bad stage", AppendWork(nil, Work{Stage: 99}), 0, ErrBadField, "stage 99"},
+		{"bad dir", AppendWork(nil, Work{}, Access{Size: 4, Dir: 3}), 0, ErrBadField, "access 0 direction 3"},
+		{"empty access", AppendWork(nil, Work{}, Access{Dir: DirRead}), 0, ErrBadField, "access 0 is empty"},
+		{"bad client", AppendWork(nil, Work{}, Access{Size: 4, Dir: DirRead, Client: 77}), 0, ErrBadField, "client 77"},
+		{"work count", []uint32{uint32(MakeHeader(OpWork, 0, 5)), 2 << 16, 0, 0, 0, 0}, 0, ErrPayloadLength, "2 accesses has 12"},
+		{"marker text", []uint32{uint32(MakeHeader(OpMarker, 0, 2)), 0, 9}, 0, ErrPayloadLength, "9 bytes needs 3"},
+		{"metadata value", []uint32{uint32(MakeHeader(OpMetadataInit, 0, 6)), 1, 0x100, 0, 0, 0, 0}, 0, ErrBadField, "not a byte"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(c.words, c.off)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, c.class)
+			var de *DecodeError
+			require.True(t, errors.As(err, &de))
+			assert.Equal(t, c.off, de.Offset)
+			assert.Contains(t, err.Error(), c.substr)
+			assert.Contains(t, err.Error(), fmt.Sprintf("dword %d", c.off))
+		})
+	}
+	// An unknown opcode still gives the packet, to skip by its size.
+	p, err := Decode([]uint32{uint32(MakeHeader(0x7f, 0, 1)), 0, uint32(MakeHeader(OpNop, 0, 0))}, 0)
+	assert.ErrorIs(t, err, ErrUnknownOpcode)
+	assert.Equal(t, 2, p.Size())
+}
+
+func TestBufferChunksChainAndWalk(t *testing.T) {
+	b := NewBuffer(16)
+	for i := 0; i < 20; i++ {
+		b.Emit(func(d []uint32) []uint32 { return AppendWait(d, Wait{StageMask(i), AllStages}) })
+	}
+	require.Greater(t, len(b.Chunks()), 1)
+	for i, c := range b.Chunks() {
+		assert.LessOrEqual(t, len(c), 16)
+		if i < len(b.Chunks())-1 {
+			p, err := Decode(c, len(c)-2)
+			require.NoError(t, err)
+			assert.Equal(t, Chain{uint32(i + 1)}, p.Chain())
+		}
+	}
+	var drains []StageMask
+	require.NoError(t, b.Walk(func(_ int, p Packet, err error) error {
+		require.NoError(t, err)
+		if p.Op() == OpWait {
+			drains = append(drains, p.Wait().Drain)
+		}
+		return nil
+	}))
+	require.Len(t, drains, 20)
+	for i, d := range drains {
+		assert.Equal(t, StageMask(i), d)
+	}
+
+	// A packet bigger than a chunk gets a chunk of its own.
+	big := NewBuffer(16)
+	big.Emit(func(d []uint32) []uint32 { return AppendNop(d, 3) })
+	big.Emit(func(d []uint32) []uint32 { return AppendNop(d, 40) })
+	big.Emit(func(d []uint32) []uint32 { return AppendNop(d, 1) })
+	n := 0
+	require.NoError(t, big.Walk(func(_ int, p Packet, err error) error {
+		require.NoError(t, err)
+		if p.Op() == OpNop {
+			n++
+		}
+		return nil
+	}))
+	assert.Equal(t, 3, n)
+
+	b.Reset()
+	assert.Zero(t, b.Len())
+}
+
+func TestDumpLoad(t *testing.T) {
+	b := NewBuffer(32)
+	b.Append(samplePackets())
+	var f bytes.Buffer
+	require.NoError(t, b.Dump(&f))
+	back, err := Load(f.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, b.Words(), back.Words())
+	assert.Equal(t, len(b.Chunks()), len(back.Chunks()))
+
+	raw := f.Bytes()
+	for _, c := range []struct {
+		data   []byte
+		substr string
+	}{
+		{[]byte("nope"), "no EBCB magic"},
+		{append(append([]byte{}, raw[:4]...), 9, 0, 0, 0, 0, 0, 0, 0), "version 9"},
+		{raw[:len(raw)-3], "claims"},
+		{append(append([]byte{}, raw...), 1, 2), "2 trailing bytes"},
+		{append(append([]byte{}, raw[:8]...), 5, 0, 0, 0), "chunk 0's length missing"},
+	} {
+		_, err := Load(c.data)
+		require.Error(t, err, c.substr)
+		assert.ErrorIs(t, err, ErrBadDump)
+		assert.Contains(t, err.Error(), c.substr)
+	}
+	_, err = WordsFromBytes([]byte{1, 2, 3, 4, 5})
+	assert.ErrorContains(t, err, "1 left over at byte 4")
+}
+
+func TestMasks(t *testing.T) {
+	assert.Equal(t, "PIXEL|COMPUTE", (StagePixel.Mask() | StageCompute.Mask()).String())
+	assert.Equal(t, "ALL", AllStages.String())
+	assert.Equal(t, "NONE", StageMask(0).String())
+	for m := StageMask(0); m <= AllStages; m += 37 {
+		back, err := ParseStageMask(m.String())
+		require.NoError(t, err)
+		assert.Equal(t, m, back)
+	}
+	for m := CacheMask(0); m <= AllCaches; m++ {
+		back, err := ParseCacheMask(m.String())
+		require.NoError(t, err)
+		assert.Equal(t, m, back)
+	}
+	_, err := ParseStageMask("PIXEL|NOPE")
+	assert.ErrorContains(t, err, `"NOPE"`)
+	for c := Client(0); c < NumClients; c++ {
+		back, err := ParseClient(c.String())
+		require.NoError(t, err)
+		assert.Equal(t, c, back)
+	}
+	assert.Equal(t, "OP_0x7f", Opcode(0x7f).String())
+	assert.Len(t, Opcodes(), len(opcodeNames))
+}
+
+// readHex parses a corpus file: hex dwords separated by white space; '#'
+// starts a comment.
+func readHex(t *testing.T, path string) []uint32 {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var words []uint32
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		for _, tok := range strings.Fields(line) {
+			v, err := strconv.ParseUint(tok, 16, 32)
+			require.NoError(t, err, "%s: %q", path, tok)
+			words = append(words, uint32(v))
+		}
+	}
+	require.NoError(t, sc.Err())
+	return words
+}
+
+// TestGoldenCorpus: every testdata/disasm/*.hex disassembles to its .txt.
+// The "main" buffer may CALL buffer 1, which is the corpus file named in the
+// first line's "# call 1: FILE" comment, if any.
+func TestGoldenCorpus(t *testing.T) {
+	files, err := filepath.Glob("testdata/disasm/*.hex")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			b := FromWords(readHex(t, path))
+			resolve := func(id uint32) (*Buffer, bool) {
+				callee := filepath.Join("testdata/disasm/callee", fmt.Sprintf("%d.hex", id))
+				if _, err := os.Stat(callee); err != nil {
+					return nil, false
+				}
+				return FromWords(readHex(t, callee)), true
+			}
+			var out bytes.Buffer
+			require.NoError(t, WriteListing(&out, Listing(b, resolve)))
+			golden := strings.TrimSuffix(path, ".hex") + ".txt"
+			if *update {
+				require.NoError(t, os.WriteFile(golden, out.Bytes(), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), out.String())
+		})
+	}
+}
+
+// FuzzDecodeAndDisassemble: no input panics the decoder, the walker or the
+// disassembler, and every decode error names an offset inside the input.
+func FuzzDecodeAndDisassemble(f *testing.F) {
+	seed := func(words []uint32) []byte {
+		b := make([]byte, 4*len(words))
+		for i, w := range words {
+			b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		}
+		return b
+	}
+	f.Add(seed(samplePackets()))
+	f.Add(seed([]uint32{uint32(MakeHeader(OpChain, 0, 1)), 5}))
+	f.Add(seed([]uint32{uint32(MakeHeader(OpWork, 0, 0xffff))}))
+	files, _ := filepath.Glob("testdata/disasm/*.hex")
+	for _, path := range files {
+		if words := readHexFile(path); words != nil {
+			f.Add(seed(words))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		words, err := WordsFromBytes(data[:len(data)/4*4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for off := 0; off < len(words); {
+			p, err := Decode(words, off)
+			if err != nil {
+				var de *DecodeError
+				if !errors.As(err, &de) || de.Offset != off {
+					t.Fatalf("error without the offset: %v", err)
+				}
+				if errors.Is(err, ErrTruncated) {
+					break
+				}
+			}
+			if err == nil {
+				_ = Describe(p)
+			}
+			off += p.Size()
+		}
+		self := FromWords(words)
+		lines := Listing(self, func(uint32) (*Buffer, bool) { return self, true })
+		_ = WriteListing(&bytes.Buffer{}, lines)
+		if _, err := Load(data); err == nil {
+			_ = Listing(self, nil)
+		}
+	})
+}
+
+func readHexFile(path string) []uint32 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var words []uint32
+	for _, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		for _, tok := range strings.Fields(line) {
+			v, err := strconv.ParseUint(tok, 16, 32)
+			if err != nil {
+				return nil
+			}
+			words = append(words, uint32(v))
+		}
+	}
+	return words
+}
