@@ -1,0 +1,277 @@
+package hwmodel
+
+import (
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+)
+
+// Compression. A surface is divided into BlockSize-byte blocks; each block
+// has two bytes of metadata at Meta + 2×block: a state code and, for a
+// cleared block, the value its bytes read as.
+//
+//	MetaPlain      the block's memory holds its bytes as they are
+//	MetaCompressed the block's memory holds an encoding (bytes XOR a key of
+//	               their address) that only a compression-aware client decodes
+//	MetaClear      the block reads as the value byte, whatever memory holds
+//
+// Any other code is invalid: metadata nobody initialised (fresh memory never
+// holds these codes, see FillByte) or that something else overwrote.
+const (
+	BlockSize      = 256
+	MetaPlain      = 0xa0
+	MetaCompressed = 0xa1
+	MetaClear      = 0xa2
+)
+
+// key is the byte a compressed block's byte at addr is XORed with: never 0,
+// so a compressed byte never equals its plain value.
+func key(addr uint64) byte {
+	x := (addr + 0x51ed27) * 0x9e3779b97f4a7c15
+	return byte(x>>56) | 1
+}
+
+// metaView reads a block's two metadata bytes as ctx may see them.
+func (m *Machine) metaView(ctx *opCtx, s *Surface, block uint64) (code, value byte) {
+	var b [2]byte
+	var v [1]uint64
+	m.view(ctx, m.memLevel, s.Meta+2*block, b[:], v[:])
+	return b[0], b[1]
+}
+
+func validMeta(code byte) bool { return code >= MetaPlain && code <= MetaClear }
+
+// blocksOf returns the first and last block of [addr, addr+n) in s.
+func blocksOf(s *Surface, addr, n uint64) (uint64, uint64) {
+	return (addr - s.Base) / BlockSize, (addr - s.Base + n - 1) / BlockSize
+}
+
+// decodeRead turns the raw bytes a read served into what the access sees:
+// through compression (the access asks for it and the client decodes on
+// this engine) a compressed block is decoded and a cleared one reads as its
+// value; anything else sees the raw bytes, and a compressed or cleared block
+// then reads wrong — a hazard, as is decoding invalid metadata. It returns
+// which bytes those hazards already explain.
+func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
+	s := m.surfaces[a.Surface]
+	aware := a.Compressed && m.prof.Aware[ctx.e.kind][a.Client]
+	explained := make([]bool, len(got))
+	var uninit, unreadable blockSpan
+	first, last := blocksOf(s, a.Addr, uint64(a.Size))
+	for b := first; b <= last; b++ {
+		lo := max(a.Addr, s.Base+b*BlockSize)
+		hi := min(a.End(), s.Base+(b+1)*BlockSize)
+		code, value := m.metaView(ctx, s, b)
+		seg := got[lo-a.Addr : hi-a.Addr]
+		switch {
+		case aware && code == MetaCompressed:
+			for i := range seg {
+				seg[i] ^= key(lo + uint64(i))
+			}
+		case aware && code == MetaClear:
+			for i := range seg {
+				seg[i] = value
+			}
+		case aware && !validMeta(code):
+			// Garbage in, garbage out: the bytes decode to nothing they were.
+			for i := range seg {
+				seg[i] ^= key(lo+uint64(i)) ^ 0x5a
+			}
+			m.explain(explained, a, lo, hi)
+			uninit.add(lo, hi)
+		case !aware && (code == MetaCompressed || code == MetaClear):
+			m.explain(explained, a, lo, hi)
+			unreadable.add(lo, hi)
+		}
+	}
+	if uninit.set() {
+		m.addHazard(ctx, HazardUninitializedMetadata, a, uninit.lo, uninit.hi-uninit.lo, nil,
+			fmt.Sprintf("a METADATA_INIT of surface %d (a barrier with DISCARD) before packet %d would define it", s.ID, ctx.op.packet))
+	}
+	if unreadable.set() {
+		why := fmt.Sprintf("%s on %s does not decode compression", a.Client, ctx.e.kind)
+		if !a.Compressed {
+			why = "the access does not go through compression"
+		}
+		m.addHazard(ctx, HazardCompressedRead, a, unreadable.lo, unreadable.hi-unreadable.lo, nil,
+			fmt.Sprintf("%s: a DECOMPRESS of surface %d before packet %d would make it plain", why, s.ID, ctx.op.packet))
+	}
+	return explained
+}
+
+// blockSpan accumulates the smallest range covering some blocks.
+type blockSpan struct{ lo, hi uint64 }
+
+func (b *blockSpan) set() bool { return b.hi != 0 }
+
+func (b *blockSpan) add(lo, hi uint64) {
+	if !b.set() {
+		b.lo = lo
+	}
+	b.hi = hi
+}
+
+func (m *Machine) explain(explained []bool, a cmdbuf.Access, lo, hi uint64) {
+	for i := lo; i < hi; i++ {
+		explained[i-a.Addr] = true
+	}
+}
+
+// writeSurface writes an access's output into a surface through lv. A
+// compressing write (the access asks and the client can) stores blocks
+// encoded and marks them compressed, decoding what a partly written block
+// already holds; a plain write stores bytes as they are, which corrupts a
+// block that is compressed or cleared — a hazard.
+func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []byte) {
+	s := m.surfaces[a.Surface]
+	aware := a.Compressed && m.prof.Aware[ctx.e.kind][a.Client]
+	var corrupt blockSpan
+	defer func() {
+		if corrupt.set() {
+			m.addHazard(ctx, HazardCompressedWrite, a, corrupt.lo, corrupt.hi-corrupt.lo, nil,
+				fmt.Sprintf("%s writes surface %d without compression: a DECOMPRESS before packet %d would make it plain", a.Client, s.ID, ctx.op.packet))
+		}
+	}()
+	first, last := blocksOf(s, a.Addr, uint64(a.Size))
+	for b := first; b <= last; b++ {
+		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
+		lo, hi := max(a.Addr, blo), min(a.End(), bhi)
+		seg := data[lo-a.Addr : hi-a.Addr]
+		code, _ := m.metaView(ctx, s, b)
+		if !aware {
+			if code == MetaCompressed || code == MetaClear {
+				corrupt.add(lo, hi)
+			}
+			m.store(ctx.op, a.Client, lv, lo, append([]byte(nil), seg...), true)
+			continue
+		}
+		block := make([]byte, bhi-blo)
+		if lo != blo || hi != bhi {
+			// A partial write: decode the rest of the block as this op sees it.
+			rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
+				Surface: a.Surface, Compressed: true}
+			from := make([]int8, len(block))
+			m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block, from)
+			m.decodeRead(ctx, rest, block)
+		}
+		copy(block[lo-blo:], seg)
+		for i := range block {
+			block[i] ^= key(blo + uint64(i))
+		}
+		m.store(ctx.op, a.Client, lv, blo, block, true)
+		if code != MetaCompressed {
+			m.store(ctx.op, a.Client, m.memLevel, s.Meta+2*b, []byte{MetaCompressed, 0}, false)
+		}
+	}
+}
+
+// decompress rewrites the compressed and cleared blocks of [off, off+n) of s
+// as plain bytes through the BLIT client and marks them plain. Invalid
+// metadata decompresses to garbage (a hazard). It returns the bytes it
+// rewrote.
+func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
+	var done uint64
+	path := ctx.e.paths[cmdbuf.ClientBlit]
+	first, last := blocksOf(s, s.Base+off, n)
+	for b := first; b <= last; b++ {
+		code, _ := m.metaView(ctx, s, b)
+		if code == MetaPlain {
+			continue
+		}
+		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
+		a := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
+			Surface: s.ID, Compressed: true}
+		plain := m.readAccess(ctx, a)
+		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
+		m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*b, []byte{MetaPlain, 0}, false)
+		done += bhi - blo
+	}
+	return done
+}
+
+// initMetadata marks the blocks of [off, off+n) of s cleared to value; the
+// reference fills the bytes with value, which is what they now read as. It
+// returns the metadata bytes written.
+func (m *Machine) initMetadata(ctx *opCtx, s *Surface, off, n uint64, value byte) uint64 {
+	first, last := blocksOf(s, s.Base+off, n)
+	meta := make([]byte, 2*(last-first+1))
+	for i := 0; i < len(meta); i += 2 {
+		meta[i], meta[i+1] = MetaClear, value
+	}
+	m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*first, meta, false)
+	m.ref.fill(s.Base+off, n, value, ctx.op.gid)
+	return uint64(len(meta))
+}
+
+// surfaceAt returns the surface holding addr, if any.
+func (m *Machine) surfaceAt(addr uint64) *Surface {
+	for _, s := range m.surfaces {
+		if addr >= s.Base && addr < s.Base+s.Size {
+			return s
+		}
+	}
+	return nil
+}
+
+// plainAt is what raw byte v stored at addr means to a client that decodes:
+// v itself outside surfaces and in plain blocks, decoded in compressed ones,
+// the clear value in cleared ones (metadata as ctx may see it; nil ctx:
+// the current metadata).
+func (m *Machine) plainAt(ctx *opCtx, addr uint64, v byte) byte {
+	s := m.surfaceAt(addr)
+	if s == nil {
+		return v
+	}
+	b := (addr - s.Base) / BlockSize
+	var code, value byte
+	if ctx != nil {
+		code, value = m.metaView(ctx, s, b)
+	} else {
+		var meta [2]byte
+		m.mem.Read(s.Meta+2*b, meta[:])
+		code, value = meta[0], meta[1]
+	}
+	switch code {
+	case MetaCompressed:
+		return v ^ key(addr)
+	case MetaClear:
+		return value
+	}
+	return v
+}
+
+// Logical reads what a surface (or plain memory, surface 0) holds, decoded
+// as an aware client would see it, from memory. After Run every cache has
+// been flushed, so this is the final content.
+func (m *Machine) Logical(addr, size uint64, surface uint16) ([]byte, error) {
+	if _, ok := m.mapped(addr, size); !ok {
+		return nil, fmt.Errorf("hwmodel: 0x%x+0x%x is not mapped", addr, size)
+	}
+	out := make([]byte, size)
+	m.mem.Read(addr, out)
+	if surface == 0 {
+		return out, nil
+	}
+	s := m.surfaces[surface]
+	if s == nil || addr < s.Base || addr+size > s.Base+s.Size {
+		return nil, fmt.Errorf("hwmodel: 0x%x+0x%x is not inside surface %d", addr, size, surface)
+	}
+	first, last := blocksOf(s, addr, size)
+	for b := first; b <= last; b++ {
+		var meta [2]byte
+		m.mem.Read(s.Meta+2*b, meta[:])
+		lo, hi := max(addr, s.Base+b*BlockSize), min(addr+size, s.Base+(b+1)*BlockSize)
+		seg := out[lo-addr : hi-addr]
+		switch meta[0] {
+		case MetaCompressed:
+			for i := range seg {
+				seg[i] ^= key(lo + uint64(i))
+			}
+		case MetaClear:
+			for i := range seg {
+				seg[i] = meta[1]
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,455 @@
+package hwmodel
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+)
+
+const numStages = int(cmdbuf.NumStages)
+
+// clock says, per stage of one engine, the seq up to which that stage's ops
+// are known complete.
+type clock [numStages]uint64
+
+func (c *clock) merge(o *clock) {
+	for i := range c {
+		c[i] = max(c[i], o[i])
+	}
+}
+
+// eventSnap is what an EVENT_SIGNAL recorded: the drain point and when it is
+// reached.
+type eventSnap struct {
+	clk  clock
+	time uint64
+}
+
+type frame struct {
+	buf   *cmdbuf.Buffer
+	chunk int
+	off   int
+	base  int // dword offset of the chunk within the buffer
+}
+
+type batchRun struct {
+	ordinal int
+	bufs    []*cmdbuf.Buffer
+	next    int // next buffer of bufs to start
+	stack   []frame
+	packet  int
+	faulted bool
+}
+
+// Engine is one hardware engine executing one queue's submissions in order.
+type Engine struct {
+	m      *Machine
+	id     int
+	kind   EngineKind
+	name   string
+	caches [cmdbuf.NumCaches]*level
+	paths  [cmdbuf.NumClients][]*level
+	queue  [][]*cmdbuf.Buffer
+	cur    *batchRun
+	nbatch int
+
+	// ordering
+	seq        uint64
+	stageLast  clock
+	stageLastF [numStages]clock
+	frontier   [numStages]clock
+	ext        [MaxEngines]uint64
+	events     map[uint32]eventSnap
+	marker     string
+
+	// cost
+	cp        uint64 // command-processor time
+	stageEnd  [numStages]uint64
+	holdUntil [numStages]uint64
+	counters  Counters
+	timeline  []Span
+
+	ctx opCtx
+}
+
+// opCtx is the op being executed: its record, its engine, and the frontier
+// of its stage when it was issued (what it is ordered after).
+type opCtx struct {
+	op     *opRec
+	e      *Engine
+	front  clock
+	client cmdbuf.Client // the access being checked, for in-order back ends
+}
+
+// Name is the engine's name, e.g. DIRECT#0.
+func (e *Engine) Name() string { return e.name }
+
+// Kind is the engine's kind.
+func (e *Engine) Kind() EngineKind { return e.kind }
+
+// ID is the engine's index in the machine.
+func (e *Engine) ID() int { return e.id }
+
+// Counters returns the engine's cost counters.
+func (e *Engine) Counters() Counters { return e.counters }
+
+// Timeline returns the engine's recorded spans (see Span).
+func (e *Engine) Timeline() []Span { return e.timeline }
+
+func (e *Engine) uses(k cmdbuf.Cache) bool {
+	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+		for _, x := range e.m.prof.Path(e.kind, c) {
+			if x == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Submit queues a batch of command buffers (one ExecuteCommandLists call);
+// Run executes it. At its end the engine finishes all work and flushes and
+// invalidates its caches.
+func (e *Engine) Submit(bufs ...*cmdbuf.Buffer) {
+	e.queue = append(e.queue, bufs)
+}
+
+// orderedBefore reports whether op w (whose access went through client wc)
+// is complete before the op in r starts. Same engine: by the stage frontiers,
+// the engine's own completion mark, or the in-order colour and depth back
+// ends (successive draws' render-target and depth writes retire in
+// submission order). Across engines: only through fences.
+func (m *Machine) orderedBefore(w *opRec, wc cmdbuf.Client, r *opCtx) bool {
+	if w == nil || w == r.op {
+		return true
+	}
+	re := r.e
+	if w.engine != re.id {
+		return w.seq <= re.ext[w.engine]
+	}
+	if w.seq <= r.front[w.stage] || w.seq <= re.ext[re.id] {
+		return true
+	}
+	return w.stage == r.op.stage && wc == r.client &&
+		(wc == cmdbuf.ClientColor && w.stage == cmdbuf.StageColor || wc == cmdbuf.ClientDepth && w.stage == cmdbuf.StageDepth)
+}
+
+// issue starts an op in a stage: it gets the stage's frontier as its clock.
+// A CP op is synchronous: everything later waits for it and for what it
+// waited for.
+func (e *Engine) issue(stage cmdbuf.Stage, what string, p cmdbuf.Packet) *opCtx {
+	m := e.m
+	e.seq++
+	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq, batch: e.cur.ordinal,
+		packet: e.cur.packet, offset: e.offsetOf(p), what: what, marker: e.marker}
+	m.ops = append(m.ops, op)
+	e.ctx = opCtx{op: op, e: e, front: e.frontier[stage]}
+	e.stageLast[stage] = e.seq
+	e.stageLastF[stage] = e.ctx.front
+	if stage == cmdbuf.StageCP {
+		done := e.ctx.front
+		done[cmdbuf.StageCP] = e.seq
+		for s := range e.frontier {
+			e.frontier[s].merge(&done)
+		}
+	}
+	return &e.ctx
+}
+
+func (e *Engine) offsetOf(p cmdbuf.Packet) int {
+	if n := len(e.cur.stack); n > 0 {
+		return e.cur.stack[n-1].base + p.Offset
+	}
+	return p.Offset
+}
+
+// drainClock is what completing all work issued so far in stages d implies.
+func (e *Engine) drainClock(d cmdbuf.StageMask) (clock, uint64) {
+	var c clock
+	var t uint64
+	for s := 0; s < numStages; s++ {
+		if !d.Has(cmdbuf.Stage(s)) {
+			continue
+		}
+		c.merge(&e.stageLastF[s])
+		c[s] = max(c[s], e.stageLast[s])
+		t = max(t, e.stageEnd[s])
+	}
+	return c, t
+}
+
+// hold applies a drain point to the stages h: their later work is ordered
+// after it and cannot start before time t. Holding the CP stalls it, and the
+// idle cycles are charged to the drained stages.
+func (e *Engine) hold(h cmdbuf.StageMask, c *clock, t uint64, drained cmdbuf.StageMask) {
+	for s := 0; s < numStages; s++ {
+		if h.Has(cmdbuf.Stage(s)) {
+			e.frontier[s].merge(c)
+			e.holdUntil[s] = max(e.holdUntil[s], t)
+		}
+	}
+	if h.Has(cmdbuf.StageCP) && t > e.cp {
+		e.chargeStall(drained, t-e.cp)
+		e.cp = t
+	}
+}
+
+func (e *Engine) chargeStall(drained cmdbuf.StageMask, cycles uint64) {
+	e.counters.StallCycles += cycles
+	for s := 0; s < numStages; s++ {
+		if drained.Has(cmdbuf.Stage(s)) && e.stageEnd[s] > 0 {
+			e.counters.StallsByStage[s] += cycles
+		}
+	}
+}
+
+// startWork places work on the timeline: it starts when the CP issues it,
+// its stage is free and its holds have passed.
+func (e *Engine) startWork(stage cmdbuf.Stage, dur uint64, what string, p cmdbuf.Packet) {
+	start := max(e.cp, e.stageEnd[stage], e.holdUntil[stage])
+	if held := e.holdUntil[stage]; held > max(e.cp, e.stageEnd[stage]) {
+		e.counters.HeldCycles += held - max(e.cp, e.stageEnd[stage])
+	}
+	end := start + dur
+	e.stageEnd[stage] = end
+	e.counters.WorkCycles += dur
+	e.span(stage, start, end, what, p)
+}
+
+// cpOp charges a synchronous operation to the CP timeline.
+func (e *Engine) cpOp(cycles uint64, what string, p cmdbuf.Packet) {
+	start := e.cp
+	e.cp += cycles
+	e.span(cmdbuf.StageCP, start, e.cp, what, p)
+}
+
+// Span is one interval of an engine's timeline.
+type Span struct {
+	Stage  cmdbuf.Stage
+	Start  uint64
+	End    uint64
+	What   string
+	Packet int
+}
+
+// TimelineLimit bounds the spans an engine records.
+const TimelineLimit = 1 << 16
+
+func (e *Engine) span(stage cmdbuf.Stage, start, end uint64, what string, p cmdbuf.Packet) {
+	if len(e.timeline) < TimelineLimit {
+		e.timeline = append(e.timeline, Span{stage, start, end, what, e.cur.packet})
+	}
+}
+
+// finishTime is when everything issued so far has completed.
+func (e *Engine) finishTime() uint64 {
+	t := e.cp
+	for _, x := range e.stageEnd {
+		t = max(t, x)
+	}
+	return t
+}
+
+// step runs the engine until its current batch ends or it blocks on a fence.
+// It reports whether it made progress.
+func (e *Engine) step(active map[int]bool) bool {
+	progress := false
+	for {
+		if e.cur == nil {
+			if len(e.queue) == 0 {
+				return progress
+			}
+			e.cur = &batchRun{ordinal: e.nbatch, bufs: e.queue[0]}
+			e.queue = e.queue[1:]
+			e.nbatch++
+			e.marker = ""
+			progress = true
+		}
+		blocked := e.runBatch()
+		if blocked {
+			return progress
+		}
+		e.endBatch(active)
+		e.cur = nil
+		progress = true
+	}
+}
+
+var errBlocked = errors.New("blocked on a fence")
+
+// runBatch executes packets until the batch is done (false) or a fence wait
+// blocks (true).
+func (e *Engine) runBatch() bool {
+	b := e.cur
+	for !b.faulted {
+		if len(b.stack) == 0 {
+			if b.next == len(b.bufs) {
+				return false
+			}
+			b.stack = append(b.stack, frame{buf: b.bufs[b.next]})
+			b.next++
+		}
+		f := &b.stack[len(b.stack)-1]
+		chunks := f.buf.Chunks()
+		if f.chunk >= len(chunks) || f.off >= len(chunks[f.chunk]) {
+			b.stack = b.stack[:len(b.stack)-1]
+			continue
+		}
+		words := chunks[f.chunk]
+		p, err := cmdbuf.Decode(words, f.off)
+		if err != nil {
+			e.fault(f.base+f.off, err.Error())
+			return false
+		}
+		if p.Op() == cmdbuf.OpCall {
+			id := p.Call().Buffer
+			callee, ok := e.m.buffers[id]
+			switch {
+			case !ok:
+				e.fault(f.base+p.Offset, fmt.Sprintf("CALL of buffer %d, which is not registered", id))
+				return false
+			case len(b.stack) >= cmdbuf.MaxCallDepth:
+				e.fault(f.base+p.Offset, fmt.Sprintf("CALLs nested deeper than %d", cmdbuf.MaxCallDepth))
+				return false
+			}
+			e.counters.countPacket(p.Op())
+			e.cpOp(e.m.prof.Costs.Packet, "CALL", p)
+			f.off += p.Size()
+			b.stack = append(b.stack, frame{buf: callee})
+			b.packet++
+			continue
+		}
+		switch err := e.execute(p); {
+		case errors.Is(err, errBlocked):
+			return true
+		case err != nil:
+			e.fault(f.base+p.Offset, err.Error())
+			return false
+		}
+		if err := e.advance(f, p); err != nil {
+			e.fault(f.base+p.Offset, err.Error())
+			return false
+		}
+		b.packet++
+	}
+	return false
+}
+
+// advance moves a frame past packet p, following CHAIN.
+func (e *Engine) advance(f *frame, p cmdbuf.Packet) error {
+	if p.Op() == cmdbuf.OpChain {
+		next := int(p.Chain().Next)
+		if next <= f.chunk || next >= len(f.buf.Chunks()) {
+			return fmt.Errorf("CHAIN to chunk %d from chunk %d of %d", next, f.chunk, len(f.buf.Chunks()))
+		}
+		f.base += len(f.buf.Chunks()[f.chunk])
+		f.chunk, f.off = next, 0
+		return nil
+	}
+	f.off += p.Size()
+	return nil
+}
+
+func (e *Engine) fault(offset int, reason string) {
+	e.m.faults = append(e.m.faults, Fault{Engine: e.name, Batch: e.cur.ordinal, Packet: e.cur.packet, Offset: offset, Reason: reason})
+	e.counters.Faults++
+	e.cur.faulted = true
+}
+
+// endBatch is the end of an ExecuteCommandLists: the engine finishes all its
+// work, flushes every cache it uses and invalidates its own (and the clean
+// lines of shared ones), and that is costed.
+func (e *Engine) endBatch(active map[int]bool) {
+	m := e.m
+	// Everything issued so far completes.
+	t := e.finishTime()
+	if t > e.cp {
+		e.chargeStall(cmdbuf.AllStages, t-e.cp)
+	}
+	e.cp = t
+	e.ext[e.id] = e.seq
+	for s := range e.frontier {
+		e.frontier[s] = e.stageLast
+	}
+	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: cmdbuf.StageCP, seq: e.seq + 1, batch: e.cur.ordinal,
+		packet: e.cur.packet, what: "end of submission"}
+	e.seq++
+	m.ops = append(m.ops, op)
+	e.ctx = opCtx{op: op, e: e, front: e.stageLast}
+	e.ext[e.id] = e.seq
+	var lines uint64
+	for _, lv := range e.levelsInFlushOrder() {
+		lines += m.flushLevel(&e.ctx, lv, 0, 0)
+	}
+	for _, lv := range e.levelsInFlushOrder() {
+		lines += m.invalidateLevel(&e.ctx, lv, 0, 0, lv.engine < 0)
+	}
+	e.counters.Submissions++
+	cost := m.prof.Costs.BatchEndBase + lines
+	e.cpOp(cost, "end of submission", cmdbuf.Packet{})
+	e.counters.BatchEndCycles += cost
+	e.counters.Cycles = e.finishTime()
+	m.retire(active)
+}
+
+// levelsInFlushOrder lists the caches the engine uses, children before
+// parents, so a flush carries data all the way to memory.
+func (e *Engine) levelsInFlushOrder() []*level {
+	var out []*level
+	seen := map[*level]bool{}
+	var visit func(lv *level)
+	visit = func(lv *level) {
+		if lv == nil || lv.isMem() || seen[lv] {
+			return
+		}
+		seen[lv] = true
+		out = append(out, lv)
+	}
+	// Depth of a level: distance to memory; flush deepest-first.
+	depth := func(lv *level) int {
+		d := 0
+		for x := lv; x != nil && !x.isMem(); x = x.parent {
+			d++
+		}
+		return d
+	}
+	for d := int(cmdbuf.NumCaches); d >= 1; d-- {
+		for _, lv := range e.caches {
+			if lv != nil && depth(lv) == d {
+				visit(lv)
+			}
+		}
+	}
+	return out
+}
+
+// sync marks every op of every engine complete for every engine: the CPU
+// waited for all of them.
+func (e *Engine) sync() {
+	for _, o := range e.m.engines {
+		e.ext[o.id] = o.seq
+	}
+	for s := range e.frontier {
+		e.frontier[s] = e.stageLast
+	}
+}
+
+// retire drops the effects of ops every active engine is ordered after.
+func (m *Machine) retire(active map[int]bool) {
+	m.effects.retire(func(ef *effect) bool {
+		for id := range active {
+			x := m.engines[id]
+			if ef.op.engine == id {
+				if ef.op.seq > x.ext[id] {
+					return true
+				}
+				continue
+			}
+			if ef.op.seq > x.ext[ef.op.engine] {
+				return true
+			}
+		}
+		return false
+	})
+}

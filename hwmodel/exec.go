@@ -1,0 +1,551 @@
+package hwmodel
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/ebref/ebref/cmdbuf"
+)
+
+// execute runs one decoded packet. CALL and CHAIN move the frame (done by
+// the caller); a fence wait that cannot pass returns errBlocked; any other
+// error is a fault.
+func (e *Engine) execute(p cmdbuf.Packet) error {
+	m := e.m
+	c := &m.prof.Costs
+	e.counters.countPacket(p.Op())
+	switch p.Op() {
+	case cmdbuf.OpNop, cmdbuf.OpChain:
+		e.cpOp(c.Packet, p.Op().String(), p)
+	case cmdbuf.OpMarker:
+		e.marker = p.Marker().Text
+		e.cpOp(c.Packet, "MARKER", p)
+	case cmdbuf.OpWork:
+		return e.runWork(p)
+	case cmdbuf.OpWait:
+		w := p.Wait()
+		clk, t := e.drainClock(w.Drain)
+		e.cpOp(c.WaitBase, "WAIT", p)
+		e.hold(w.Hold, &clk, t, w.Drain)
+	case cmdbuf.OpEventSignal:
+		ev := p.Event()
+		clk, t := e.drainClock(ev.Stages)
+		e.events[ev.ID] = eventSnap{clk, t}
+		e.cpOp(c.Packet, "EVENT_SIGNAL", p)
+	case cmdbuf.OpEventWait:
+		ev := p.Event()
+		snap, ok := e.events[ev.ID]
+		if !ok {
+			return fmt.Errorf("EVENT_WAIT on event %d, which no EVENT_SIGNAL on %s has set", ev.ID, e.name)
+		}
+		e.cpOp(c.WaitBase, "EVENT_WAIT", p)
+		e.hold(ev.Stages, &snap.clk, snap.time, cmdbuf.StageBlit.Mask())
+	case cmdbuf.OpFenceSignal:
+		f := p.Fence()
+		fc, ok := m.fences[f.ID]
+		if !ok {
+			return fmt.Errorf("FENCE_SIGNAL on fence %d, which does not exist", f.ID)
+		}
+		// The fence is reached when everything before it has completed; a
+		// waiter learns all this engine knows.
+		fc.value = f.Value
+		fc.clock = e.ext
+		fc.clock[e.id] = e.seq
+		fc.time = e.finishTime()
+		e.cpOp(c.Packet, "FENCE_SIGNAL", p)
+	case cmdbuf.OpFenceWait:
+		f := p.Fence()
+		fc, ok := m.fences[f.ID]
+		if !ok {
+			return fmt.Errorf("FENCE_WAIT on fence %d, which does not exist", f.ID)
+		}
+		if fc.value < f.Value {
+			return errBlocked
+		}
+		for i := range e.ext {
+			e.ext[i] = max(e.ext[i], fc.clock[i])
+		}
+		if fc.time > e.cp {
+			e.chargeStall(0, fc.time-e.cp)
+			e.cp = fc.time
+		}
+		e.cpOp(c.WaitBase, "FENCE_WAIT", p)
+	case cmdbuf.OpCache:
+		return e.runCache(p)
+	case cmdbuf.OpDecompress, cmdbuf.OpMetadataInit:
+		return e.runCompression(p)
+	default:
+		return fmt.Errorf("%s is not executable here", p.Op())
+	}
+	return nil
+}
+
+// checkAccess validates one access before any effect: mapped, aligned
+// (dword-aligned except copies), inside its surface.
+func (m *Machine) checkAccess(i int, a cmdbuf.Access) error {
+	if _, ok := m.mapped(a.Addr, uint64(a.Size)); !ok {
+		return fmt.Errorf("access %d (%s 0x%x+0x%x) is outside any mapping", i, a.Dir, a.Addr, a.Size)
+	}
+	if a.Client != cmdbuf.ClientCopy && (a.Addr%4 != 0 || a.Size%4 != 0) {
+		return fmt.Errorf("access %d (0x%x+0x%x) is not dword-aligned; only copies are byte-granular", i, a.Addr, a.Size)
+	}
+	if a.Surface != 0 {
+		s := m.surfaces[a.Surface]
+		if s == nil {
+			return fmt.Errorf("access %d names surface %d, which is not defined", i, a.Surface)
+		}
+		if a.Addr < s.Base || a.End() > s.Base+s.Size {
+			return fmt.Errorf("access %d (0x%x+0x%x) leaves surface %d (0x%x+0x%x)", i, a.Addr, a.Size, a.Surface, s.Base, s.Size)
+		}
+	}
+	return nil
+}
+
+// runWork executes a WORK packet: it occupies its stage for its duration,
+// reads what the accesses say through each client's caches (as this op may
+// see them), computes its outputs, and writes them through the writing
+// clients' caches. The reference does the same on plain memory.
+func (e *Engine) runWork(p cmdbuf.Packet) error {
+	m := e.m
+	w := p.Work()
+	if !e.kind.Stages().Has(w.Stage) {
+		return fmt.Errorf("%s runs in stage %s, which a %s engine does not have", w.Kind, w.Stage, e.kind)
+	}
+	var nr, nw int
+	for i := 0; i < w.NumAccesses; i++ {
+		a := p.Access(i)
+		if err := m.checkAccess(i, a); err != nil {
+			return err
+		}
+		if a.Dir == cmdbuf.DirRead {
+			nr++
+		} else {
+			nw++
+		}
+	}
+	if w.Kind.IsCopy() {
+		if nr != nw {
+			return fmt.Errorf("%s pairs reads with writes: %d reads, %d writes", w.Kind, nr, nw)
+		}
+		ri, wi := 0, 0
+		for i := 0; i < w.NumAccesses; i++ {
+			if p.Access(i).Dir == cmdbuf.DirRead {
+				ri++
+				continue
+			}
+			wi++
+			if r := readN(p, wi); r.Size != p.Access(i).Size {
+				return fmt.Errorf("%s write %d is %d bytes, its read %d bytes", w.Kind, wi-1, p.Access(i).Size, r.Size)
+			}
+		}
+	}
+	ctx := e.issue(w.Stage, w.Kind.String(), p)
+	e.startWork(w.Stage, uint64(w.Duration), w.Kind.String(), p)
+	for i := 0; i < w.NumAccesses; i++ {
+		if a := p.Access(i); a.Dir == cmdbuf.DirWrite {
+			ctx.op.writeClients |= 1 << a.Client
+		}
+	}
+
+	h, rh := newDigest(w.Kind, w.ID), newDigest(w.Kind, w.ID)
+	var reads, refReads [][]byte
+	for i := 0; i < w.NumAccesses; i++ {
+		a := p.Access(i)
+		if a.Dir != cmdbuf.DirRead {
+			continue
+		}
+		got := m.readAccess(ctx, a)
+		ref := m.ref.read(a.Addr, uint64(a.Size))
+		h.add(got)
+		rh.add(ref)
+		m.recordRead(ctx.op, a.Client, a.Addr, int(a.Size))
+		if w.Kind.IsCopy() {
+			reads, refReads = append(reads, got), append(refReads, ref)
+		}
+	}
+	j := 0
+	for i := 0; i < w.NumAccesses; i++ {
+		a := p.Access(i)
+		if a.Dir != cmdbuf.DirWrite {
+			continue
+		}
+		var out, refOut []byte
+		if w.Kind.IsCopy() {
+			out, refOut = reads[j], refReads[j]
+		} else {
+			out = output(w, j, a, h.sum())
+			refOut = output(w, j, a, rh.sum())
+		}
+		m.writeAccess(ctx, a, out)
+		m.ref.write(a.Addr, refOut, ctx.op.gid)
+		j++
+	}
+	return nil
+}
+
+// readN returns the n-th (1-based) read access.
+func readN(p cmdbuf.Packet, n int) cmdbuf.Access {
+	for i, k := 0, 0; i < p.Work().NumAccesses; i++ {
+		if a := p.Access(i); a.Dir == cmdbuf.DirRead {
+			k++
+			if k == n {
+				return a
+			}
+		}
+	}
+	return cmdbuf.Access{}
+}
+
+// readAccess reads one access as the op may see it, decoding compression
+// where the access and client allow, and records a hazard for everything it
+// serves that a correct program could not have seen.
+func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) []byte {
+	e := ctx.e
+	ctx.client = a.Client
+	path := e.paths[a.Client]
+	got := make([]byte, a.Size)
+	from := make([]int8, a.Size)
+	m.readPath(ctx, a.Client, path, a.Addr, got, from)
+	var explained []bool
+	if a.Surface != 0 {
+		explained = m.decodeRead(ctx, a, got)
+	}
+	ref := m.ref.read(a.Addr, uint64(a.Size))
+	if !bytes.Equal(got, ref) {
+		ctx.op.tainted = true
+		m.classifyRead(ctx, a, path, got, ref, from, explained)
+	}
+	return got
+}
+
+// writeAccess writes one access's output through the client's first cache,
+// after the write-after-write and write-after-read checks, compressing it
+// when the access and client allow.
+func (m *Machine) writeAccess(ctx *opCtx, a cmdbuf.Access, data []byte) {
+	e := ctx.e
+	ctx.client = a.Client
+	m.checkWAW(ctx, a, data)
+	m.checkWAR(ctx, a)
+	lv := e.paths[a.Client][0]
+	if a.Surface != 0 {
+		m.writeSurface(ctx, a, lv, data)
+		return
+	}
+	m.store(ctx.op, a.Client, lv, a.Addr, data, true)
+}
+
+// allLevels lists every level: memory, shared caches, every engine's own.
+func (m *Machine) allLevels() []*level {
+	out := []*level{m.memLevel}
+	keys := make([]int, 0, len(m.shared))
+	for k := range m.shared {
+		keys = append(keys, int(k))
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		out = append(out, m.shared[cmdbuf.Cache(k)])
+	}
+	for _, e := range m.engines {
+		for _, lv := range e.caches {
+			if lv != nil && lv.engine == e.id {
+				out = append(out, lv)
+			}
+		}
+	}
+	return out
+}
+
+// checkWAW: an earlier data write to these bytes by an op this one is not
+// ordered after is still in flight. The two results race; the model lets
+// the earlier one win, which breaks a program that counted on order.
+func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
+	if m.effects.count == 0 {
+		return
+	}
+	for _, lv := range m.allLevels() {
+		for _, ef := range m.effects.overlapping(lv, a.Addr, int(a.Size), nil) {
+			if ef.read || !ef.data || ef.op == ctx.op || m.orderedBefore(ef.op, ef.client, ctx) {
+				continue
+			}
+			lo, hi := max(a.Addr, ef.addr), min(a.End(), ef.addr+uint64(ef.n))
+			cur := make([]byte, hi-lo)
+			valid := make([]uint64, (len(cur)+63)/64)
+			m.current(lv, lo, cur, valid)
+			for i := range cur {
+				if lv.isMem() || bit(valid, i) {
+					data[lo-a.Addr+uint64(i)] = cur[i]
+				}
+			}
+			ctx.op.tainted = true
+			m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, ef.op,
+				fmt.Sprintf("a WAIT draining %s before packet %d would order them", ef.op.stage.Mask(), ctx.op.packet))
+		}
+	}
+}
+
+// checkWAR: an earlier read of these bytes by an op this one is not ordered
+// after may happen after this write. The model lets it see the new bytes:
+// its outputs change, which it shows by scrambling what it wrote.
+func (m *Machine) checkWAR(ctx *opCtx, a cmdbuf.Access) {
+	if m.effects.count == 0 {
+		return
+	}
+	for _, ef := range m.effects.overlapping(m.memLevel, a.Addr, int(a.Size), nil) {
+		if !ef.read || ef.op == ctx.op || m.orderedBefore(ef.op, ef.client, ctx) {
+			continue
+		}
+		lo, hi := max(a.Addr, ef.addr), min(a.End(), ef.addr+uint64(ef.n))
+		if !m.addHazard(ctx, HazardWriteAfterRead, a, lo, hi-lo, ef.op,
+			fmt.Sprintf("a WAIT draining %s before packet %d would order them", ef.op.stage.Mask(), ctx.op.packet)) {
+			continue
+		}
+		m.scramble(ef.op)
+	}
+}
+
+// scramble changes every byte an op wrote that is still its own, as if it
+// had computed from different inputs.
+func (m *Machine) scramble(op *opRec) {
+	op.tainted = true
+	for _, ef := range m.effects.all() {
+		if ef.op != op || !ef.data {
+			continue
+		}
+		lv := ef.lv
+		cur := make([]byte, ef.n)
+		valid := make([]uint64, (ef.n+63)/64)
+		m.current(lv, ef.addr, cur, valid)
+		for i := range cur {
+			cur[i] ^= 0xa5
+		}
+		if lv.isMem() {
+			lv.mem.Write(ef.addr, cur)
+			continue
+		}
+		for i := range cur {
+			a := ef.addr + uint64(i)
+			if ln := lv.lines[a&^(LineSize-1)]; ln != nil && ln.valid>>(a&(LineSize-1))&1 != 0 {
+				ln.data[a&(LineSize-1)] = cur[i]
+			}
+		}
+	}
+}
+
+// runCache executes a CACHE packet: flush, then invalidate, on every
+// instance of the named kinds the engine uses (its own and shared ones).
+// Synchronous: on the CP, ordered like the CP. Async: in the BLIT stage.
+func (e *Engine) runCache(p cmdbuf.Packet) error {
+	m := e.m
+	c := p.Cache()
+	stage := cmdbuf.StageCP
+	if p.Async() {
+		stage = cmdbuf.StageBlit
+	}
+	ctx := e.issue(stage, "CACHE", p)
+	ctx.client = cmdbuf.ClientBlit
+	var lines uint64
+	for _, lv := range e.levelsInFlushOrder() {
+		if c.Flush.Has(lv.kind) {
+			n := m.flushLevel(ctx, lv, c.Addr, c.Size)
+			e.counters.FlushedLines[lv.kind] += n
+			lines += n * m.prof.Costs.FlushPerLine
+		}
+	}
+	for _, lv := range e.levelsInFlushOrder() {
+		if c.Invalidate.Has(lv.kind) {
+			n := m.invalidateLevel(ctx, lv, c.Addr, c.Size, false)
+			e.counters.InvalidatedLines[lv.kind] += n
+			lines += n * m.prof.Costs.InvalPerLine
+		}
+	}
+	cost := m.prof.Costs.CacheOpBase + lines
+	if p.Async() {
+		e.startWork(cmdbuf.StageBlit, cost, "CACHE async", p)
+	} else {
+		e.cpOp(cost, "CACHE", p)
+	}
+	e.counters.CacheCycles += cost
+	return nil
+}
+
+// linesIn lists a cache's line addresses overlapping [addr, addr+size)
+// (size 0: all), ascending, for a deterministic order.
+func linesIn(lv *level, addr, size uint64) []uint64 {
+	out := make([]uint64, 0, len(lv.lines))
+	for la := range lv.lines {
+		if size == 0 || (la < addr+size && addr < la+LineSize) {
+			out = append(out, la)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// flushLevel writes back the dirty bytes of lv (in the range) that the op
+// may see, into lv's parent, and cleans them; bytes an op it is not ordered
+// after wrote stay dirty (their write lands after this flush). It returns
+// the number of lines written back.
+func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
+	var flushed uint64
+	for _, la := range linesIn(lv, addr, size) {
+		ln := lv.lines[la]
+		if ln.dirty == 0 {
+			continue
+		}
+		var viewVal [LineSize]byte
+		var viewValid [1]uint64
+		m.view(ctx, lv, la, viewVal[:], viewValid[:])
+		visible := ^uint64(0)
+		for i := 0; i < LineSize; i++ {
+			if ln.dirty>>i&1 != 0 && (viewValid[0]>>i&1 == 0 || viewVal[i] != ln.data[i]) {
+				visible &^= 1 << i
+			}
+		}
+		send := ln.dirty & visible
+		if send == 0 {
+			continue
+		}
+		// Write runs of dirty bytes to the parent.
+		for i := 0; i < LineSize; {
+			if send>>i&1 == 0 {
+				i++
+				continue
+			}
+			j := i
+			for j < LineSize && send>>j&1 != 0 {
+				j++
+			}
+			a := la + uint64(i)
+			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
+			m.store(ctx.op, ctx.client, lv.parent, a, append([]byte(nil), ln.data[i:j]...), false)
+			if !lv.parent.isMem() {
+				// The data moved; so did its writer.
+				lv.parent.lines[la].tag = ln.tag
+			}
+			i = j
+		}
+		m.record(ctx.op, ctx.client, lv, la, LineSize, false)
+		ln.dirty &^= send
+		flushed++
+	}
+	return flushed
+}
+
+// checkFlushOrder: writing back data older than what the parent already
+// holds destroys the newer write — two writers' data retired out of order.
+// tag is the op whose data the line holds; the parent's bytes count as
+// newer when the reference's last writer of them came after it and they
+// hold the reference's value.
+func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byte, tag uint32) {
+	parent := make([]byte, len(data))
+	pv := make([]uint64, (len(data)+63)/64)
+	m.current(lv.parent, addr, parent, pv)
+	ref := m.ref.read(addr, uint64(len(data)))
+	lo, hi := -1, -1
+	var newer uint32
+	for i := range data {
+		a := addr + uint64(i)
+		w := m.ref.writer(a)
+		pi, di := m.plainAt(nil, a, parent[i]), m.plainAt(nil, a, data[i])
+		if w > tag && (lv.parent.isMem() || bit(pv, i)) && pi == ref[i] && di != ref[i] {
+			if lo < 0 {
+				lo, newer = i, w
+			}
+			hi = i
+		}
+	}
+	if lo < 0 {
+		return
+	}
+	older, nw := m.ops[tag], m.ops[newer]
+	a := cmdbuf.Access{Addr: addr, Size: uint32(len(data)), Dir: cmdbuf.DirWrite, Client: ctx.client}
+	m.addHazard(ctx, HazardWriteAfterWrite, a, addr+uint64(lo), uint64(hi-lo+1), nw,
+		fmt.Sprintf("flushing %s wrote %s's older data over it: flush %s before %s writes", lv.name, older.describe(m), lv.name, nw.describe(m)))
+}
+
+// invalidateLevel drops lv's lines in the range. keepDirty keeps bytes not
+// yet written back (the end-of-submission invalidate of a shared cache,
+// which another engine may still be filling); otherwise dropping unflushed
+// data loses it, a hazard. It returns the number of lines dropped.
+func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keepDirty bool) uint64 {
+	var dropped uint64
+	var lost []uint64
+	for _, la := range linesIn(lv, addr, size) {
+		ln := lv.lines[la]
+		if keepDirty && ln.dirty != 0 {
+			if ln.valid != ln.dirty {
+				m.record(ctx.op, ctx.client, lv, la, LineSize, false)
+				ln.valid = ln.dirty
+			}
+			continue
+		}
+		if ln.dirty != 0 {
+			parent := make([]byte, LineSize)
+			pv := make([]uint64, 1)
+			m.current(lv.parent, la, parent, pv)
+			for i := 0; i < LineSize; i++ {
+				if ln.dirty>>i&1 != 0 && (!lv.parent.isMem() && pv[0]>>i&1 == 0 || parent[i] != ln.data[i]) {
+					lost = append(lost, la+uint64(i))
+				}
+			}
+		}
+		m.record(ctx.op, ctx.client, lv, la, LineSize, false)
+		delete(lv.lines, la)
+		lv.free = append(lv.free, ln)
+		dropped++
+	}
+	if len(lost) > 0 {
+		lo, hi := lost[0], lost[len(lost)-1]
+		a := cmdbuf.Access{Addr: lo, Size: uint32(hi - lo + 1), Dir: cmdbuf.DirWrite, Client: ctx.client}
+		m.addHazard(ctx, HazardInvalidateBeforeFlush, a, lo, hi-lo+1, m.ops[m.ref.writer(lo)],
+			fmt.Sprintf("%d unflushed bytes were dropped: flush %s before invalidating it", len(lost), lv.name))
+	}
+	lv.lastInval = ctx.op.gid
+	return dropped
+}
+
+// runCompression executes DECOMPRESS and METADATA_INIT.
+func (e *Engine) runCompression(p cmdbuf.Packet) error {
+	m := e.m
+	var r cmdbuf.SurfaceRegion
+	what := p.Op().String()
+	if p.Op() == cmdbuf.OpDecompress {
+		r = p.Decompress()
+	} else {
+		r = p.MetadataInit()
+	}
+	s := m.surfaces[r.Surface]
+	switch {
+	case s == nil:
+		return fmt.Errorf("%s names surface %d, which is not defined", what, r.Surface)
+	case r.Offset%BlockSize != 0 || r.Size%BlockSize != 0 && r.Offset+r.Size != s.Size:
+		return fmt.Errorf("%s range 0x%x+0x%x is not made of whole %d-byte blocks", what, r.Offset, r.Size, BlockSize)
+	case r.Size == 0 || r.Offset+r.Size > s.Size || r.Offset+r.Size < r.Offset:
+		return fmt.Errorf("%s range 0x%x+0x%x is outside surface %d's %d bytes", what, r.Offset, r.Size, r.Surface, s.Size)
+	}
+	stage := cmdbuf.StageCP
+	if p.Async() {
+		stage = cmdbuf.StageBlit
+	}
+	ctx := e.issue(stage, what, p)
+	ctx.client = cmdbuf.ClientBlit
+	var cost uint64
+	if p.Op() == cmdbuf.OpDecompress {
+		n := m.decompress(ctx, s, r.Offset, r.Size)
+		e.counters.DecompressedBytes += n
+		cost = (r.Size + 1023) / 1024 * m.prof.Costs.DecompressPerKB
+	} else {
+		n := m.initMetadata(ctx, s, r.Offset, r.Size, r.Value)
+		e.counters.MetadataBytes += n
+		cost = n * m.prof.Costs.MetadataPerByte
+	}
+	cost += m.prof.Costs.Packet
+	if p.Async() {
+		e.startWork(cmdbuf.StageBlit, cost, what+" async", p)
+	} else {
+		e.cpOp(cost, what, p)
+	}
+	e.counters.CompressionCycles += cost
+	return nil
+}

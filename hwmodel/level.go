@@ -1,0 +1,441 @@
+package hwmodel
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+
+	"github.com/ebref/ebref/cmdbuf"
+)
+
+// LineSize is the cache line size in bytes.
+const LineSize = 64
+
+// line is one cache line: its bytes, which are valid, which are dirty.
+type line struct {
+	data  [LineSize]byte
+	valid uint64
+	dirty uint64
+	// tag is the gid of the last op whose data was stored into the line
+	// (a heuristic for explaining hazards; views ignore it).
+	tag uint32
+}
+
+// level is one place bytes can live: a cache instance or memory.
+type level struct {
+	kind   cmdbuf.Cache // Memory for the memory level
+	engine int          // owning engine; -1 for shared caches and memory
+	name   string
+	parent *level
+	lines  map[uint64]*line // caches only, keyed by line address
+	mem    *Mem             // memory only
+	// lastInval is the gid of the last op that invalidated this cache.
+	lastInval uint32
+	free      []*line
+}
+
+func newCacheLevel(kind cmdbuf.Cache, engine int, name string, parent *level) *level {
+	return &level{kind: kind, engine: engine, name: name, parent: parent, lines: make(map[uint64]*line)}
+}
+
+func (l *level) isMem() bool { return l.mem != nil }
+
+func (l *level) allocLine() *line {
+	if n := len(l.free); n > 0 {
+		ln := l.free[n-1]
+		l.free = l.free[:n-1]
+		*ln = line{}
+		return ln
+	}
+	return new(line)
+}
+
+// state reads one byte's current state.
+func (l *level) state(addr uint64) (valid, dirty bool, v byte) {
+	if l.isMem() {
+		var b [1]byte
+		l.mem.Read(addr, b[:])
+		return true, false, b[0]
+	}
+	ln := l.lines[addr&^(LineSize-1)]
+	if ln == nil {
+		return false, false, 0
+	}
+	i := addr & (LineSize - 1)
+	return ln.valid>>i&1 != 0, ln.dirty>>i&1 != 0, ln.data[i]
+}
+
+// effect is one state change an op made at one level, kept while the op is
+// in flight so readers not ordered after the op can be shown the state
+// before it (an undo record). A read record (read set) changes nothing and
+// exists so later writers can find in-flight readers of what they overwrite.
+type effect struct {
+	op     *opRec
+	lv     *level
+	addr   uint64
+	n      int
+	prev   []byte
+	prevV  []uint64 // bitset: byte i was valid before (caches)
+	prevD  []uint64 // bitset: byte i was dirty before (caches)
+	read   bool
+	data   bool // a work's data write (as opposed to fills, flushes, invalidates)
+	client cmdbuf.Client
+	order  uint64
+}
+
+func bit(s []uint64, i int) bool { return s[i/64]>>(i%64)&1 != 0 }
+
+func setBit(s []uint64, i int, v bool) {
+	if v {
+		s[i/64] |= 1 << (i % 64)
+	} else {
+		s[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// effectLog indexes in-flight effects by level and 4 KiB bucket.
+type effectLog struct {
+	buckets map[bucketKey][]*effect
+	count   int
+	order   uint64
+}
+
+type bucketKey struct {
+	lv *level
+	b  uint64
+}
+
+const bucketShift = 12
+
+func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][]*effect)} }
+
+func (g *effectLog) add(e *effect) {
+	g.order++
+	e.order = g.order
+	for b := e.addr >> bucketShift; b <= (e.addr+uint64(e.n)-1)>>bucketShift; b++ {
+		k := bucketKey{e.lv, b}
+		g.buckets[k] = append(g.buckets[k], e)
+	}
+	g.count++
+}
+
+// overlapping returns the effects at lv overlapping [addr, addr+n), oldest
+// first, in scratch.
+func (g *effectLog) overlapping(lv *level, addr uint64, n int, scratch []*effect) []*effect {
+	out := scratch[:0]
+	if g.count == 0 || n == 0 {
+		return out
+	}
+	end := addr + uint64(n)
+	for b := addr >> bucketShift; b <= (end-1)>>bucketShift; b++ {
+		for _, e := range g.buckets[bucketKey{lv, b}] {
+			if e.addr < end && addr < e.addr+uint64(e.n) {
+				dup := false
+				for _, x := range out {
+					if x == e {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].order < out[j].order })
+	return out
+}
+
+// all returns every effect once, in order.
+func (g *effectLog) all() []*effect {
+	seen := map[*effect]bool{}
+	var out []*effect
+	for _, es := range g.buckets {
+		for _, e := range es {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].order < out[j].order })
+	return out
+}
+
+// retire drops every effect keep says is no longer needed.
+func (g *effectLog) retire(keep func(*effect) bool) {
+	for k, es := range g.buckets {
+		w := es[:0]
+		for _, e := range es {
+			if keep(e) {
+				w = append(w, e)
+			}
+		}
+		if len(w) == 0 {
+			delete(g.buckets, k)
+		} else {
+			g.buckets[k] = w
+		}
+	}
+	n := 0
+	seen := map[*effect]bool{}
+	for _, es := range g.buckets {
+		for _, e := range es {
+			if !seen[e] {
+				seen[e] = true
+				n++
+			}
+		}
+	}
+	g.count = n
+}
+
+// view fills val and valid with the bytes [addr, addr+n) of lv as the op
+// with clock rc may see them: the current state, except that the effects of
+// ops not ordered before rc are undone. For each byte the newest effect of
+// an op ordered before rc decides (the state right after it); with none, the
+// state before the oldest effect.
+func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid []uint64) {
+	n := len(val)
+	m.current(lv, addr, val, valid)
+	es := m.effects.overlapping(lv, addr, n, m.scratchEffects[:0])
+	m.scratchEffects = es
+	if len(es) == 0 {
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := addr + uint64(i)
+		// Walk newest to oldest: the first ordered effect covering the byte
+		// ends the walk; each unordered one rolls the byte back to before it.
+		for k := len(es) - 1; k >= 0; k-- {
+			e := es[k]
+			if e.read || a < e.addr || a >= e.addr+uint64(e.n) {
+				continue
+			}
+			if m.orderedBefore(e.op, e.client, rc) {
+				break
+			}
+			j := int(a - e.addr)
+			val[i] = e.prev[j]
+			if !lv.isMem() {
+				setBit(valid, i, bit(e.prevV, j))
+			}
+		}
+	}
+}
+
+// current fills val/valid with lv's present state.
+func (m *Machine) current(lv *level, addr uint64, val []byte, valid []uint64) {
+	n := len(val)
+	if lv.isMem() {
+		lv.mem.Read(addr, val)
+		for i := range valid {
+			valid[i] = ^uint64(0)
+		}
+		return
+	}
+	for i := range valid {
+		valid[i] = 0
+	}
+	for i := 0; i < n; {
+		a := addr + uint64(i)
+		la := a &^ (LineSize - 1)
+		off := int(a - la)
+		k := min(LineSize-off, n-i)
+		if ln := lv.lines[la]; ln != nil {
+			copy(val[i:i+k], ln.data[off:off+k])
+			v := ln.valid >> off
+			for j := 0; j < k; j++ {
+				if v>>j&1 != 0 {
+					valid[(i+j)/64] |= 1 << ((i + j) % 64)
+				}
+			}
+		} else {
+			for j := i; j < i+k; j++ {
+				val[j] = 0
+			}
+		}
+		i += k
+	}
+}
+
+// record saves the state of [addr, addr+n) at lv as an effect of op, before
+// op changes it.
+func (m *Machine) record(op *opRec, client cmdbuf.Client, lv *level, addr uint64, n int, data bool) {
+	e := &effect{op: op, lv: lv, addr: addr, n: n, prev: make([]byte, n), data: data, client: client}
+	words := (n + 63) / 64
+	if lv.isMem() {
+		lv.mem.Read(addr, e.prev)
+	} else {
+		e.prevV, e.prevD = make([]uint64, words), make([]uint64, words)
+		for i := 0; i < n; {
+			a := addr + uint64(i)
+			la := a &^ (LineSize - 1)
+			off := int(a - la)
+			k := min(LineSize-off, n-i)
+			if ln := lv.lines[la]; ln != nil {
+				copy(e.prev[i:i+k], ln.data[off:off+k])
+				for j := 0; j < k; j++ {
+					setBit(e.prevV, i+j, ln.valid>>(off+j)&1 != 0)
+					setBit(e.prevD, i+j, ln.dirty>>(off+j)&1 != 0)
+				}
+			}
+			i += k
+		}
+	}
+	m.effects.add(e)
+}
+
+// recordRead logs that op read [addr, addr+n) (at any level), for
+// write-after-read checks.
+func (m *Machine) recordRead(op *opRec, client cmdbuf.Client, addr uint64, n int) {
+	m.effects.add(&effect{op: op, lv: m.memLevel, addr: addr, n: n, read: true, client: client})
+}
+
+// store writes src at lv (marking cache bytes valid and dirty), recording
+// the prior state as op's effect first.
+func (m *Machine) store(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte, data bool) {
+	m.record(op, client, lv, addr, len(src), data)
+	if lv.isMem() {
+		lv.mem.Write(addr, src)
+		return
+	}
+	for i := 0; i < len(src); {
+		a := addr + uint64(i)
+		la := a &^ (LineSize - 1)
+		off := int(a - la)
+		k := min(LineSize-off, len(src)-i)
+		ln := lv.lines[la]
+		if ln == nil {
+			ln = lv.allocLine()
+			lv.lines[la] = ln
+		}
+		copy(ln.data[off:off+k], src[i:i+k])
+		mask := spanMask(off, k)
+		ln.valid |= mask
+		ln.dirty |= mask
+		if data {
+			ln.tag = op.gid
+		}
+		i += k
+	}
+}
+
+// fill puts clean bytes into a cache where it has none (a read's line fill),
+// recording op's effect.
+func (m *Machine) fill(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte) {
+	m.record(op, client, lv, addr, len(src), false)
+	for i := 0; i < len(src); {
+		a := addr + uint64(i)
+		la := a &^ (LineSize - 1)
+		off := int(a - la)
+		k := min(LineSize-off, len(src)-i)
+		ln := lv.lines[la]
+		if ln == nil {
+			ln = lv.allocLine()
+			lv.lines[la] = ln
+		}
+		for j := 0; j < k; j++ {
+			if ln.valid>>(off+j)&1 == 0 {
+				ln.data[off+j] = src[i+j]
+				ln.valid |= 1 << (off + j)
+			}
+		}
+		i += k
+	}
+}
+
+func spanMask(off, k int) uint64 {
+	if k >= 64 {
+		return ^uint64(0)
+	}
+	return (uint64(1)<<k - 1) << off
+}
+
+// readPath reads [addr, addr+len(dst)) as op sees it through path (nearest
+// cache first, memory last) into dst; served[i] is the index in path of the
+// level byte i came from. The line-aligned neighbourhood is read too and
+// filled into every cache above the serving level, as a real cache fills
+// whole lines.
+func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr uint64, dst []byte, served []int8) {
+	la := addr &^ (LineSize - 1)
+	end := (addr + uint64(len(dst)) + LineSize - 1) &^ (LineSize - 1)
+	n := int(end - la)
+	buf := m.scratch(0, n)
+	from := m.scratchServed(n)
+	for i := range from {
+		from[i] = -1
+	}
+	val := m.scratch(1, n)
+	valid := m.scratchBits(n)
+	left := n
+	for j, lv := range path {
+		if left == 0 {
+			break
+		}
+		m.view(rc, lv, la, val, valid)
+		for i := 0; i < n; i++ {
+			if from[i] < 0 && bit(valid, i) {
+				buf[i] = val[i]
+				from[i] = int8(j)
+				left--
+			}
+		}
+	}
+	// Fill the caches above where each byte came from.
+	for j, lv := range path {
+		if lv.isMem() {
+			break
+		}
+		lo, hi := -1, -1
+		for i := 0; i < n; i++ {
+			if int(from[i]) > j {
+				if lo < 0 {
+					lo = i
+				}
+				hi = i
+			}
+		}
+		if lo >= 0 {
+			m.fill(rc.op, client, lv, la+uint64(lo), buf[lo:hi+1])
+		}
+	}
+	off := int(addr - la)
+	copy(dst, buf[off:off+len(dst)])
+	copy(served, from[off:off+len(dst)])
+}
+
+// scratch buffers, reused across reads: the model runs on one goroutine.
+func (m *Machine) scratch(i, n int) []byte {
+	if cap(m.scratchBytes[i]) < n {
+		m.scratchBytes[i] = make([]byte, n)
+	}
+	return m.scratchBytes[i][:n]
+}
+
+func (m *Machine) scratchServed(n int) []int8 {
+	if cap(m.scratchFrom) < n {
+		m.scratchFrom = make([]int8, n)
+	}
+	return m.scratchFrom[:n]
+}
+
+func (m *Machine) scratchBits(n int) []uint64 {
+	w := (n + 63) / 64
+	if cap(m.scratchValid) < w {
+		m.scratchValid = make([]uint64, w)
+	}
+	return m.scratchValid[:w]
+}
+
+// dirtyBytes counts a cache's dirty bytes (for tests and reports).
+func (l *level) dirtyBytes() int {
+	n := 0
+	for _, ln := range l.lines {
+		n += bits.OnesCount64(ln.dirty)
+	}
+	return n
+}
+
+func (l *level) String() string { return fmt.Sprintf("%s", l.name) }

@@ -1,0 +1,438 @@
+package hwmodel
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/ebref/ebref/cmdbuf"
+)
+
+// MaxEngines bounds the engines (queues) one machine has.
+const MaxEngines = 16
+
+// VABase is the first GPU virtual address Allocate hands out; low addresses
+// stay unmapped so stray small values fault.
+const VABase = 1 << 32
+
+// mapping is one allocated range of the GPU virtual address space.
+type mapping struct {
+	base, size uint64
+	cpuVisible bool
+}
+
+// Surface is a compressible region: Size bytes at Base, whose compression
+// metadata (MetadataSize(Size) bytes) lies at Meta. Both ranges are ordinary
+// memory, so a resource aliasing them overwrites them.
+type Surface struct {
+	ID   uint16
+	Base uint64
+	Size uint64
+	Meta uint64
+	Name string
+}
+
+// label names an address range for hazard messages.
+type label struct {
+	base, size uint64
+	name       string
+}
+
+// fence is a cross-engine fence.
+type fence struct {
+	value uint64
+	// clock is, per engine, the seq every op up to which is complete when
+	// the fence reaches value: the signaler's knowledge, passed on.
+	clock [MaxEngines]uint64
+	time  uint64
+}
+
+// opRec identifies an executed op for ordering and messages.
+type opRec struct {
+	gid     uint32
+	engine  int
+	stage   cmdbuf.Stage
+	seq     uint64
+	batch   int    // submission ordinal on the engine
+	packet  int    // packet ordinal within the submission
+	offset  int    // dword offset within its buffer
+	what    string // "DRAW", "CACHE", "DECOMPRESS", ...
+	marker  string // the last MARKER text before it
+	tainted bool   // its inputs already differed from the reference
+	// writeClients has bit c set when the op wrote through client c.
+	writeClients uint32
+}
+
+func (o *opRec) describe(m *Machine) string {
+	if o == nil {
+		return "an earlier submission"
+	}
+	s := fmt.Sprintf("%s (packet %d", o.what, o.packet)
+	if o.engine >= 0 && o.engine < len(m.engines) {
+		s += " on " + m.engines[o.engine].name
+	}
+	if o.marker != "" {
+		s += ", " + o.marker
+	}
+	return s + ")"
+}
+
+// Machine is the simulated GPU: memory, caches, engines and fences, judged
+// against a sequentially consistent reference that runs in lock step.
+// A Machine is not safe for concurrent use.
+type Machine struct {
+	prof     *Profile
+	mem      *Mem
+	memLevel *level
+	shared   map[cmdbuf.Cache]*level
+	ref      *reference
+	mappings []mapping
+	nextVA   uint64
+	surfaces map[uint16]*Surface
+	labels   []label
+	engines  []*Engine
+	fences   map[uint32]*fence
+	buffers  map[uint32]*cmdbuf.Buffer
+	ops      []*opRec
+	effects  *effectLog
+	hazards  []Hazard
+	faults   []Fault
+	// hazardKeys finds a recorded hazard to widen instead of repeating it.
+	hazardKeys map[hazardKey]int
+
+	scratchBytes   [4][]byte
+	scratchFrom    []int8
+	scratchValid   []uint64
+	scratchEffects []*effect
+}
+
+// New returns an idle machine on a profile.
+func New(p *Profile) (*Machine, error) {
+	if p == nil {
+		return nil, errors.New("hwmodel: nil profile")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Machine{
+		prof: p, mem: newMem(), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
+		surfaces: map[uint16]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
+		effects: newEffectLog(), hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
+	}
+	m.memLevel = &level{kind: Memory, engine: -1, name: "memory", mem: m.mem}
+	m.ref = newReference()
+	// Shared caches first (parents before children), then per-engine ones
+	// are made with each engine.
+	for _, s := range p.Caches {
+		if s.Shared {
+			m.sharedLevel(s.Kind)
+		}
+	}
+	return m, nil
+}
+
+func (m *Machine) sharedLevel(k cmdbuf.Cache) *level {
+	if lv, ok := m.shared[k]; ok {
+		return lv
+	}
+	s, _ := m.prof.Spec(k)
+	lv := newCacheLevel(k, -1, k.String(), m.parentLevel(s.Parent, -1))
+	m.shared[k] = lv
+	return lv
+}
+
+func (m *Machine) parentLevel(k cmdbuf.Cache, engine int) *level {
+	if k == Memory {
+		return m.memLevel
+	}
+	s, _ := m.prof.Spec(k)
+	if s.Shared {
+		return m.sharedLevel(k)
+	}
+	return m.engines[engine].caches[k]
+}
+
+// Profile returns the machine's profile.
+func (m *Machine) Profile() *Profile { return m.prof }
+
+// Allocate maps size bytes of GPU virtual address space aligned to align (a
+// power of two; 0 means 64 KiB) and returns its address. cpuVisible marks
+// upload and readback memory, which CPUWrite and CPURead may touch.
+func (m *Machine) Allocate(size, align uint64, cpuVisible bool) (uint64, error) {
+	if align == 0 {
+		align = 64 << 10
+	}
+	if size == 0 {
+		return 0, errors.New("hwmodel: Allocate of 0 bytes")
+	}
+	if align&(align-1) != 0 {
+		return 0, fmt.Errorf("hwmodel: alignment %d is not a power of two", align)
+	}
+	base := (m.nextVA + align - 1) &^ (align - 1)
+	if base+size < base || base+size > 1<<56 {
+		return 0, fmt.Errorf("hwmodel: %d bytes do not fit the address space", size)
+	}
+	m.mappings = append(m.mappings, mapping{base, size, cpuVisible})
+	m.nextVA = base + size
+	return base, nil
+}
+
+// mapped reports whether [addr, addr+n) lies inside one mapping.
+func (m *Machine) mapped(addr, n uint64) (mapping, bool) {
+	i := sort.Search(len(m.mappings), func(i int) bool { return m.mappings[i].base+m.mappings[i].size > addr })
+	if i < len(m.mappings) {
+		mp := m.mappings[i]
+		if addr >= mp.base && addr+n <= mp.base+mp.size && addr+n >= addr {
+			return mp, true
+		}
+	}
+	return mapping{}, false
+}
+
+// MetadataSize is the metadata a surface of size bytes needs: two bytes per
+// 256-byte block.
+func MetadataSize(size uint64) uint64 { return 2 * ((size + BlockSize - 1) / BlockSize) }
+
+// DefineSurface declares a compressible surface. Its data and metadata must
+// lie in mapped memory; its id must be new and non-zero. The metadata is
+// whatever the memory holds, so reads through compression see garbage until
+// it is initialised (InitializeMetadata, or a METADATA_INIT packet).
+func (m *Machine) DefineSurface(s Surface) error {
+	switch {
+	case s.ID == 0:
+		return errors.New("hwmodel: surface id 0 means plain memory")
+	case m.surfaces[s.ID] != nil:
+		return fmt.Errorf("hwmodel: surface %d already defined", s.ID)
+	case s.Size == 0:
+		return fmt.Errorf("hwmodel: surface %d is empty", s.ID)
+	}
+	if _, ok := m.mapped(s.Base, s.Size); !ok {
+		return fmt.Errorf("hwmodel: surface %d's data 0x%x+0x%x is not mapped", s.ID, s.Base, s.Size)
+	}
+	if _, ok := m.mapped(s.Meta, MetadataSize(s.Size)); !ok {
+		return fmt.Errorf("hwmodel: surface %d's metadata 0x%x+0x%x is not mapped", s.ID, s.Meta, MetadataSize(s.Size))
+	}
+	c := s
+	m.surfaces[s.ID] = &c
+	return nil
+}
+
+// RemoveSurface forgets a surface.
+func (m *Machine) RemoveSurface(id uint16) { delete(m.surfaces, id) }
+
+// InitializeMetadata sets a surface's whole metadata to "cleared to value",
+// as resource creation does for a committed resource, outside any queue (no
+// cost, ordered before everything later). The reference fills the data with
+// value, which is what reads of the surface now return.
+func (m *Machine) InitializeMetadata(id uint16, value byte) error {
+	s := m.surfaces[id]
+	if s == nil {
+		return fmt.Errorf("hwmodel: no surface %d", id)
+	}
+	meta := make([]byte, MetadataSize(s.Size))
+	for i := 0; i < len(meta); i += 2 {
+		meta[i], meta[i+1] = MetaClear, value
+	}
+	m.mem.Write(s.Meta, meta)
+	m.ref.fill(s.Base, s.Size, value, 0)
+	return nil
+}
+
+// Label names an address range in hazard messages.
+func (m *Machine) Label(addr, size uint64, name string) {
+	m.labels = append(m.labels, label{addr, size, name})
+}
+
+func (m *Machine) labelOf(addr uint64) string {
+	for i := len(m.labels) - 1; i >= 0; i-- {
+		l := m.labels[i]
+		if addr >= l.base && addr < l.base+l.size {
+			return l.name
+		}
+	}
+	return ""
+}
+
+// CPUWrite writes bytes into CPU-visible memory between runs, as the CPU
+// writes an upload heap.
+func (m *Machine) CPUWrite(addr uint64, data []byte) error {
+	mp, ok := m.mapped(addr, uint64(len(data)))
+	if !ok || !mp.cpuVisible {
+		return fmt.Errorf("hwmodel: CPU write 0x%x+0x%x is not in CPU-visible memory", addr, len(data))
+	}
+	m.mem.Write(addr, data)
+	m.ref.write(addr, data, 0)
+	return nil
+}
+
+// CPURead reads CPU-visible memory, as the CPU reads a readback heap. Run
+// ends every submission with a flush, so memory is current.
+func (m *Machine) CPURead(addr uint64, dst []byte) error {
+	mp, ok := m.mapped(addr, uint64(len(dst)))
+	if !ok || !mp.cpuVisible {
+		return fmt.Errorf("hwmodel: CPU read 0x%x+0x%x is not in CPU-visible memory", addr, len(dst))
+	}
+	m.mem.Read(addr, dst)
+	return nil
+}
+
+// Fill sets mapped memory to a byte value outside any queue, as creation
+// zeroes a committed resource; the reference does the same.
+func (m *Machine) Fill(addr, size uint64, v byte) error {
+	if _, ok := m.mapped(addr, size); !ok {
+		return fmt.Errorf("hwmodel: fill 0x%x+0x%x is not mapped", addr, size)
+	}
+	m.mem.Fill(addr, size, v)
+	m.ref.fill(addr, size, v, 0)
+	return nil
+}
+
+// NewFence creates a fence with value 0 and returns its id.
+func (m *Machine) NewFence() uint32 {
+	id := uint32(len(m.fences) + 1)
+	m.fences[id] = &fence{}
+	return id
+}
+
+// FenceValue returns a fence's completed value.
+func (m *Machine) FenceValue(id uint32) (uint64, bool) {
+	f, ok := m.fences[id]
+	if !ok {
+		return 0, false
+	}
+	return f.value, true
+}
+
+// RegisterBuffer makes a buffer callable by CALL packets under id.
+func (m *Machine) RegisterBuffer(id uint32, b *cmdbuf.Buffer) { m.buffers[id] = b }
+
+// Buffer returns a registered buffer, for disassembly.
+func (m *Machine) Buffer(id uint32) (*cmdbuf.Buffer, bool) {
+	b, ok := m.buffers[id]
+	return b, ok
+}
+
+// NewEngine adds an engine (a queue's hardware) of a kind.
+func (m *Machine) NewEngine(kind EngineKind) (*Engine, error) {
+	if kind >= NumEngineKinds {
+		return nil, fmt.Errorf("hwmodel: engine kind %d", kind)
+	}
+	if len(m.engines) == MaxEngines {
+		return nil, fmt.Errorf("hwmodel: at most %d engines", MaxEngines)
+	}
+	e := &Engine{m: m, id: len(m.engines), kind: kind, events: map[uint32]eventSnap{}}
+	n := 0
+	for _, o := range m.engines {
+		if o.kind == kind {
+			n++
+		}
+	}
+	e.name = fmt.Sprintf("%s#%d", kind, n)
+	m.engines = append(m.engines, e)
+	// Local caches, parents first.
+	var ensure func(k cmdbuf.Cache) *level
+	ensure = func(k cmdbuf.Cache) *level {
+		if k == Memory {
+			return m.memLevel
+		}
+		s, _ := m.prof.Spec(k)
+		if s.Shared {
+			return m.sharedLevel(k)
+		}
+		if e.caches[k] == nil {
+			parent := ensure(s.Parent)
+			e.caches[k] = newCacheLevel(k, e.id, fmt.Sprintf("%s[%s]", k, e.name), parent)
+		}
+		return e.caches[k]
+	}
+	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+		for _, k := range m.prof.Path(kind, c) {
+			ensure(k)
+		}
+	}
+	for _, s := range m.prof.Caches {
+		if s.Shared && e.uses(s.Kind) {
+			e.caches[s.Kind] = m.sharedLevel(s.Kind)
+		}
+	}
+	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+		var path []*level
+		for _, k := range m.prof.Path(kind, c) {
+			path = append(path, e.caches[k])
+		}
+		e.paths[c] = append(path, m.memLevel)
+	}
+	return e, nil
+}
+
+// Engines returns the machine's engines.
+func (m *Machine) Engines() []*Engine { return m.engines }
+
+// Hazards returns every hazard recorded so far.
+func (m *Machine) Hazards() []Hazard { return m.hazards }
+
+// Faults returns every fault recorded so far.
+func (m *Machine) Faults() []Fault { return m.faults }
+
+// Fault is a submission the hardware could not execute: like a
+// device-removed event, it stops that submission; other engines and later
+// submissions go on.
+type Fault struct {
+	Engine string
+	Batch  int
+	Packet int
+	Offset int
+	Reason string
+}
+
+func (f Fault) String() string {
+	return fmt.Sprintf("fault on %s, submission %d, packet %d (dword %d): %s", f.Engine, f.Batch, f.Packet, f.Offset, f.Reason)
+}
+
+// ErrDeadlock: Run stopped with engines waiting on fences nothing will
+// signal.
+var ErrDeadlock = errors.New("engines wait on fences nothing signals")
+
+// Run executes every submitted batch to completion, interleaving engines at
+// fence waits (round-robin in engine order, deterministically). Work on
+// different engines not ordered by fences within one Run is unordered; when
+// Run returns, the CPU has seen everything finish, so everything submitted
+// later is ordered after it.
+func (m *Machine) Run() error {
+	active := map[int]bool{}
+	for _, e := range m.engines {
+		if len(e.queue) > 0 {
+			active[e.id] = true
+		}
+	}
+	for {
+		progress, pending := false, false
+		for _, e := range m.engines {
+			if e.cur == nil && len(e.queue) == 0 {
+				continue
+			}
+			pending = true
+			if e.step(active) {
+				progress = true
+			}
+		}
+		if !pending {
+			break
+		}
+		if !progress {
+			var stuck []string
+			for _, e := range m.engines {
+				if e.cur != nil {
+					stuck = append(stuck, e.name)
+				}
+			}
+			return fmt.Errorf("%w: %v", ErrDeadlock, stuck)
+		}
+	}
+	// The CPU waited for everything: all later work is ordered after it.
+	for _, e := range m.engines {
+		e.sync()
+	}
+	m.effects = newEffectLog()
+	return nil
+}

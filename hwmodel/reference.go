@@ -1,0 +1,56 @@
+package hwmodel
+
+// reference is the sequentially consistent machine the model is judged
+// against: plain memory, one operation at a time in issue order, no caches,
+// no compression (a decompress does nothing; a metadata initialisation
+// writes the value the surface then reads as). It also remembers, per
+// dword, which op wrote last, so a hazard can name the write a read missed.
+type reference struct {
+	mem     *Mem
+	writers map[uint64]*[PageSize / 4]uint32
+}
+
+func newReference() *reference {
+	return &reference{mem: newMem(), writers: map[uint64]*[PageSize / 4]uint32{}}
+}
+
+func (r *reference) read(addr, n uint64) []byte {
+	b := make([]byte, n)
+	r.mem.Read(addr, b)
+	return b
+}
+
+func (r *reference) tag(addr, n uint64, gid uint32) {
+	for a := addr &^ 3; a < addr+n; a += 4 {
+		pg := a / PageSize
+		t := r.writers[pg]
+		if t == nil {
+			if gid == 0 {
+				continue
+			}
+			t = new([PageSize / 4]uint32)
+			r.writers[pg] = t
+		}
+		t[a%PageSize/4] = gid
+	}
+}
+
+func (r *reference) write(addr uint64, data []byte, gid uint32) {
+	r.mem.Write(addr, data)
+	r.tag(addr, uint64(len(data)), gid)
+}
+
+func (r *reference) fill(addr, n uint64, v byte, gid uint32) {
+	r.mem.Fill(addr, n, v)
+	r.tag(addr, n, gid)
+}
+
+// writer is the gid of the op that last wrote addr's dword (0: none since
+// the memory was created, filled or written by the CPU).
+func (r *reference) writer(addr uint64) uint32 {
+	t := r.writers[addr/PageSize]
+	if t == nil {
+		return 0
+	}
+	return t[addr%PageSize/4]
+}
