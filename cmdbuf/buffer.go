@@ -46,7 +46,13 @@ func (b *Buffer) Emit(encode func([]uint32) []uint32) {
 	b.Append(b.scratch)
 }
 
-// Append adds already-encoded whole packets.
+// packetLen is the dwords of the packet at words[0], cut to what is there:
+// a header whose length runs past the end takes the rest (the decoder then
+// reports it).
+func packetLen(words []uint32) int { return min(1+Header(words[0]).Len(), len(words)) }
+
+// Append adds already-encoded packets. Malformed input is stored as it is,
+// for the decoder to report.
 func (b *Buffer) Append(words []uint32) {
 	for len(words) > 0 {
 		cur := b.current()
@@ -54,7 +60,7 @@ func (b *Buffer) Append(words []uint32) {
 		// Take as many whole packets as fit.
 		take := 0
 		for take < len(words) {
-			n := 1 + Header(words[take]).Len()
+			n := packetLen(words[take:])
 			if take+n > room {
 				break
 			}
@@ -62,8 +68,7 @@ func (b *Buffer) Append(words []uint32) {
 		}
 		if take == 0 && len(cur) == 0 {
 			// A packet larger than a whole chunk gets a chunk of its own size.
-			n := 1 + Header(words[0]).Len()
-			n = min(n, len(words))
+			n := packetLen(words)
 			big := make([]uint32, 0, n+chainDwords)
 			b.chunks[len(b.chunks)-1] = append(big, words[:n]...)
 			words = words[n:]

@@ -229,6 +229,19 @@ func TestBufferChunksChainAndWalk(t *testing.T) {
 
 	b.Reset()
 	assert.Zero(t, b.Len())
+
+	// A truncated packet is stored, not trusted: walking reports it.
+	tr := NewBuffer(16)
+	tr.Append([]uint32{uint32(MakeHeader(OpWait, 0, 9)), 1})
+	tr.Append([]uint32{uint32(MakeHeader(OpNop, 0, 40)), 1, 2})
+	var errs int
+	_ = tr.Walk(func(_ int, _ Packet, err error) error {
+		if errors.Is(err, ErrTruncated) {
+			errs++
+		}
+		return nil
+	})
+	assert.Equal(t, 1, errs, "the walk stops at the first truncated header")
 }
 
 func TestDumpLoad(t *testing.T) {
