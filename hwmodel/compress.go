@@ -35,7 +35,7 @@ func key(addr uint64) byte {
 func (m *Machine) metaView(ctx *opCtx, s *Surface, block uint64) (code, value byte) {
 	var b [2]byte
 	var v [1]uint64
-	m.view(ctx, m.memLevel, s.Meta+2*block, b[:], v[:])
+	m.view(ctx, m.memLevel, s.Meta+2*block, b[:], v[:], nil)
 	return b[0], b[1]
 }
 
@@ -128,6 +128,7 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 	var corrupt blockSpan
 	defer func() {
 		if corrupt.set() {
+			ctx.op.tainted = true // what it wrote reads back wrong
 			m.addHazard(ctx, HazardCompressedWrite, a, corrupt.lo, corrupt.hi-corrupt.lo, nil,
 				fmt.Sprintf("%s writes surface %d without compression: a DECOMPRESS before packet %d would make it plain", a.Client, s.ID, ctx.op.packet))
 		}
@@ -153,6 +154,18 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 			from := make([]int8, len(block))
 			m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block, from)
 			m.decodeRead(ctx, rest, block)
+			// It re-stores the rest: if that already differs from the
+			// reference, so does what it writes.
+			ref := m.ref.read(blo, bhi-blo)
+			for i := range block {
+				if (blo+uint64(i) < lo || blo+uint64(i) >= hi) && block[i] != ref[i] {
+					ctx.op.tainted = true
+					break
+				}
+			}
+			// The op rewrites the whole block: the reference names it as the
+			// writer of the rest too (the bytes there do not change).
+			m.ref.tag(blo, bhi-blo, ctx.op.gid)
 		}
 		copy(block[lo-blo:], seg)
 		for i := range block {
@@ -183,6 +196,9 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 			Surface: s.ID, Compressed: true}
 		plain := m.readAccess(ctx, a)
 		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
+		// The reference's bytes do not change, but they are now the
+		// decompress's output: a reader that misses it missed this op.
+		m.ref.tag(blo, bhi-blo, ctx.op.gid)
 		m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*b, []byte{MetaPlain, 0}, false)
 		done += bhi - blo
 	}
@@ -199,6 +215,8 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, off, n uint64, value byte
 		meta[i], meta[i+1] = MetaClear, value
 	}
 	m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*first, meta, false)
+	m.effects.add(&effect{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), data: true, logical: true,
+		client: cmdbuf.ClientBlit})
 	m.ref.fill(s.Base+off, n, value, ctx.op.gid)
 	return uint64(len(meta))
 }

@@ -47,7 +47,7 @@ func (c *Counters) countPacket(op cmdbuf.Opcode) {
 }
 
 // PacketCount returns the packets executed of one opcode.
-func (c *Counters) PacketCount(op cmdbuf.Opcode) uint64 {
+func (c Counters) PacketCount(op cmdbuf.Opcode) uint64 {
 	if i, ok := opSlots[op]; ok {
 		return c.Packets[i]
 	}

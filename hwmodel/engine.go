@@ -180,9 +180,13 @@ func (e *Engine) drainClock(d cmdbuf.StageMask) (clock, uint64) {
 }
 
 // hold applies a drain point to the stages h: their later work is ordered
-// after it and cannot start before time t. Holding the CP stalls it, and the
-// idle cycles are charged to the drained stages.
+// after it and cannot start before time t. Holding the CP stalls it: it
+// issues nothing until the drain, so everything later is ordered after it,
+// and the idle cycles are charged to the drained stages.
 func (e *Engine) hold(h cmdbuf.StageMask, c *clock, t uint64, drained cmdbuf.StageMask) {
+	if h.Has(cmdbuf.StageCP) {
+		h = cmdbuf.AllStages
+	}
 	for s := 0; s < numStages; s++ {
 		if h.Has(cmdbuf.Stage(s)) {
 			e.frontier[s].merge(c)
@@ -190,16 +194,18 @@ func (e *Engine) hold(h cmdbuf.StageMask, c *clock, t uint64, drained cmdbuf.Sta
 		}
 	}
 	if h.Has(cmdbuf.StageCP) && t > e.cp {
-		e.chargeStall(drained, t-e.cp)
+		e.chargeStall(drained, e.cp, t)
 		e.cp = t
 	}
 }
 
-func (e *Engine) chargeStall(drained cmdbuf.StageMask, cycles uint64) {
-	e.counters.StallCycles += cycles
+// chargeStall counts the CP idle from from to to, and charges each drained
+// stage the part of it that stage was still busy.
+func (e *Engine) chargeStall(drained cmdbuf.StageMask, from, to uint64) {
+	e.counters.StallCycles += to - from
 	for s := 0; s < numStages; s++ {
-		if drained.Has(cmdbuf.Stage(s)) && e.stageEnd[s] > 0 {
-			e.counters.StallsByStage[s] += cycles
+		if drained.Has(cmdbuf.Stage(s)) && e.stageEnd[s] > from {
+			e.counters.StallsByStage[s] += min(e.stageEnd[s], to) - from
 		}
 	}
 }
@@ -365,7 +371,7 @@ func (e *Engine) endBatch(active map[int]bool) {
 	// Everything issued so far completes.
 	t := e.finishTime()
 	if t > e.cp {
-		e.chargeStall(cmdbuf.AllStages, t-e.cp)
+		e.chargeStall(cmdbuf.AllStages, e.cp, t)
 	}
 	e.cp = t
 	e.ext[e.id] = e.seq

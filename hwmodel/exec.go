@@ -67,7 +67,7 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 			e.ext[i] = max(e.ext[i], fc.clock[i])
 		}
 		if fc.time > e.cp {
-			e.chargeStall(0, fc.time-e.cp)
+			e.chargeStall(0, e.cp, fc.time)
 			e.cp = fc.time
 		}
 		e.cpOp(c.WaitBase, "FENCE_WAIT", p)
@@ -86,6 +86,9 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 func (m *Machine) checkAccess(i int, a cmdbuf.Access) error {
 	if _, ok := m.mapped(a.Addr, uint64(a.Size)); !ok {
 		return fmt.Errorf("access %d (%s 0x%x+0x%x) is outside any mapping", i, a.Dir, a.Addr, a.Size)
+	}
+	if a.Dir == cmdbuf.DirWrite && !writes(a.Client) {
+		return fmt.Errorf("access %d writes through %s, which only reads", i, a.Client)
 	}
 	if a.Client != cmdbuf.ClientCopy && (a.Addr%4 != 0 || a.Size%4 != 0) {
 		return fmt.Errorf("access %d (0x%x+0x%x) is not dword-aligned; only copies are byte-granular", i, a.Addr, a.Size)
@@ -257,7 +260,8 @@ func (m *Machine) allLevels() []*level {
 }
 
 // checkWAW: an earlier data write to these bytes by an op this one is not
-// ordered after is still in flight. The two results race; the model lets
+// ordered after is still in flight — or this op itself wrote them through
+// another client, into another cache. The two results race; the model lets
 // the earlier one win, which breaks a program that counted on order.
 func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
 	if m.effects.count == 0 {
@@ -265,21 +269,33 @@ func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
 	}
 	for _, lv := range m.allLevels() {
 		for _, ef := range m.effects.overlapping(lv, a.Addr, int(a.Size), nil) {
-			if ef.read || !ef.data || ef.op == ctx.op || m.orderedBefore(ef.op, ef.client, ctx) {
+			if ef.read || !ef.data {
+				continue
+			}
+			if ef.op == ctx.op {
+				if ef.client == a.Client {
+					continue // one client's writes land in order
+				}
+			} else if m.orderedBefore(ef.op, ef.client, ctx) {
 				continue
 			}
 			lo, hi := max(a.Addr, ef.addr), min(a.End(), ef.addr+uint64(ef.n))
-			cur := make([]byte, hi-lo)
-			valid := make([]uint64, (len(cur)+63)/64)
-			m.current(lv, lo, cur, valid)
-			for i := range cur {
-				if lv.isMem() || bit(valid, i) {
-					data[lo-a.Addr+uint64(i)] = cur[i]
+			if !ef.logical {
+				cur := make([]byte, hi-lo)
+				valid := make([]uint64, (len(cur)+63)/64)
+				m.current(lv, lo, cur, valid, nil)
+				for i := range cur {
+					if lv.isMem() || bit(valid, i) {
+						data[lo-a.Addr+uint64(i)] = cur[i]
+					}
 				}
 			}
 			ctx.op.tainted = true
-			m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, ef.op,
-				fmt.Sprintf("a WAIT draining %s before packet %d would order them", ef.op.stage.Mask(), ctx.op.packet))
+			fix := fmt.Sprintf("a WAIT draining %s before packet %d would order them", ef.op.stage.Mask(), ctx.op.packet)
+			if ef.op == ctx.op {
+				fix = fmt.Sprintf("one work writes these bytes through %s and %s, whose caches retire in no fixed order", ef.client, a.Client)
+			}
+			m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, ef.op, fix)
 		}
 	}
 }
@@ -315,7 +331,7 @@ func (m *Machine) scramble(op *opRec) {
 		lv := ef.lv
 		cur := make([]byte, ef.n)
 		valid := make([]uint64, (ef.n+63)/64)
-		m.current(lv, ef.addr, cur, valid)
+		m.current(lv, ef.addr, cur, valid, nil)
 		for i := range cur {
 			cur[i] ^= 0xa5
 		}
@@ -395,7 +411,7 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 		}
 		var viewVal [LineSize]byte
 		var viewValid [1]uint64
-		m.view(ctx, lv, la, viewVal[:], viewValid[:])
+		m.view(ctx, lv, la, viewVal[:], viewValid[:], nil)
 		visible := ^uint64(0)
 		for i := 0; i < LineSize; i++ {
 			if ln.dirty>>i&1 != 0 && (viewValid[0]>>i&1 == 0 || viewVal[i] != ln.data[i]) {
@@ -440,7 +456,7 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byte, tag uint32) {
 	parent := make([]byte, len(data))
 	pv := make([]uint64, (len(data)+63)/64)
-	m.current(lv.parent, addr, parent, pv)
+	m.current(lv.parent, addr, parent, pv, nil)
 	ref := m.ref.read(addr, uint64(len(data)))
 	lo, hi := -1, -1
 	var newer uint32
@@ -459,6 +475,9 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 		return
 	}
 	older, nw := m.ops[tag], m.ops[newer]
+	if nw != nil {
+		nw.tainted = true // its data was overwritten
+	}
 	a := cmdbuf.Access{Addr: addr, Size: uint32(len(data)), Dir: cmdbuf.DirWrite, Client: ctx.client}
 	m.addHazard(ctx, HazardWriteAfterWrite, a, addr+uint64(lo), uint64(hi-lo+1), nw,
 		fmt.Sprintf("flushing %s wrote %s's older data over it: flush %s before %s writes", lv.name, older.describe(m), lv.name, nw.describe(m)))
@@ -483,7 +502,7 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keep
 		if ln.dirty != 0 {
 			parent := make([]byte, LineSize)
 			pv := make([]uint64, 1)
-			m.current(lv.parent, la, parent, pv)
+			m.current(lv.parent, la, parent, pv, nil)
 			for i := 0; i < LineSize; i++ {
 				if ln.dirty>>i&1 != 0 && (!lv.parent.isMem() && pv[0]>>i&1 == 0 || parent[i] != ln.data[i]) {
 					lost = append(lost, la+uint64(i))
@@ -497,6 +516,11 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keep
 	}
 	if len(lost) > 0 {
 		lo, hi := lost[0], lost[len(lost)-1]
+		for _, a := range lost {
+			if w := m.ops[m.ref.writer(a)]; w != nil {
+				w.tainted = true // its data is gone
+			}
+		}
 		a := cmdbuf.Access{Addr: lo, Size: uint32(hi - lo + 1), Dir: cmdbuf.DirWrite, Client: ctx.client}
 		m.addHazard(ctx, HazardInvalidateBeforeFlush, a, lo, hi-lo+1, m.ops[m.ref.writer(lo)],
 			fmt.Sprintf("%d unflushed bytes were dropped: flush %s before invalidating it", len(lost), lv.name))

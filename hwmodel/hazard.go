@@ -235,7 +235,7 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 	var b [1]byte
 	var v [1]uint64
 	for j := int(served) + 1; j < len(path); j++ {
-		m.view(ctx, path[j], addr, b[:], v[:])
+		m.view(ctx, path[j], addr, b[:], v[:], nil)
 		if (path[j].isMem() || v[0]&1 != 0) && m.plainAt(ctx, addr, b[0]) == want {
 			stale := path[served]
 			if stale.lastInval > w.gid {
@@ -246,14 +246,20 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 				stale.name, ctx.op.packet)}
 		}
 	}
-	// Is it stuck, dirty, in a cache the reader does not look in?
+	// Is it stuck, dirty, in a cache the reader does not look in (as the
+	// reader may see that cache: a flush the reader is not ordered after
+	// has not happened for it)?
+	var dv [1]uint64
 	for _, lv := range m.allLevels() {
 		if lv.isMem() {
 			continue
 		}
-		ln := lv.lines[addr&^(LineSize-1)]
-		i := addr & (LineSize - 1)
-		if ln != nil && ln.dirty>>i&1 != 0 && m.plainAt(ctx, addr, ln.data[i]) == want {
+		m.view(ctx, lv, addr, b[:], v[:], dv[:])
+		if v[0]&1 != 0 && dv[0]&1 != 0 && m.plainAt(ctx, addr, b[0]) == want {
+			if lv.engine >= 0 && lv.engine != e.id {
+				return explanation{HazardMissingFlush, w, fmt.Sprintf(
+					"flushing %s before what orders %s before packet %d would write it back", lv.name, m.engines[lv.engine].name, ctx.op.packet)}
+			}
 			return explanation{HazardMissingFlush, w, fmt.Sprintf("flushing %s before packet %d would write it back",
 				lv.name, ctx.op.packet)}
 		}

@@ -70,17 +70,21 @@ func (l *level) state(addr uint64) (valid, dirty bool, v byte) {
 // before it (an undo record). A read record (read set) changes nothing and
 // exists so later writers can find in-flight readers of what they overwrite.
 type effect struct {
-	op     *opRec
-	lv     *level
-	addr   uint64
-	n      int
-	prev   []byte
-	prevV  []uint64 // bitset: byte i was valid before (caches)
-	prevD  []uint64 // bitset: byte i was dirty before (caches)
-	read   bool
-	data   bool // a work's data write (as opposed to fills, flushes, invalidates)
-	client cmdbuf.Client
-	order  uint64
+	op    *opRec
+	lv    *level
+	addr  uint64
+	n     int
+	prev  []byte
+	prevV []uint64 // bitset: byte i was valid before (caches)
+	prevD []uint64 // bitset: byte i was dirty before (caches)
+	read  bool
+	data  bool // a work's data write (as opposed to fills, flushes, invalidates)
+	// logical marks a write of what bytes mean rather than of the bytes (a
+	// metadata initialisation over a surface's data range): no undo, but
+	// later writers race with it.
+	logical bool
+	client  cmdbuf.Client
+	order   uint64
 }
 
 func bit(s []uint64, i int) bool { return s[i/64]>>(i%64)&1 != 0 }
@@ -191,14 +195,14 @@ func (g *effectLog) retire(keep func(*effect) bool) {
 	g.count = n
 }
 
-// view fills val and valid with the bytes [addr, addr+n) of lv as the op
-// with clock rc may see them: the current state, except that the effects of
-// ops not ordered before rc are undone. For each byte the newest effect of
-// an op ordered before rc decides (the state right after it); with none, the
-// state before the oldest effect.
-func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid []uint64) {
+// view fills val and valid (and dirty, if not nil) with the bytes
+// [addr, addr+n) of lv as the op with clock rc may see them: the current
+// state, except that the effects of ops not ordered before rc are undone.
+// For each byte the newest effect of an op ordered before rc decides (the
+// state right after it); with none, the state before the oldest effect.
+func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid, dirty []uint64) {
 	n := len(val)
-	m.current(lv, addr, val, valid)
+	m.current(lv, addr, val, valid, dirty)
 	es := m.effects.overlapping(lv, addr, n, m.scratchEffects[:0])
 	m.scratchEffects = es
 	if len(es) == 0 {
@@ -210,7 +214,7 @@ func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid []ui
 		// ends the walk; each unordered one rolls the byte back to before it.
 		for k := len(es) - 1; k >= 0; k-- {
 			e := es[k]
-			if e.read || a < e.addr || a >= e.addr+uint64(e.n) {
+			if e.read || e.logical || a < e.addr || a >= e.addr+uint64(e.n) {
 				continue
 			}
 			if m.orderedBefore(e.op, e.client, rc) {
@@ -220,14 +224,20 @@ func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid []ui
 			val[i] = e.prev[j]
 			if !lv.isMem() {
 				setBit(valid, i, bit(e.prevV, j))
+				if dirty != nil {
+					setBit(dirty, i, bit(e.prevD, j))
+				}
 			}
 		}
 	}
 }
 
-// current fills val/valid with lv's present state.
-func (m *Machine) current(lv *level, addr uint64, val []byte, valid []uint64) {
+// current fills val/valid (and dirty, if not nil) with lv's present state.
+func (m *Machine) current(lv *level, addr uint64, val []byte, valid, dirty []uint64) {
 	n := len(val)
+	for i := range dirty {
+		dirty[i] = 0
+	}
 	if lv.isMem() {
 		lv.mem.Read(addr, val)
 		for i := range valid {
@@ -245,10 +255,12 @@ func (m *Machine) current(lv *level, addr uint64, val []byte, valid []uint64) {
 		k := min(LineSize-off, n-i)
 		if ln := lv.lines[la]; ln != nil {
 			copy(val[i:i+k], ln.data[off:off+k])
-			v := ln.valid >> off
 			for j := 0; j < k; j++ {
-				if v>>j&1 != 0 {
+				if ln.valid>>(off+j)&1 != 0 {
 					valid[(i+j)/64] |= 1 << ((i + j) % 64)
+				}
+				if dirty != nil && ln.dirty>>(off+j)&1 != 0 {
+					dirty[(i+j)/64] |= 1 << ((i + j) % 64)
 				}
 			}
 		} else {
@@ -374,7 +386,7 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 		if left == 0 {
 			break
 		}
-		m.view(rc, lv, la, val, valid)
+		m.view(rc, lv, la, val, valid, nil)
 		for i := 0; i < n; i++ {
 			if from[i] < 0 && bit(valid, i) {
 				buf[i] = val[i]

@@ -1,0 +1,353 @@
+package hwmodel
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func discreteProfile(t *testing.T) *Profile {
+	p, err := LookupProfile("discrete")
+	require.NoError(t, err)
+	return p
+}
+
+// TestFaults: every malformed or impossible packet faults its submission
+// with the offset and the reason; the rest of that submission is skipped,
+// later submissions and other engines go on.
+func TestFaults(t *testing.T) {
+	cases := []struct {
+		name   string
+		words  func(r *rig, x uint64) []uint32
+		reason string
+	}{
+		{"unmapped", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDispatch, Stage: cCompute}, wr(0x1000, 64, store))
+		}, "outside any mapping"},
+		{"unaligned", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDispatch, Stage: cCompute}, wr(x+2, 64, store))
+		}, "not dword-aligned"},
+		{"unknown surface", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDraw, Stage: cColor}, onSurface(wr(x, 64, color), 9, true))
+		}, "surface 9, which is not defined"},
+		{"stage not on engine", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkVideoDecode, Stage: cmdbuf.StageVideo}, wr(x, 64, cmdbuf.ClientVideo))
+		}, "stage VIDEO, which a DIRECT engine does not have"},
+		{"write through a fetch unit", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDraw, Stage: cColor}, wr(x, 64, cmdbuf.ClientVertexFetch))
+		}, "writes through VERTEX_FETCH, which only reads"},
+		{"copy sizes", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkCopy, Stage: cCopy}, rd(x, 64, copier), wr(x+128, 32, copier))
+		}, "write 0 is 32 bytes, its read 64 bytes"},
+		{"copy pairs", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkCopy, Stage: cCopy}, rd(x, 64, copier))
+		}, "1 reads, 0 writes"},
+		{"unknown opcode", func(r *rig, x uint64) []uint32 {
+			return []uint32{uint32(cmdbuf.MakeHeader(0x7e, 0, 0))}
+		}, "unknown opcode 0x7e"},
+		{"truncated", func(r *rig, x uint64) []uint32 {
+			return []uint32{uint32(cmdbuf.MakeHeader(cmdbuf.OpNop, 0, cmdbuf.MaxPayload)), 1}
+		}, "runs past the end"},
+		{"unregistered call", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 42})
+		}, "CALL of buffer 42, which is not registered"},
+		{"recursive call", func(r *rig, x uint64) []uint32 {
+			r.m.RegisterBuffer(5, cmdbuf.FromWords(cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 5})))
+			return cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 5})
+		}, "nested deeper than 8"},
+		{"backward chain", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendChain(nil, cmdbuf.Chain{Next: 0})
+		}, "CHAIN to chunk 0 from chunk 0"},
+		{"unset event", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendEventWait(nil, cmdbuf.Event{ID: 3, Stages: stages(cCompute)})
+		}, "EVENT_WAIT on event 3"},
+		{"missing fence", func(r *rig, x uint64) []uint32 {
+			return cmdbuf.AppendFenceSignal(nil, cmdbuf.Fence{ID: 77, Value: 1})
+		}, "fence 77, which does not exist"},
+		{"partial block", func(r *rig, x uint64) []uint32 {
+			r.surface("S", 1024, 2, true)
+			return cmdbuf.AppendDecompress(nil, cmdbuf.SurfaceRegion{Surface: 2, Offset: 8, Size: 256}, false)
+		}, "not made of whole 256-byte blocks"},
+		{"region outside", func(r *rig, x uint64) []uint32 {
+			r.surface("S", 1024, 2, true)
+			return cmdbuf.AppendMetadataInit(nil, cmdbuf.SurfaceRegion{Surface: 2, Offset: 768, Size: 512}, false)
+		}, "outside surface 2's 1024 bytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, discreteProfile(t))
+			x, y := r.alloc("X", 4096), r.alloc("Y", 4096)
+			bad := r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(y, 64, store)).raw(c.words(r, x)).
+				work(cmdbuf.WorkDispatch, cCompute, wr(y+64, 64, store))
+			r.direct.Submit(bad.buffer())
+			r.direct.Submit(r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x, 64, store)).buffer())
+			r.compute.Submit(r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x+64, 64, store)).buffer())
+			require.NoError(t, r.m.Run())
+			faults := r.m.Faults()
+			require.Len(t, faults, 1)
+			f := faults[0]
+			assert.Equal(t, "DIRECT#0", f.Engine)
+			assert.Equal(t, 0, f.Batch)
+			assert.Contains(t, f.Reason, c.reason)
+			assert.Contains(t, f.String(), "fault on DIRECT#0, submission 0")
+			// The packet after the bad one never ran; later work did.
+			diffs, err := r.m.Compare(Region{Name: "Y1", Addr: y + 64, Size: 64})
+			require.NoError(t, err)
+			assert.Empty(t, diffs)
+			assert.Equal(t, uint64(2), r.direct.Counters().Submissions)
+			assert.Equal(t, uint64(1), r.compute.Counters().Submissions)
+			assert.Empty(t, r.m.Hazards())
+		})
+	}
+}
+
+func TestDeadlock(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	f := r.m.NewFence()
+	r.direct.Submit(r.prog().raw(cmdbuf.AppendFenceWait(nil, cmdbuf.Fence{ID: f, Value: 1})).buffer())
+	err := r.m.Run()
+	require.ErrorIs(t, err, ErrDeadlock)
+	assert.Contains(t, err.Error(), "DIRECT#0")
+}
+
+// TestHoldOnlyHoldsHeldStages: a WAIT that holds PIXEL does not order a
+// later COMPUTE read; holding the CP does, because the CP then issues
+// nothing until the drain.
+func TestHoldOnlyHoldsHeldStages(t *testing.T) {
+	for _, p := range Profiles() {
+		for _, hold := range []cmdbuf.StageMask{stages(cmdbuf.StagePixel), stages(cmdbuf.StagePixel, cCP)} {
+			r := newRig(t, p)
+			x, y := r.alloc("X", n), r.alloc("Y", n)
+			r.run(r.direct, r.prog().
+				work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store)).
+				wait(stages(cCompute), hold).
+				work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)))
+			if hold.Has(cCP) {
+				assert.NotContains(t, kinds(r.m.Hazards()), HazardReadAfterWrite, p.Name)
+			} else {
+				assert.Contains(t, kinds(r.m.Hazards()), HazardReadAfterWrite, p.Name)
+			}
+		}
+	}
+}
+
+// TestWaitsChain: ordering is transitive through a chain of waits.
+func TestWaitsChain(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y, z := r.alloc("X", n), r.alloc("Y", n), r.alloc("Z", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store)).
+		wait(stages(cCompute), stages(cCopy, cCP)).
+		cache(caches(cmdbuf.CacheShaderL0), 0).
+		work(cmdbuf.WorkCopy, cCopy, rd(z, n, copier), wr(y, n, copier)).
+		wait(stages(cCopy), stages(cmdbuf.StagePixel)).
+		work(cmdbuf.WorkDraw, cmdbuf.StagePixel, rd(x, n, load), wr(z, n, color)))
+	assert.Empty(t, r.m.Hazards(), "PIXEL waits on COPY, which waited on COMPUTE")
+}
+
+// TestColorWritesRetireInOrder: successive draws' render-target writes need
+// no barrier (the colour back end retires in order), unlike UAV writes.
+func TestColorWritesRetireInOrder(t *testing.T) {
+	for _, p := range Profiles() {
+		r := newRig(t, p)
+		x := r.alloc("RT", n)
+		r.run(r.direct, r.prog().
+			work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+			work(cmdbuf.WorkDraw, cColor, rd(x, n, color), wr(x, n, color)))
+		assert.Empty(t, r.m.Hazards(), p.Name)
+		diffs, err := r.m.Compare(Region{Name: "RT", Addr: x, Size: n})
+		require.NoError(t, err)
+		assert.Empty(t, diffs, p.Name)
+	}
+}
+
+// TestInvalidateBeforeFlushRefill: the reader's cache is invalidated, then
+// refilled from below before the writer's flush, then read again.
+func TestInvalidateBeforeFlushRefill(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y, z := r.alloc("X", n), r.alloc("Y", n), r.alloc("Z", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+		wait(stages(cColor), stages(cCompute, cCP)).
+		cache(0, caches(cmdbuf.CacheTextureL0)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(z, n, load), wr(y, n, store)).   // unrelated
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, 64, load), wr(y, 64, store)). // refills a stale line
+		wait(stages(cCompute), stages(cCompute, cCP)).
+		cache(caches(cmdbuf.CacheColor), 0).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, 64, load), wr(z, 64, store)))
+	ks := kinds(r.m.Hazards())
+	assert.Contains(t, ks, HazardMissingFlush, "the first read comes before the flush")
+	assert.Contains(t, ks, HazardInvalidateBeforeFlush, "the second read hits the line refilled before the flush")
+	assert.NotContains(t, ks, HazardUnexplained)
+}
+
+// TestSplitDecompressThroughEvent: an async decompress behind an event; the
+// end half waits on it.
+func TestSplitDecompressThroughEvent(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		r := newRig(t, discreteProfile(t))
+		s, y := r.surface("RT", n, 1, true), r.alloc("Y", n)
+		p := r.prog().work(cmdbuf.WorkDraw, cColor, onSurface(wr(s, n, color), 1, true)).
+			wait(stages(cColor), stages(cBlit)).
+			raw(cmdbuf.AppendCache(nil, cmdbuf.CacheOp{Flush: caches(cmdbuf.CacheColor)}, true)).
+			wait(stages(cBlit), stages(cBlit)).
+			raw(cmdbuf.AppendDecompress(nil, cmdbuf.SurfaceRegion{Surface: 1, Size: n}, true)).
+			raw(cmdbuf.AppendEventSignal(nil, cmdbuf.Event{ID: 1, Stages: stages(cBlit)})).
+			work(cmdbuf.WorkDispatch, cCompute, rd(y, 64, load), wr(y+64, 64, store)) // unrelated work meanwhile
+		if !drop {
+			p.raw(cmdbuf.AppendEventWait(nil, cmdbuf.Event{ID: 1, Stages: stages(cCompute)}))
+		}
+		p.work(cmdbuf.WorkDispatch, cCompute, onSurface(rd(s, n, load), 1, false), wr(y+1024, 1024, store))
+		r.run(r.direct, p)
+		if drop {
+			assert.NotEmpty(t, r.m.Hazards())
+		} else {
+			assert.Empty(t, r.m.Hazards())
+		}
+		assert.NotContains(t, kinds(r.m.Hazards()), HazardUnexplained)
+		assert.Equal(t, uint64(n), r.direct.Counters().DecompressedBytes)
+	}
+}
+
+func TestCountersAndTimeline(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", n), r.alloc("Y", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+		wait(stages(cColor), stages(cCompute, cCP)).
+		cache(caches(cmdbuf.CacheColor), caches(cmdbuf.CacheTextureL0)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)))
+	c := r.direct.Counters()
+	assert.Equal(t, uint64(n/LineSize), c.FlushedLines[cmdbuf.CacheColor], "every dirty colour line written back")
+	assert.Equal(t, uint64(100-8), c.StallsByStage[cColor], "the CP idled for the draw's 100 cycles less the WAIT's own 8")
+	assert.Equal(t, c.StallsByStage[cColor]+c.StallsByStage[cCompute], c.StallCycles, "the end of submission waits for the dispatch")
+	assert.Equal(t, uint64(200), c.WorkCycles)
+	assert.Equal(t, uint64(1), c.PacketCount(cmdbuf.OpWait))
+	assert.Equal(t, uint64(1), c.PacketCount(cmdbuf.OpCache))
+	assert.Equal(t, uint64(1), c.Submissions)
+	assert.Greater(t, c.Cycles, uint64(200))
+	assert.Greater(t, c.BatchEndCycles, uint64(0), "the end-of-submission flush is counted")
+	tl := r.direct.Timeline()
+	require.NotEmpty(t, tl)
+	for i := 1; i < len(tl); i++ {
+		assert.LessOrEqual(t, tl[i].Start, tl[i].End)
+	}
+	tot := r.m.Total()
+	assert.Equal(t, c.WorkCycles, tot.WorkCycles)
+}
+
+func TestCPUViewsAndSparseMemory(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	big, err := r.m.Allocate(8<<30, 0, false)
+	require.NoError(t, err)
+	up, err := r.m.Allocate(n, 0, true)
+	require.NoError(t, err)
+	rb, err := r.m.Allocate(n, 0, true)
+	require.NoError(t, err)
+	data := bytes.Repeat([]byte{1, 2, 3, 4}, n/4)
+	require.NoError(t, r.m.CPUWrite(up, data))
+	r.run(r.copy, r.prog().work(cmdbuf.WorkCopy, cCopy, rd(up, n, copier), wr(big+7<<30, n, copier)))
+	r.run(r.copy, r.prog().work(cmdbuf.WorkCopy, cCopy, rd(big+7<<30, n, copier), wr(rb, n, copier)))
+	got := make([]byte, n)
+	require.NoError(t, r.m.CPURead(rb, got))
+	assert.Equal(t, data, got)
+	assert.LessOrEqual(t, r.m.mem.Pages(), 4, "an 8 GiB heap costs nothing until used")
+	assert.Error(t, r.m.CPUWrite(big, data), "a default heap is not CPU-visible")
+	assert.Error(t, r.m.CPURead(0x10, got))
+	_, err = r.m.Allocate(0, 0, false)
+	assert.Error(t, err)
+	_, err = r.m.Allocate(1, 3, false)
+	assert.Error(t, err)
+}
+
+func TestSurfaceErrors(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	a := r.alloc("A", n)
+	assert.Error(t, r.m.DefineSurface(Surface{ID: 0, Base: a, Size: 256, Meta: a + 1024}))
+	assert.Error(t, r.m.DefineSurface(Surface{ID: 1, Base: a, Size: 0, Meta: a + 1024}))
+	assert.Error(t, r.m.DefineSurface(Surface{ID: 1, Base: 0x40, Size: 256, Meta: a}))
+	assert.Error(t, r.m.DefineSurface(Surface{ID: 1, Base: a, Size: 256, Meta: a + n - 1}))
+	require.NoError(t, r.m.DefineSurface(Surface{ID: 1, Base: a, Size: 256, Meta: a + 1024}))
+	assert.Error(t, r.m.DefineSurface(Surface{ID: 1, Base: a, Size: 256, Meta: a + 1024}))
+	assert.Error(t, r.m.InitializeMetadata(9, 0))
+	_, err := r.m.Logical(a, 512, 1)
+	assert.Error(t, err)
+	_, err = New(nil)
+	assert.Error(t, err)
+}
+
+// TestDeterministic: the same program gives the same bytes, hazards and
+// costs every time.
+func TestDeterministic(t *testing.T) {
+	run := func() ([]Hazard, Counters, []byte) {
+		r := newRig(t, discreteProfile(t))
+		x, y := r.alloc("X", n), r.alloc("Y", n)
+		r.run(r.direct, r.prog().
+			work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+			work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)).
+			work(cmdbuf.WorkCopy, cCopy, rd(y, n, copier), wr(x, n, copier)))
+		got, err := r.m.Logical(x, n, 0)
+		require.NoError(t, err)
+		return r.m.Hazards(), r.direct.Counters(), got
+	}
+	h1, c1, b1 := run()
+	h2, c2, b2 := run()
+	assert.NotEmpty(t, h1)
+	assert.Equal(t, h1, h2)
+	assert.Equal(t, c1, c2)
+	assert.Equal(t, b1, b2)
+}
+
+func TestCallExecutes(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x := r.alloc("X", n)
+	r.m.RegisterBuffer(3, r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x, 64, store)).buffer())
+	r.run(r.direct, r.prog().raw(cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 3})).
+		wait(stages(cCompute), stages(cCompute)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, 64, store), wr(x+64, 64, store)))
+	assert.Empty(t, r.m.Hazards())
+	diffs, err := r.m.Compare(Region{Name: "X", Addr: x, Size: 128})
+	require.NoError(t, err)
+	assert.Empty(t, diffs)
+	assert.Equal(t, uint64(2), r.direct.Counters().PacketCount(cmdbuf.OpWork))
+	b, ok := r.m.Buffer(3)
+	assert.True(t, ok)
+	assert.NotNil(t, b)
+}
+
+func TestChainedChunksExecute(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x := r.alloc("X", n)
+	b := cmdbuf.NewBuffer(32)
+	for i := 0; i < 20; i++ {
+		b.Append(cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDispatch, Stage: cCompute, Duration: 1, ID: uint32(i)},
+			wr(x+uint64(i)*64, 64, store)))
+	}
+	require.Greater(t, len(b.Chunks()), 2)
+	r.direct.Submit(b)
+	require.NoError(t, r.m.Run())
+	assert.Empty(t, r.m.Faults())
+	assert.Equal(t, uint64(20), r.direct.Counters().PacketCount(cmdbuf.OpWork))
+	diffs, err := r.m.Compare(Region{Name: "X", Addr: x, Size: 20 * 64})
+	require.NoError(t, err)
+	assert.Empty(t, diffs)
+}
+
+func TestNamesRoundTrip(t *testing.T) {
+	for k := EngineKind(0); k < NumEngineKinds; k++ {
+		back, err := ParseEngineKind(k.String())
+		require.NoError(t, err)
+		assert.Equal(t, k, back)
+	}
+	for k := HazardKind(0); k < NumHazardKinds; k++ {
+		back, err := ParseHazardKind(k.String())
+		require.NoError(t, err)
+		assert.Equal(t, k, back)
+	}
+	_, err := ParseHazardKind("nope")
+	assert.True(t, err != nil && !errors.Is(err, ErrDeadlock))
+}
