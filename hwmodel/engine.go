@@ -34,12 +34,14 @@ type frame struct {
 }
 
 type batchRun struct {
-	ordinal int
-	bufs    []*cmdbuf.Buffer
-	next    int // next buffer of bufs to start
-	stack   []frame
-	packet  int
-	faulted bool
+	ordinal   int
+	bufs      []*cmdbuf.Buffer
+	next      int // next buffer of bufs to start
+	stack     []frame
+	packet    int
+	faulted   bool
+	waiting   cmdbuf.Fence // the FENCE_WAIT it is blocked on
+	waitingAt int          // and that packet's dword offset
 }
 
 // Engine is one hardware engine executing one queue's submissions in order.
@@ -259,7 +261,7 @@ func (e *Engine) finishTime() uint64 {
 
 // step runs the engine until its current batch ends or it blocks on a fence.
 // It reports whether it made progress.
-func (e *Engine) step(active map[int]bool) bool {
+func (e *Engine) step() bool {
 	progress := false
 	for {
 		if e.cur == nil {
@@ -276,7 +278,7 @@ func (e *Engine) step(active map[int]bool) bool {
 		if blocked {
 			return progress
 		}
-		e.endBatch(active)
+		e.endBatch()
 		e.cur = nil
 		progress = true
 	}
@@ -338,6 +340,9 @@ func (e *Engine) runBatch() bool {
 			return false
 		}
 		b.packet++
+		if e.m.effects.count >= e.m.retireAt {
+			e.m.retire()
+		}
 	}
 	return false
 }
@@ -366,7 +371,7 @@ func (e *Engine) fault(offset int, reason string) {
 // endBatch is the end of an ExecuteCommandLists: the engine finishes all its
 // work, flushes every cache it uses and invalidates its own (and the clean
 // lines of shared ones), and that is costed.
-func (e *Engine) endBatch(active map[int]bool) {
+func (e *Engine) endBatch() {
 	m := e.m
 	// Everything issued so far completes.
 	t := e.finishTime()
@@ -396,7 +401,7 @@ func (e *Engine) endBatch(active map[int]bool) {
 	e.cpOp(cost, "end of submission", cmdbuf.Packet{})
 	e.counters.BatchEndCycles += cost
 	e.counters.Cycles = e.finishTime()
-	m.retire(active)
+	m.retire()
 }
 
 // levelsInFlushOrder lists the caches the engine uses, children before
@@ -441,21 +446,46 @@ func (e *Engine) sync() {
 	}
 }
 
-// retire drops the effects of ops every active engine is ordered after.
-func (m *Machine) retire(active map[int]bool) {
+// retire drops the effects no op still to come can be unordered with: an
+// effect matters only while some engine with work left could issue an op
+// that is not ordered after it (a reader that must be shown the state
+// before it, or a writer racing with it). Ordering only grows — frontiers
+// merge, fences raise ext — so a dropped effect is never needed again.
+func (m *Machine) retire() {
+	var live []*Engine
+	for _, x := range m.engines {
+		if x.cur != nil || len(x.queue) > 0 {
+			live = append(live, x)
+		}
+	}
 	m.effects.retire(func(ef *effect) bool {
-		for id := range active {
-			x := m.engines[id]
-			if ef.op.engine == id {
-				if ef.op.seq > x.ext[id] {
-					return true
-				}
-				continue
-			}
-			if ef.op.seq > x.ext[ef.op.engine] {
-				return true
+		for _, x := range live {
+			if !x.orderedAfter(ef.op) {
+				return false
 			}
 		}
-		return false
+		return true
 	})
+	m.retireAt = max(m.retireMin, 2*m.effects.count)
+}
+
+// minRetireAt is the effect count below which retire is not worth its scan.
+const minRetireAt = 4096
+
+// orderedAfter reports whether every op the engine issues from now on is
+// ordered after op o, whatever its stage.
+func (e *Engine) orderedAfter(o *opRec) bool {
+	if o.engine != e.id {
+		return o.seq <= e.ext[o.engine]
+	}
+	if o.seq <= e.ext[e.id] {
+		return true
+	}
+	stages := e.kind.Stages() | cmdbuf.StageCP.Mask()
+	for s := range e.frontier {
+		if stages.Has(cmdbuf.Stage(s)) && e.frontier[s][o.stage] < o.seq {
+			return false
+		}
+	}
+	return true
 }

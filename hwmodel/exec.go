@@ -61,6 +61,7 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 			return fmt.Errorf("FENCE_WAIT on fence %d, which does not exist", f.ID)
 		}
 		if fc.value < f.Value {
+			e.cur.waiting, e.cur.waitingAt = f, e.offsetOf(p)
 			return errBlocked
 		}
 		for i := range e.ext {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzProgram builds, from fuzz bytes, a machine with three engines, four
@@ -36,12 +37,15 @@ func (s *fuzzSource) done() bool { return s.i >= len(s.data) }
 // fuzzLog, when set, sees every submission (for debugging a seed).
 var fuzzLog func(*Engine, *cmdbuf.Buffer)
 
-func runFuzzProgram(t *testing.T, data []byte) *Machine {
+func runFuzzProgram(t *testing.T, data []byte, configure ...func(*Machine)) *Machine {
 	src := &fuzzSource{data: data}
 	p := Profiles()[int(src.byte())%len(Profiles())]
 	m, err := New(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, c := range configure {
+		c(m)
 	}
 	var engines []*Engine
 	for _, k := range []EngineKind{EngineDirect, EngineCompute, EngineCopy, EngineVideoDecode} {
@@ -197,6 +201,30 @@ func TestRandomProgramsAreExplained(t *testing.T) {
 	for k := HazardKind(0); k < HazardUnexplained; k++ {
 		if k != HazardMissingFlush && k != HazardMissingInvalidate {
 			assert.NotZero(t, seen[k], "random programs never produce %s", k)
+		}
+	}
+}
+
+// TestEagerRetireChangesNothing: dropping effects as soon as no engine can
+// be unordered with them (here after every packet) must give the same
+// bytes, hazards and costs as keeping them to the end of the submission.
+func TestEagerRetireChangesNothing(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for i := 0; i < 300; i++ {
+		data := make([]byte, 100+rng.Intn(1500))
+		rng.Read(data)
+		lazy := runFuzzProgram(t, data, func(m *Machine) { m.retireMin, m.retireAt = 1<<30, 1<<30 })
+		eager := runFuzzProgram(t, data, func(m *Machine) { m.retireMin, m.retireAt = 0, 0 })
+		require.Equal(t, lazy.Hazards(), eager.Hazards(), "program %d", i)
+		require.Equal(t, lazy.Faults(), eager.Faults(), "program %d", i)
+		for j := range lazy.Engines() {
+			require.Equal(t, lazy.Engines()[j].Counters(), eager.Engines()[j].Counters(), "program %d", i)
+		}
+		for _, mp := range lazy.mappings {
+			a, b := make([]byte, mp.size), make([]byte, mp.size)
+			lazy.mem.Read(mp.base, a)
+			eager.mem.Read(mp.base, b)
+			require.Equal(t, a, b, "program %d: memory at 0x%x", i, mp.base)
 		}
 	}
 }

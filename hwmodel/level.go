@@ -1,9 +1,10 @@
 package hwmodel
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
-	"sort"
+	"slices"
 
 	"github.com/ebref/ebref/cmdbuf"
 )
@@ -85,6 +86,7 @@ type effect struct {
 	logical bool
 	client  cmdbuf.Client
 	order   uint64
+	dead    bool // dropped by retire
 }
 
 func bit(s []uint64, i int) bool { return s[i/64]>>(i%64)&1 != 0 }
@@ -131,65 +133,89 @@ func (g *effectLog) overlapping(lv *level, addr uint64, n int, scratch []*effect
 		return out
 	}
 	end := addr + uint64(n)
-	for b := addr >> bucketShift; b <= (end-1)>>bucketShift; b++ {
+	first := addr >> bucketShift
+	for b := first; b <= (end-1)>>bucketShift; b++ {
 		for _, e := range g.buckets[bucketKey{lv, b}] {
+			// An effect starting in an earlier bucket than b was already
+			// met there, unless b is the first bucket looked at.
+			if b > first && e.addr>>bucketShift < b {
+				continue
+			}
 			if e.addr < end && addr < e.addr+uint64(e.n) {
-				dup := false
-				for _, x := range out {
-					if x == e {
-						dup = true
-						break
-					}
-				}
-				if !dup {
-					out = append(out, e)
-				}
+				out = append(out, e)
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].order < out[j].order })
+	if first != (end-1)>>bucketShift {
+		slices.SortFunc(out, func(a, b *effect) int { return cmp.Compare(a.order, b.order) })
+	}
 	return out
 }
 
 // all returns every effect once, in order.
 func (g *effectLog) all() []*effect {
-	seen := map[*effect]bool{}
-	var out []*effect
-	for _, es := range g.buckets {
+	out := make([]*effect, 0, g.count)
+	for k, es := range g.buckets {
 		for _, e := range es {
-			if !seen[e] {
-				seen[e] = true
+			if e.addr>>bucketShift == k.b { // once: in the bucket it starts in
 				out = append(out, e)
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].order < out[j].order })
+	slices.SortFunc(out, func(a, b *effect) int { return cmp.Compare(a.order, b.order) })
 	return out
 }
 
-// retire drops every effect keep says is no longer needed.
-func (g *effectLog) retire(keep func(*effect) bool) {
+// retire drops the effects gone says no later op can be unordered with —
+// except a state change with an older kept state change under it: for a
+// reader not ordered after the older one, the newer one is what stops the
+// roll-back (view), so it stays until the older one goes.
+func (g *effectLog) retire(gone func(*effect) bool) {
+	covered := map[bucketKey]*[1 << bucketShift / 64]uint64{}
+	cover := func(e *effect, mark bool) (hit bool) {
+		for a := e.addr; a < e.addr+uint64(e.n); {
+			k := bucketKey{e.lv, a >> bucketShift}
+			end := min(e.addr+uint64(e.n), (k.b+1)<<bucketShift)
+			bs := covered[k]
+			if bs == nil && mark {
+				bs = new([1 << bucketShift / 64]uint64)
+				covered[k] = bs
+			}
+			for ; a < end; a++ {
+				i := int(a & (1<<bucketShift - 1))
+				switch {
+				case mark:
+					bs[i/64] |= 1 << (i % 64)
+				case bs != nil && bs[i/64]>>(i%64)&1 != 0:
+					return true
+				}
+			}
+		}
+		return false
+	}
+	n := 0
+	for _, e := range g.all() {
+		stateChange := !e.read && !e.logical
+		e.dead = gone(e) && !(stateChange && cover(e, false))
+		if !e.dead {
+			n++
+			if stateChange {
+				cover(e, true)
+			}
+		}
+	}
 	for k, es := range g.buckets {
 		w := es[:0]
 		for _, e := range es {
-			if keep(e) {
+			if !e.dead {
 				w = append(w, e)
 			}
 		}
 		if len(w) == 0 {
 			delete(g.buckets, k)
 		} else {
+			clear(es[len(w):])
 			g.buckets[k] = w
-		}
-	}
-	n := 0
-	seen := map[*effect]bool{}
-	for _, es := range g.buckets {
-		for _, e := range es {
-			if !seen[e] {
-				seen[e] = true
-				n++
-			}
 		}
 	}
 	g.count = n
@@ -208,17 +234,28 @@ func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid, dir
 	if len(es) == 0 {
 		return
 	}
-	for i := 0; i < n; i++ {
-		a := addr + uint64(i)
-		// Walk newest to oldest: the first ordered effect covering the byte
-		// ends the walk; each unordered one rolls the byte back to before it.
-		for k := len(es) - 1; k >= 0; k-- {
-			e := es[k]
-			if e.read || e.logical || a < e.addr || a >= e.addr+uint64(e.n) {
+	// Walk newest to oldest: an effect of an op ordered before rc settles
+	// the bytes it covers (their state is at least as new as right after
+	// it); each unordered one rolls the bytes it covers that are not yet
+	// settled back to before it.
+	settled := m.scratchSettled(n)
+	left := n
+	for k := len(es) - 1; k >= 0 && left > 0; k-- {
+		e := es[k]
+		if e.read || e.logical {
+			continue
+		}
+		lo, hi := max(addr, e.addr), min(addr+uint64(n), e.addr+uint64(e.n))
+		ordered := m.orderedBefore(e.op, e.client, rc)
+		for a := lo; a < hi; a++ {
+			i := int(a - addr)
+			if bit(settled, i) {
 				continue
 			}
-			if m.orderedBefore(e.op, e.client, rc) {
-				break
+			if ordered {
+				setBit(settled, i, true)
+				left--
+				continue
 			}
 			j := int(a - e.addr)
 			val[i] = e.prev[j]
@@ -431,6 +468,17 @@ func (m *Machine) scratchServed(n int) []int8 {
 		m.scratchFrom = make([]int8, n)
 	}
 	return m.scratchFrom[:n]
+}
+
+// scratchSettled is a zeroed bitset of n bits, for view.
+func (m *Machine) scratchSettled(n int) []uint64 {
+	w := (n + 63) / 64
+	if cap(m.scratchSettle) < w {
+		m.scratchSettle = make([]uint64, w)
+	}
+	s := m.scratchSettle[:w]
+	clear(s)
+	return s
 }
 
 func (m *Machine) scratchBits(n int) []uint64 {

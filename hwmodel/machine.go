@@ -100,10 +100,14 @@ type Machine struct {
 	// hazardKeys finds a recorded hazard to widen instead of repeating it.
 	hazardKeys map[hazardKey]int
 
-	scratchBytes   [4][]byte
-	scratchFrom    []int8
-	scratchValid   []uint64
-	scratchEffects []*effect
+	scratchBytes  [4][]byte
+	scratchFrom   []int8
+	scratchValid  []uint64
+	scratchSettle []uint64
+	// retireAt is the effect count at which retire next runs; retireMin
+	// its floor (tests set 0 to retire after every packet).
+	retireAt, retireMin int
+	scratchEffects      []*effect
 }
 
 // New returns an idle machine on a profile.
@@ -117,7 +121,7 @@ func New(p *Profile) (*Machine, error) {
 	m := &Machine{
 		prof: p, mem: newMem(), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
 		surfaces: map[uint16]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
-		effects: newEffectLog(), hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
+		effects: newEffectLog(), retireAt: minRetireAt, retireMin: minRetireAt, hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
 	}
 	m.memLevel = &level{kind: Memory, engine: -1, name: "memory", mem: m.mem}
 	m.ref = newReference()
@@ -398,13 +402,13 @@ var ErrDeadlock = errors.New("engines wait on fences nothing signals")
 // different engines not ordered by fences within one Run is unordered; when
 // Run returns, the CPU has seen everything finish, so everything submitted
 // later is ordered after it.
+//
+// Run is the CPU waiting for the GPU to go idle, so engines that all wait on
+// fences nothing left will signal are a hang: each such submission gets a
+// fault (the device-removed of a timeout) and is abandoned, the rest runs,
+// and Run returns ErrDeadlock naming the engines.
 func (m *Machine) Run() error {
-	active := map[int]bool{}
-	for _, e := range m.engines {
-		if len(e.queue) > 0 {
-			active[e.id] = true
-		}
-	}
+	var hung []string
 	for {
 		progress, pending := false, false
 		for _, e := range m.engines {
@@ -412,7 +416,7 @@ func (m *Machine) Run() error {
 				continue
 			}
 			pending = true
-			if e.step(active) {
+			if e.step() {
 				progress = true
 			}
 		}
@@ -420,13 +424,17 @@ func (m *Machine) Run() error {
 			break
 		}
 		if !progress {
-			var stuck []string
 			for _, e := range m.engines {
-				if e.cur != nil {
-					stuck = append(stuck, e.name)
+				if e.cur == nil {
+					continue
 				}
+				hung = append(hung, e.name)
+				w := e.cur.waiting
+				e.fault(e.cur.waitingAt, fmt.Sprintf(
+					"FENCE_WAIT for fence %d to reach %d, which nothing signals: the engine hung", w.ID, w.Value))
+				e.endBatch()
+				e.cur = nil
 			}
-			return fmt.Errorf("%w: %v", ErrDeadlock, stuck)
 		}
 	}
 	// The CPU waited for everything: all later work is ordered after it.
@@ -434,5 +442,9 @@ func (m *Machine) Run() error {
 		e.sync()
 	}
 	m.effects = newEffectLog()
+	m.retireAt = m.retireMin
+	if hung != nil {
+		return fmt.Errorf("%w: %v", ErrDeadlock, hung)
+	}
 	return nil
 }

@@ -109,9 +109,23 @@ func TestDeadlock(t *testing.T) {
 	r := newRig(t, discreteProfile(t))
 	f := r.m.NewFence()
 	r.direct.Submit(r.prog().raw(cmdbuf.AppendFenceWait(nil, cmdbuf.Fence{ID: f, Value: 1})).buffer())
+	x := r.alloc("X", n)
+	r.copy.Submit(r.prog().work(cmdbuf.WorkCopy, cCopy, rd(x, 64, copier), wr(x+64, 64, copier)).buffer())
 	err := r.m.Run()
 	require.ErrorIs(t, err, ErrDeadlock)
 	assert.Contains(t, err.Error(), "DIRECT#0")
+	// The hung submission is abandoned with a fault at its FENCE_WAIT; the
+	// other engine's work ran, and the machine is idle: later work runs.
+	require.Len(t, r.m.Faults(), 1)
+	ft := r.m.Faults()[0]
+	assert.Equal(t, "DIRECT#0", ft.Engine)
+	assert.Equal(t, 0, ft.Offset)
+	assert.Contains(t, ft.Reason, "nothing signals")
+	assert.Equal(t, uint64(1), r.copy.Counters().PacketCount(cmdbuf.OpWork))
+	r.direct.Submit(r.prog().work(cmdbuf.WorkDispatch, cCompute, rd(x, 64, load), wr(x+128, 64, store)).buffer())
+	require.NoError(t, r.m.Run())
+	assert.Len(t, r.m.Faults(), 1)
+	assert.Empty(t, r.m.Hazards())
 }
 
 // TestHoldOnlyHoldsHeldStages: a WAIT that holds PIXEL does not order a

@@ -10,7 +10,7 @@ import (
 // rig is a machine with a direct, a compute and a copy engine and some
 // memory, for hand-assembled programs.
 type rig struct {
-	t       *testing.T
+	t       testing.TB
 	m       *Machine
 	direct  *Engine
 	compute *Engine
@@ -18,7 +18,7 @@ type rig struct {
 	nextID  uint32
 }
 
-func newRig(t *testing.T, p *Profile) *rig {
+func newRig(t testing.TB, p *Profile) *rig {
 	t.Helper()
 	m, err := New(p)
 	require.NoError(t, err)
