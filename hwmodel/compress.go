@@ -151,8 +151,7 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 			// A partial write: decode the rest of the block as this op sees it.
 			rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
 				Surface: a.Surface, Compressed: true}
-			from := make([]int8, len(block))
-			m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block, from)
+			m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block)
 			m.decodeRead(ctx, rest, block)
 			// It re-stores the rest: if that already differs from the
 			// reference, so does what it writes.
@@ -194,7 +193,7 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
 		a := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
 			Surface: s.ID, Compressed: true}
-		plain := m.readAccess(ctx, a)
+		plain, _ := m.readAccess(ctx, a)
 		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
 		// The reference's bytes do not change, but they are now the
 		// decompress's output: a reader that misses it missed this op.
@@ -215,20 +214,10 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, off, n uint64, value byte
 		meta[i], meta[i+1] = MetaClear, value
 	}
 	m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*first, meta, false)
-	m.effects.add(&effect{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), data: true, logical: true,
+	m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), kind: accessLogical,
 		client: cmdbuf.ClientBlit})
 	m.ref.fill(s.Base+off, n, value, ctx.op.gid)
 	return uint64(len(meta))
-}
-
-// surfaceAt returns the surface holding addr, if any.
-func (m *Machine) surfaceAt(addr uint64) *Surface {
-	for _, s := range m.surfaces {
-		if addr >= s.Base && addr < s.Base+s.Size {
-			return s
-		}
-	}
-	return nil
 }
 
 // plainAt is what raw byte v stored at addr means to a client that decodes:

@@ -52,6 +52,8 @@ type Engine struct {
 	name   string
 	caches [cmdbuf.NumCaches]*level
 	paths  [cmdbuf.NumClients][]*level
+	// flushOrder lists the caches it uses, children before parents.
+	flushOrder []*level
 	queue  [][]*cmdbuf.Buffer
 	cur    *batchRun
 	nbatch int
@@ -340,7 +342,7 @@ func (e *Engine) runBatch() bool {
 			return false
 		}
 		b.packet++
-		if e.m.effects.count >= e.m.retireAt {
+		if e.m.effects.count() >= e.m.retireAt {
 			e.m.retire()
 		}
 	}
@@ -389,11 +391,14 @@ func (e *Engine) endBatch() {
 	m.ops = append(m.ops, op)
 	e.ctx = opCtx{op: op, e: e, front: e.stageLast}
 	e.ext[e.id] = e.seq
+	// Everything this engine did is now complete for it: drop what only it
+	// could have been unordered with before writing back.
+	m.retire()
 	var lines uint64
-	for _, lv := range e.levelsInFlushOrder() {
+	for _, lv := range e.flushOrder {
 		lines += m.flushLevel(&e.ctx, lv, 0, 0)
 	}
-	for _, lv := range e.levelsInFlushOrder() {
+	for _, lv := range e.flushOrder {
 		lines += m.invalidateLevel(&e.ctx, lv, 0, 0, lv.engine < 0)
 	}
 	e.counters.Submissions++
@@ -458,15 +463,37 @@ func (m *Machine) retire() {
 			live = append(live, x)
 		}
 	}
-	m.effects.retire(func(ef *effect) bool {
-		for _, x := range live {
-			if !x.orderedAfter(ef.op) {
-				return false
+	m.effects.pass++
+	pass := m.effects.pass
+	m.retireEffects(func(o *opRec) bool {
+		if o.gonePass != pass {
+			o.gonePass, o.gone = pass, true
+			for _, x := range live {
+				if !x.orderedAfter(o) {
+					o.gone = false
+					break
+				}
 			}
 		}
-		return true
+		return o.gone
 	})
-	m.retireAt = max(m.retireMin, 2*m.effects.count)
+	m.retireAt = max(m.retireMin, 2*m.effects.count())
+}
+
+// settledOp reports whether every op still to come, on every engine with
+// work left, is ordered after op — decided once, while op executes (the
+// ordering it depends on only grows).
+func (m *Machine) settledOp(op *opRec) bool {
+	if !op.settledKnown {
+		op.settledKnown, op.settled = true, true
+		for _, x := range m.engines {
+			if (x.cur != nil || len(x.queue) > 0) && !x.orderedAfter(op) {
+				op.settled = false
+				break
+			}
+		}
+	}
+	return op.settled
 }
 
 // minRetireAt is the effect count below which retire is not worth its scan.

@@ -159,11 +159,12 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		if a.Dir != cmdbuf.DirRead {
 			continue
 		}
-		got := m.readAccess(ctx, a)
-		ref := m.ref.read(a.Addr, uint64(a.Size))
-		h.add(got)
-		rh.add(ref)
-		m.recordRead(ctx.op, a.Client, a.Addr, int(a.Size))
+		got, ref := m.readAccess(ctx, a)
+		if !w.Kind.IsCopy() {
+			h.add(got)
+			rh.add(ref)
+		}
+		m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: a.Addr, n: int(a.Size), kind: accessRead, client: a.Client})
 		if w.Kind.IsCopy() {
 			reads, refReads = append(reads, got), append(refReads, ref)
 		}
@@ -203,24 +204,24 @@ func readN(p cmdbuf.Packet, n int) cmdbuf.Access {
 
 // readAccess reads one access as the op may see it, decoding compression
 // where the access and client allow, and records a hazard for everything it
-// serves that a correct program could not have seen.
-func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) []byte {
+// serves that a correct program could not have seen. It returns what the
+// access read and what the reference read.
+func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte) {
 	e := ctx.e
 	ctx.client = a.Client
 	path := e.paths[a.Client]
-	got := make([]byte, a.Size)
-	from := make([]int8, a.Size)
-	m.readPath(ctx, a.Client, path, a.Addr, got, from)
+	got = make([]byte, a.Size)
+	pr := m.readPath(ctx, a.Client, path, a.Addr, got)
 	var explained []bool
 	if a.Surface != 0 {
 		explained = m.decodeRead(ctx, a, got)
 	}
-	ref := m.ref.read(a.Addr, uint64(a.Size))
+	ref = m.ref.read(a.Addr, uint64(a.Size))
 	if !bytes.Equal(got, ref) {
 		ctx.op.tainted = true
-		m.classifyRead(ctx, a, path, got, ref, from, explained)
+		m.classifyRead(ctx, a, path, got, ref, &pr, explained)
 	}
-	return got
+	return got, ref
 }
 
 // writeAccess writes one access's output through the client's first cache,
@@ -240,7 +241,9 @@ func (m *Machine) writeAccess(ctx *opCtx, a cmdbuf.Access, data []byte) {
 }
 
 // allLevels lists every level: memory, shared caches, every engine's own.
-func (m *Machine) allLevels() []*level {
+func (m *Machine) allLevels() []*level { return m.levels }
+
+func (m *Machine) listLevels() []*level {
 	out := []*level{m.memLevel}
 	keys := make([]int, 0, len(m.shared))
 	for k := range m.shared {
@@ -265,38 +268,38 @@ func (m *Machine) allLevels() []*level {
 // another client, into another cache. The two results race; the model lets
 // the earlier one win, which breaks a program that counted on order.
 func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
-	if m.effects.count == 0 {
+	if m.effects.accesses == 0 {
 		return
 	}
 	for _, lv := range m.allLevels() {
-		for _, ef := range m.effects.overlapping(lv, a.Addr, int(a.Size), nil) {
-			if ef.read || !ef.data {
+		for _, w := range m.effects.overlapping(lv, a.Addr, int(a.Size)) {
+			if w.kind == accessRead {
 				continue
 			}
-			if ef.op == ctx.op {
-				if ef.client == a.Client {
+			if w.op == ctx.op {
+				if w.client == a.Client {
 					continue // one client's writes land in order
 				}
-			} else if m.orderedBefore(ef.op, ef.client, ctx) {
+			} else if m.orderedBefore(w.op, w.client, ctx) {
 				continue
 			}
-			lo, hi := max(a.Addr, ef.addr), min(a.End(), ef.addr+uint64(ef.n))
-			if !ef.logical {
+			lo, hi := max(a.Addr, w.addr), min(a.End(), w.addr+uint64(w.n))
+			if w.kind == accessWrite {
 				cur := make([]byte, hi-lo)
 				valid := make([]uint64, (len(cur)+63)/64)
 				m.current(lv, lo, cur, valid, nil)
 				for i := range cur {
-					if lv.isMem() || bit(valid, i) {
+					if bit(valid, i) {
 						data[lo-a.Addr+uint64(i)] = cur[i]
 					}
 				}
 			}
 			ctx.op.tainted = true
-			fix := fmt.Sprintf("a WAIT draining %s before packet %d would order them", ef.op.stage.Mask(), ctx.op.packet)
-			if ef.op == ctx.op {
-				fix = fmt.Sprintf("one work writes these bytes through %s and %s, whose caches retire in no fixed order", ef.client, a.Client)
+			fix := fmt.Sprintf("a WAIT draining %s before packet %d would order them", w.op.stage.Mask(), ctx.op.packet)
+			if w.op == ctx.op {
+				fix = fmt.Sprintf("one work writes these bytes through %s and %s, whose caches retire in no fixed order", w.client, a.Client)
 			}
-			m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, ef.op, fix)
+			m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, w.op, fix)
 		}
 	}
 }
@@ -305,19 +308,19 @@ func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
 // after may happen after this write. The model lets it see the new bytes:
 // its outputs change, which it shows by scrambling what it wrote.
 func (m *Machine) checkWAR(ctx *opCtx, a cmdbuf.Access) {
-	if m.effects.count == 0 {
+	if m.effects.accesses == 0 {
 		return
 	}
-	for _, ef := range m.effects.overlapping(m.memLevel, a.Addr, int(a.Size), nil) {
-		if !ef.read || ef.op == ctx.op || m.orderedBefore(ef.op, ef.client, ctx) {
+	for _, r := range m.effects.overlapping(m.memLevel, a.Addr, int(a.Size)) {
+		if r.kind != accessRead || r.op == ctx.op || m.orderedBefore(r.op, r.client, ctx) {
 			continue
 		}
-		lo, hi := max(a.Addr, ef.addr), min(a.End(), ef.addr+uint64(ef.n))
-		if !m.addHazard(ctx, HazardWriteAfterRead, a, lo, hi-lo, ef.op,
-			fmt.Sprintf("a WAIT draining %s before packet %d would order them", ef.op.stage.Mask(), ctx.op.packet)) {
+		lo, hi := max(a.Addr, r.addr), min(a.End(), r.addr+uint64(r.n))
+		if !m.addHazard(ctx, HazardWriteAfterRead, a, lo, hi-lo, r.op,
+			fmt.Sprintf("a WAIT draining %s before packet %d would order them", r.op.stage.Mask(), ctx.op.packet)) {
 			continue
 		}
-		m.scramble(ef.op)
+		m.scramble(r.op)
 	}
 }
 
@@ -325,24 +328,21 @@ func (m *Machine) checkWAR(ctx *opCtx, a cmdbuf.Access) {
 // had computed from different inputs.
 func (m *Machine) scramble(op *opRec) {
 	op.tainted = true
-	for _, ef := range m.effects.all() {
-		if ef.op != op || !ef.data {
-			continue
-		}
-		lv := ef.lv
-		cur := make([]byte, ef.n)
-		valid := make([]uint64, (ef.n+63)/64)
-		m.current(lv, ef.addr, cur, valid, nil)
+	for _, w := range m.effects.ofOp(op, accessWrite, accessLogical) {
+		lv := w.lv
+		cur := make([]byte, w.n)
+		valid := make([]uint64, (w.n+63)/64)
+		m.current(lv, w.addr, cur, valid, nil)
 		for i := range cur {
 			cur[i] ^= 0xa5
 		}
 		if lv.isMem() {
-			lv.mem.Write(ef.addr, cur)
+			lv.mem.Write(w.addr, cur)
 			continue
 		}
 		for i := range cur {
-			a := ef.addr + uint64(i)
-			if ln := lv.lines[a&^(LineSize-1)]; ln != nil && ln.valid>>(a&(LineSize-1))&1 != 0 {
+			a := w.addr + uint64(i)
+			if ln := lv.lineAt(a &^ (LineSize - 1)); ln != nil && ln.valid>>(a&(LineSize-1))&1 != 0 {
 				ln.data[a&(LineSize-1)] = cur[i]
 			}
 		}
@@ -362,14 +362,14 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 	ctx := e.issue(stage, "CACHE", p)
 	ctx.client = cmdbuf.ClientBlit
 	var lines uint64
-	for _, lv := range e.levelsInFlushOrder() {
+	for _, lv := range e.flushOrder {
 		if c.Flush.Has(lv.kind) {
 			n := m.flushLevel(ctx, lv, c.Addr, c.Size)
 			e.counters.FlushedLines[lv.kind] += n
 			lines += n * m.prof.Costs.FlushPerLine
 		}
 	}
-	for _, lv := range e.levelsInFlushOrder() {
+	for _, lv := range e.flushOrder {
 		if c.Invalidate.Has(lv.kind) {
 			n := m.invalidateLevel(ctx, lv, c.Addr, c.Size, false)
 			e.counters.InvalidatedLines[lv.kind] += n
@@ -386,37 +386,21 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 	return nil
 }
 
-// linesIn lists a cache's line addresses overlapping [addr, addr+size)
-// (size 0: all), ascending, for a deterministic order.
-func linesIn(lv *level, addr, size uint64) []uint64 {
-	out := make([]uint64, 0, len(lv.lines))
-	for la := range lv.lines {
-		if size == 0 || (la < addr+size && addr < la+LineSize) {
-			out = append(out, la)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
 // flushLevel writes back the dirty bytes of lv (in the range) that the op
 // may see, into lv's parent, and cleans them; bytes an op it is not ordered
 // after wrote stay dirty (their write lands after this flush). It returns
 // the number of lines written back.
 func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var flushed uint64
-	for _, la := range linesIn(lv, addr, size) {
-		ln := lv.lines[la]
-		if ln.dirty == 0 {
-			continue
-		}
-		var viewVal [LineSize]byte
-		var viewValid [1]uint64
-		m.view(ctx, lv, la, viewVal[:], viewValid[:], nil)
+	for _, la := range lv.heldLines(addr, size, true) {
+		ln := lv.lineAt(la)
+		d, v, _ := m.lineView(ctx, lv, la)
 		visible := ^uint64(0)
-		for i := 0; i < LineSize; i++ {
-			if ln.dirty>>i&1 != 0 && (viewValid[0]>>i&1 == 0 || viewVal[i] != ln.data[i]) {
-				visible &^= 1 << i
+		if v != ^uint64(0) || d != ln.data {
+			for i := 0; i < LineSize; i++ {
+				if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != ln.data[i]) {
+					visible &^= 1 << i
+				}
 			}
 		}
 		send := ln.dirty & visible
@@ -435,15 +419,18 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 			}
 			a := la + uint64(i)
 			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
-			m.store(ctx.op, ctx.client, lv.parent, a, append([]byte(nil), ln.data[i:j]...), false)
+			m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
 			if !lv.parent.isMem() {
 				// The data moved; so did its writer.
-				lv.parent.lines[la].tag = ln.tag
+				lv.parent.lineAt(la).tag = ln.tag
 			}
 			i = j
 		}
-		m.record(ctx.op, ctx.client, lv, la, LineSize, false)
+		m.logEffect(ctx.op, ctx.client, lv, la, ^uint64(0))
 		ln.dirty &^= send
+		if ln.dirty == 0 {
+			lv.markClean(lv.block(la>>blockShift), uint(la>>6%blockLines))
+		}
 		flushed++
 	}
 	return flushed
@@ -455,10 +442,15 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 // newer when the reference's last writer of them came after it and they
 // hold the reference's value.
 func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byte, tag uint32) {
+	var rb [LineSize]byte
+	ref := rb[:len(data)]
+	m.ref.mem.Read(addr, ref)
+	if bytes.Equal(data, ref) && !m.anySurface(addr, uint64(len(data))) {
+		return // the flushed bytes are the reference's: nothing newer is lost
+	}
 	parent := make([]byte, len(data))
 	pv := make([]uint64, (len(data)+63)/64)
 	m.current(lv.parent, addr, parent, pv, nil)
-	ref := m.ref.read(addr, uint64(len(data)))
 	lo, hi := -1, -1
 	var newer uint32
 	for i := range data {
@@ -491,28 +483,25 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keepDirty bool) uint64 {
 	var dropped uint64
 	var lost []uint64
-	for _, la := range linesIn(lv, addr, size) {
-		ln := lv.lines[la]
+	for _, la := range lv.heldLines(addr, size, false) {
+		ln := lv.lineAt(la)
 		if keepDirty && ln.dirty != 0 {
 			if ln.valid != ln.dirty {
-				m.record(ctx.op, ctx.client, lv, la, LineSize, false)
+				m.logEffect(ctx.op, ctx.client, lv, la, ^uint64(0))
 				ln.valid = ln.dirty
 			}
 			continue
 		}
 		if ln.dirty != 0 {
-			parent := make([]byte, LineSize)
-			pv := make([]uint64, 1)
-			m.current(lv.parent, la, parent, pv, nil)
+			parent, pv, _ := lv.parent.state(la)
 			for i := 0; i < LineSize; i++ {
-				if ln.dirty>>i&1 != 0 && (!lv.parent.isMem() && pv[0]>>i&1 == 0 || parent[i] != ln.data[i]) {
+				if ln.dirty>>i&1 != 0 && (pv>>i&1 == 0 || parent[i] != ln.data[i]) {
 					lost = append(lost, la+uint64(i))
 				}
 			}
 		}
-		m.record(ctx.op, ctx.client, lv, la, LineSize, false)
-		delete(lv.lines, la)
-		lv.free = append(lv.free, ln)
+		m.logEffect(ctx.op, ctx.client, lv, la, ^uint64(0))
+		lv.drop(la)
 		dropped++
 	}
 	if len(lost) > 0 {

@@ -176,7 +176,7 @@ func (h *Hazard) render() string {
 // covers the first to the last byte with the same answer. Bytes already
 // explained by a compression hazard, and bytes an op wrote from inputs that
 // were already wrong (its own hazard was recorded), are skipped.
-func (m *Machine) classifyRead(ctx *opCtx, a cmdbuf.Access, path []*level, got, ref []byte, from []int8, explained []bool) {
+func (m *Machine) classifyRead(ctx *opCtx, a cmdbuf.Access, path []*level, got, ref []byte, pr *pathRead, explained []bool) {
 	type finding struct {
 		kind    HazardKind
 		earlier *opRec
@@ -189,7 +189,7 @@ func (m *Machine) classifyRead(ctx *opCtx, a cmdbuf.Access, path []*level, got, 
 		if got[i] == ref[i] || explained != nil && explained[i] {
 			continue
 		}
-		f := m.explainByte(ctx, a, path, a.Addr+uint64(i), ref[i], from[i])
+		f := m.explainByte(ctx, a, path, a.Addr+uint64(i), ref[i], pr.served(a.Addr+uint64(i)))
 		fd := finding{f.kind, f.earlier, f.fix}
 		if s, ok := spans[fd]; ok {
 			s.hi = i

@@ -1,16 +1,23 @@
 package hwmodel
 
 import (
-	"cmp"
-	"fmt"
+	"encoding/binary"
 	"math/bits"
 	"slices"
 
 	"github.com/ebref/ebref/cmdbuf"
 )
 
-// LineSize is the cache line size in bytes.
+// LineSize is the cache line size in bytes: one bit of a uint64 mask per
+// byte, so a line's valid and dirty bytes are one word each.
 const LineSize = 64
+
+// Caches keep their lines, and every level its in-flight effects, in blocks
+// of blockLines consecutive lines (4 KiB), so one map lookup serves 64 lines.
+const (
+	blockShift = 12
+	blockLines = 1 << blockShift / LineSize
+)
 
 // line is one cache line: its bytes, which are valid, which are dirty.
 type line struct {
@@ -22,379 +29,345 @@ type line struct {
 	tag uint32
 }
 
+// lineBlock is blockLines consecutive lines of a cache. held marks the lines
+// holding any valid byte (the others are absent), dirty those holding a
+// dirty byte.
+type lineBlock struct {
+	lines [blockLines]line
+	held  uint64
+	dirty uint64
+}
+
 // level is one place bytes can live: a cache instance or memory.
 type level struct {
 	kind   cmdbuf.Cache // Memory for the memory level
 	engine int          // owning engine; -1 for shared caches and memory
 	name   string
 	parent *level
-	lines  map[uint64]*line // caches only, keyed by line address
-	mem    *Mem             // memory only
+	blocks map[uint64]*lineBlock // caches only, by address >> blockShift
+	mem    *Mem                  // memory only
+	// fx holds the in-flight effects on this level's lines.
+	fx map[uint64]*fxBlock
 	// lastInval is the gid of the last op that invalidated this cache.
 	lastInval uint32
-	free      []*line
+	// One-entry lookup caches: accesses are mostly sequential.
+	lastBlkKey, lastFxKey uint64
+	lastBlk               *lineBlock
+	lastFx                *fxBlock
+	// dirtyBlocks counts the blocks holding a dirty line; spare recycles
+	// emptied blocks.
+	dirtyBlocks int
+	spare       []*lineBlock
+	spareFx     []*fxBlock
+}
+
+// dropFx removes the (empty) effect block with key k, keeping it for reuse.
+func (l *level) dropFx(k uint64, b *fxBlock) {
+	delete(l.fx, k)
+	l.lastFx = nil
+	l.spareFx = append(l.spareFx, b)
+}
+
+// markDirty notes that line i of block b holds dirty bytes.
+func (l *level) markDirty(b *lineBlock, i uint) {
+	if b.dirty == 0 {
+		l.dirtyBlocks++
+	}
+	b.dirty |= 1 << i
+}
+
+// markClean notes that line i of block b holds no dirty byte.
+func (l *level) markClean(b *lineBlock, i uint) {
+	if b.dirty>>i&1 == 0 {
+		return
+	}
+	b.dirty &^= 1 << i
+	if b.dirty == 0 {
+		l.dirtyBlocks--
+	}
+}
+
+// block returns the line block with key k, or nil.
+func (l *level) block(k uint64) *lineBlock {
+	if l.lastBlk != nil && l.lastBlkKey == k {
+		return l.lastBlk
+	}
+	b := l.blocks[k]
+	if b != nil {
+		l.lastBlkKey, l.lastBlk = k, b
+	}
+	return b
+}
+
+// fxAt returns the effect block with key k, or nil.
+func (l *level) fxAt(k uint64) *fxBlock {
+	if l.lastFx != nil && l.lastFxKey == k {
+		return l.lastFx
+	}
+	b := l.fx[k]
+	if b != nil {
+		l.lastFxKey, l.lastFx = k, b
+	}
+	return b
 }
 
 func newCacheLevel(kind cmdbuf.Cache, engine int, name string, parent *level) *level {
-	return &level{kind: kind, engine: engine, name: name, parent: parent, lines: make(map[uint64]*line)}
+	return &level{kind: kind, engine: engine, name: name, parent: parent,
+		blocks: map[uint64]*lineBlock{}, fx: map[uint64]*fxBlock{}}
+}
+
+func newMemLevel(mem *Mem) *level {
+	return &level{kind: Memory, engine: -1, name: "memory", mem: mem, fx: map[uint64]*fxBlock{}}
 }
 
 func (l *level) isMem() bool { return l.mem != nil }
 
-func (l *level) allocLine() *line {
-	if n := len(l.free); n > 0 {
-		ln := l.free[n-1]
-		l.free = l.free[:n-1]
-		*ln = line{}
-		return ln
+func (l *level) String() string { return l.name }
+
+// lineAt returns the cache line at line address la, or nil if the cache
+// holds none of its bytes.
+func (l *level) lineAt(la uint64) *line {
+	b := l.block(la >> blockShift)
+	if b == nil {
+		return nil
 	}
-	return new(line)
+	i := la >> 6 % blockLines
+	if b.held>>i&1 == 0 {
+		return nil
+	}
+	return &b.lines[i]
 }
 
-// state reads one byte's current state.
-func (l *level) state(addr uint64) (valid, dirty bool, v byte) {
-	if l.isMem() {
-		var b [1]byte
-		l.mem.Read(addr, b[:])
-		return true, false, b[0]
-	}
-	ln := l.lines[addr&^(LineSize-1)]
-	if ln == nil {
-		return false, false, 0
-	}
-	i := addr & (LineSize - 1)
-	return ln.valid>>i&1 != 0, ln.dirty>>i&1 != 0, ln.data[i]
-}
-
-// effect is one state change an op made at one level, kept while the op is
-// in flight so readers not ordered after the op can be shown the state
-// before it (an undo record). A read record (read set) changes nothing and
-// exists so later writers can find in-flight readers of what they overwrite.
-type effect struct {
-	op    *opRec
-	lv    *level
-	addr  uint64
-	n     int
-	prev  []byte
-	prevV []uint64 // bitset: byte i was valid before (caches)
-	prevD []uint64 // bitset: byte i was dirty before (caches)
-	read  bool
-	data  bool // a work's data write (as opposed to fills, flushes, invalidates)
-	// logical marks a write of what bytes mean rather than of the bytes (a
-	// metadata initialisation over a surface's data range): no undo, but
-	// later writers race with it.
-	logical bool
-	client  cmdbuf.Client
-	order   uint64
-	dead    bool // dropped by retire
-}
-
-func bit(s []uint64, i int) bool { return s[i/64]>>(i%64)&1 != 0 }
-
-func setBit(s []uint64, i int, v bool) {
-	if v {
-		s[i/64] |= 1 << (i % 64)
-	} else {
-		s[i/64] &^= 1 << (i % 64)
-	}
-}
-
-// effectLog indexes in-flight effects by level and 4 KiB bucket.
-type effectLog struct {
-	buckets map[bucketKey][]*effect
-	count   int
-	order   uint64
-}
-
-type bucketKey struct {
-	lv *level
-	b  uint64
-}
-
-const bucketShift = 12
-
-func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][]*effect)} }
-
-func (g *effectLog) add(e *effect) {
-	g.order++
-	e.order = g.order
-	for b := e.addr >> bucketShift; b <= (e.addr+uint64(e.n)-1)>>bucketShift; b++ {
-		k := bucketKey{e.lv, b}
-		g.buckets[k] = append(g.buckets[k], e)
-	}
-	g.count++
-}
-
-// overlapping returns the effects at lv overlapping [addr, addr+n), oldest
-// first, in scratch.
-func (g *effectLog) overlapping(lv *level, addr uint64, n int, scratch []*effect) []*effect {
-	out := scratch[:0]
-	if g.count == 0 || n == 0 {
-		return out
-	}
-	end := addr + uint64(n)
-	first := addr >> bucketShift
-	for b := first; b <= (end-1)>>bucketShift; b++ {
-		for _, e := range g.buckets[bucketKey{lv, b}] {
-			// An effect starting in an earlier bucket than b was already
-			// met there, unless b is the first bucket looked at.
-			if b > first && e.addr>>bucketShift < b {
-				continue
-			}
-			if e.addr < end && addr < e.addr+uint64(e.n) {
-				out = append(out, e)
-			}
-		}
-	}
-	if first != (end-1)>>bucketShift {
-		slices.SortFunc(out, func(a, b *effect) int { return cmp.Compare(a.order, b.order) })
-	}
-	return out
-}
-
-// all returns every effect once, in order.
-func (g *effectLog) all() []*effect {
-	out := make([]*effect, 0, g.count)
-	for k, es := range g.buckets {
-		for _, e := range es {
-			if e.addr>>bucketShift == k.b { // once: in the bucket it starts in
-				out = append(out, e)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b *effect) int { return cmp.Compare(a.order, b.order) })
-	return out
-}
-
-// retire drops the effects gone says no later op can be unordered with —
-// except a state change with an older kept state change under it: for a
-// reader not ordered after the older one, the newer one is what stops the
-// roll-back (view), so it stays until the older one goes.
-func (g *effectLog) retire(gone func(*effect) bool) {
-	covered := map[bucketKey]*[1 << bucketShift / 64]uint64{}
-	cover := func(e *effect, mark bool) (hit bool) {
-		for a := e.addr; a < e.addr+uint64(e.n); {
-			k := bucketKey{e.lv, a >> bucketShift}
-			end := min(e.addr+uint64(e.n), (k.b+1)<<bucketShift)
-			bs := covered[k]
-			if bs == nil && mark {
-				bs = new([1 << bucketShift / 64]uint64)
-				covered[k] = bs
-			}
-			for ; a < end; a++ {
-				i := int(a & (1<<bucketShift - 1))
-				switch {
-				case mark:
-					bs[i/64] |= 1 << (i % 64)
-				case bs != nil && bs[i/64]>>(i%64)&1 != 0:
-					return true
-				}
-			}
-		}
-		return false
-	}
-	n := 0
-	for _, e := range g.all() {
-		stateChange := !e.read && !e.logical
-		e.dead = gone(e) && !(stateChange && cover(e, false))
-		if !e.dead {
-			n++
-			if stateChange {
-				cover(e, true)
-			}
-		}
-	}
-	for k, es := range g.buckets {
-		w := es[:0]
-		for _, e := range es {
-			if !e.dead {
-				w = append(w, e)
-			}
-		}
-		if len(w) == 0 {
-			delete(g.buckets, k)
+// touch returns the line at la, making it present (empty) if it is not.
+func (l *level) touch(la uint64) (*line, *lineBlock, uint) {
+	k := la >> blockShift
+	b := l.block(k)
+	if b == nil {
+		if n := len(l.spare); n > 0 {
+			b = l.spare[n-1]
+			l.spare = l.spare[:n-1]
 		} else {
-			clear(es[len(w):])
-			g.buckets[k] = w
+			b = new(lineBlock)
 		}
+		l.blocks[k] = b
 	}
-	g.count = n
+	i := uint(la >> 6 % blockLines)
+	if b.held>>i&1 == 0 {
+		b.lines[i] = line{}
+		b.held |= 1 << i
+	}
+	return &b.lines[i], b, i
 }
 
-// view fills val and valid (and dirty, if not nil) with the bytes
-// [addr, addr+n) of lv as the op with clock rc may see them: the current
-// state, except that the effects of ops not ordered before rc are undone.
-// For each byte the newest effect of an op ordered before rc decides (the
-// state right after it); with none, the state before the oldest effect.
-func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid, dirty []uint64) {
-	n := len(val)
-	m.current(lv, addr, val, valid, dirty)
-	es := m.effects.overlapping(lv, addr, n, m.scratchEffects[:0])
-	m.scratchEffects = es
-	if len(es) == 0 {
+// drop removes the line at la (which must be held).
+func (l *level) drop(la uint64) {
+	k := la >> blockShift
+	b := l.block(k)
+	i := uint(la >> 6 % blockLines)
+	b.held &^= 1 << i
+	l.markClean(b, i)
+	if b.held == 0 {
+		delete(l.blocks, k)
+		l.lastBlk = nil
+		l.spare = append(l.spare, b)
+	}
+}
+
+// state returns the present content of the line at la: memory's bytes (all
+// valid, none dirty), or a cache's line (nothing valid if absent).
+func (l *level) state(la uint64) (data [LineSize]byte, valid, dirty uint64) {
+	if l.isMem() {
+		l.mem.Read(la, data[:])
+		return data, ^uint64(0), 0
+	}
+	if ln := l.lineAt(la); ln != nil {
+		return ln.data, ln.valid, ln.dirty
+	}
+	return data, 0, 0
+}
+
+// heldLines lists the held lines of a cache overlapping [addr, addr+size)
+// (size 0: all) in ascending address order; dirtyOnly keeps the lines with
+// a dirty byte.
+func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
+	if len(l.blocks) == 0 || dirtyOnly && l.dirtyBlocks == 0 {
+		return nil
+	}
+	var keys []uint64
+	if size != 0 && (size+LineSize)>>blockShift+2 < uint64(len(l.blocks)) {
+		for k := addr >> blockShift; k <= (addr+size-1)>>blockShift; k++ {
+			if l.blocks[k] != nil {
+				keys = append(keys, k)
+			}
+		}
+	} else {
+		keys = make([]uint64, 0, len(l.blocks))
+		for k := range l.blocks {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+	}
+	var out []uint64
+	for _, k := range keys {
+		b := l.blocks[k]
+		set := b.held
+		if dirtyOnly {
+			set = b.dirty
+		}
+		for ; set != 0; set &= set - 1 {
+			la := k<<blockShift + uint64(bits.TrailingZeros64(set))*LineSize
+			if size == 0 || la < addr+size && addr < la+LineSize {
+				out = append(out, la)
+			}
+		}
+	}
+	return out
+}
+
+// dirtyBytes counts a cache's dirty bytes (for tests and reports).
+func (l *level) dirtyBytes() int {
+	n := 0
+	for _, b := range l.blocks {
+		for set := b.held; set != 0; set &= set - 1 {
+			n += bits.OnesCount64(b.lines[bits.TrailingZeros64(set)].dirty)
+		}
+	}
+	return n
+}
+
+// Effects. Every change an op makes to a line is logged, with the line's
+// state before it, while the op is in flight: a reader not ordered after
+// the op is shown the state before it (the adversarial model's "work that
+// no wait orders after its producer sees memory as it was"). An effect's
+// reach is the bytes it may have changed.
+
+// lineEffect is one op's change to one line of one level.
+type lineEffect struct {
+	op     *opRec
+	client cmdbuf.Client
+	reach  uint64 // the bytes it covers
+	prevV  uint64 // valid bits before it (caches)
+	prevD  uint64 // dirty bits before it (caches)
+	prev   [LineSize]byte
+}
+
+// fxBlock holds the in-flight effects of blockLines lines, oldest first.
+type fxBlock struct {
+	lines [blockLines][]*lineEffect
+	n     int
+}
+
+// effectsAt returns the in-flight effects on the line at la, oldest first.
+func (l *level) effectsAt(la uint64) []*lineEffect {
+	b := l.fxAt(la >> blockShift)
+	if b == nil {
+		return nil
+	}
+	return b.lines[la>>6%blockLines]
+}
+
+// logEffect records, before op changes them, the bytes reach of the line at
+// la of lv.
+//
+// An op every op still to come is ordered after (a CP op, or anything once
+// its engine drained, when no other engine is running) needs no record —
+// unless an older record on the line overlaps: then this one is what stops
+// that one's roll-back, as in retire.
+func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reach uint64) {
+	if reach == 0 {
 		return
 	}
-	// Walk newest to oldest: an effect of an op ordered before rc settles
-	// the bytes it covers (their state is at least as new as right after
-	// it); each unordered one rolls the bytes it covers that are not yet
-	// settled back to before it.
-	settled := m.scratchSettled(n)
-	left := n
-	for k := len(es) - 1; k >= 0 && left > 0; k-- {
-		e := es[k]
-		if e.read || e.logical {
+	k := la >> blockShift
+	b := lv.fxAt(k)
+	i := la >> 6 % blockLines
+	if m.settledOp(op) {
+		if b == nil {
+			return
+		}
+		var under uint64
+		for _, e := range b.lines[i] {
+			under |= e.reach
+		}
+		if under&reach == 0 {
+			return
+		}
+	}
+	e := m.effects.alloc()
+	e.op, e.client, e.reach = op, client, reach
+	e.prev, e.prevV, e.prevD = lv.state(la)
+	if b == nil {
+		if n := len(lv.spareFx); n > 0 {
+			b = lv.spareFx[n-1]
+			lv.spareFx = lv.spareFx[:n-1]
+		} else {
+			b = new(fxBlock)
+		}
+		lv.fx[k] = b
+	}
+	b.lines[i] = append(b.lines[i], e)
+	b.n++
+	m.effects.lines++
+}
+
+// byteMask expands 8 mask bits into 8 byte lanes of 0xff.
+var byteMask = func() (t [256]uint64) {
+	for v := range t {
+		for i := 0; i < 8; i++ {
+			if v>>i&1 != 0 {
+				t[v] |= 0xff << (8 * i)
+			}
+		}
+	}
+	return t
+}()
+
+// blend sets the bytes of dst selected by mask to those of src.
+func blend(dst, src *[LineSize]byte, mask uint64) {
+	if mask == ^uint64(0) {
+		*dst = *src
+		return
+	}
+	for w := 0; mask != 0; w, mask = w+1, mask>>8 {
+		bm := byteMask[mask&0xff]
+		if bm == 0 {
 			continue
 		}
-		lo, hi := max(addr, e.addr), min(addr+uint64(n), e.addr+uint64(e.n))
-		ordered := m.orderedBefore(e.op, e.client, rc)
-		for a := lo; a < hi; a++ {
-			i := int(a - addr)
-			if bit(settled, i) {
-				continue
-			}
-			if ordered {
-				setBit(settled, i, true)
-				left--
-				continue
-			}
-			j := int(a - e.addr)
-			val[i] = e.prev[j]
-			if !lv.isMem() {
-				setBit(valid, i, bit(e.prevV, j))
-				if dirty != nil {
-					setBit(dirty, i, bit(e.prevD, j))
-				}
-			}
-		}
+		d := binary.LittleEndian.Uint64(dst[8*w:])
+		s := binary.LittleEndian.Uint64(src[8*w:])
+		binary.LittleEndian.PutUint64(dst[8*w:], d&^bm|s&bm)
 	}
 }
 
-// current fills val/valid (and dirty, if not nil) with lv's present state.
-func (m *Machine) current(lv *level, addr uint64, val []byte, valid, dirty []uint64) {
-	n := len(val)
-	for i := range dirty {
-		dirty[i] = 0
-	}
-	if lv.isMem() {
-		lv.mem.Read(addr, val)
-		for i := range valid {
-			valid[i] = ^uint64(0)
+// lineView is the line at la of lv as the op in rc may see it: the present
+// state, except that the effects of ops not ordered before rc are undone.
+// Walking the effects newest to oldest, one of an op ordered before rc
+// settles the bytes it reaches (they are at least as new as right after
+// it); an unordered one rolls the bytes it reaches that are not settled yet
+// back to before it.
+func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte, valid, dirty uint64) {
+	data, valid, dirty = lv.state(la)
+	fx := lv.effectsAt(la)
+	var settled uint64
+	for k := len(fx) - 1; k >= 0 && settled != ^uint64(0); k-- {
+		e := fx[k]
+		mask := e.reach &^ settled
+		if mask == 0 {
+			continue
 		}
-		return
-	}
-	for i := range valid {
-		valid[i] = 0
-	}
-	for i := 0; i < n; {
-		a := addr + uint64(i)
-		la := a &^ (LineSize - 1)
-		off := int(a - la)
-		k := min(LineSize-off, n-i)
-		if ln := lv.lines[la]; ln != nil {
-			copy(val[i:i+k], ln.data[off:off+k])
-			for j := 0; j < k; j++ {
-				if ln.valid>>(off+j)&1 != 0 {
-					valid[(i+j)/64] |= 1 << ((i + j) % 64)
-				}
-				if dirty != nil && ln.dirty>>(off+j)&1 != 0 {
-					dirty[(i+j)/64] |= 1 << ((i + j) % 64)
-				}
-			}
-		} else {
-			for j := i; j < i+k; j++ {
-				val[j] = 0
-			}
+		if m.orderedBefore(e.op, e.client, rc) {
+			settled |= mask
+			continue
 		}
-		i += k
+		blend(&data, &e.prev, mask)
+		if !lv.isMem() {
+			valid = valid&^mask | e.prevV&mask
+			dirty = dirty&^mask | e.prevD&mask
+		}
 	}
+	return data, valid, dirty
 }
 
-// record saves the state of [addr, addr+n) at lv as an effect of op, before
-// op changes it.
-func (m *Machine) record(op *opRec, client cmdbuf.Client, lv *level, addr uint64, n int, data bool) {
-	e := &effect{op: op, lv: lv, addr: addr, n: n, prev: make([]byte, n), data: data, client: client}
-	words := (n + 63) / 64
-	if lv.isMem() {
-		lv.mem.Read(addr, e.prev)
-	} else {
-		e.prevV, e.prevD = make([]uint64, words), make([]uint64, words)
-		for i := 0; i < n; {
-			a := addr + uint64(i)
-			la := a &^ (LineSize - 1)
-			off := int(a - la)
-			k := min(LineSize-off, n-i)
-			if ln := lv.lines[la]; ln != nil {
-				copy(e.prev[i:i+k], ln.data[off:off+k])
-				for j := 0; j < k; j++ {
-					setBit(e.prevV, i+j, ln.valid>>(off+j)&1 != 0)
-					setBit(e.prevD, i+j, ln.dirty>>(off+j)&1 != 0)
-				}
-			}
-			i += k
-		}
-	}
-	m.effects.add(e)
-}
-
-// recordRead logs that op read [addr, addr+n) (at any level), for
-// write-after-read checks.
-func (m *Machine) recordRead(op *opRec, client cmdbuf.Client, addr uint64, n int) {
-	m.effects.add(&effect{op: op, lv: m.memLevel, addr: addr, n: n, read: true, client: client})
-}
-
-// store writes src at lv (marking cache bytes valid and dirty), recording
-// the prior state as op's effect first.
-func (m *Machine) store(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte, data bool) {
-	m.record(op, client, lv, addr, len(src), data)
-	if lv.isMem() {
-		lv.mem.Write(addr, src)
-		return
-	}
-	for i := 0; i < len(src); {
-		a := addr + uint64(i)
-		la := a &^ (LineSize - 1)
-		off := int(a - la)
-		k := min(LineSize-off, len(src)-i)
-		ln := lv.lines[la]
-		if ln == nil {
-			ln = lv.allocLine()
-			lv.lines[la] = ln
-		}
-		copy(ln.data[off:off+k], src[i:i+k])
-		mask := spanMask(off, k)
-		ln.valid |= mask
-		ln.dirty |= mask
-		if data {
-			ln.tag = op.gid
-		}
-		i += k
-	}
-}
-
-// fill puts clean bytes into a cache where it has none (a read's line fill),
-// recording op's effect.
-func (m *Machine) fill(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte) {
-	m.record(op, client, lv, addr, len(src), false)
-	for i := 0; i < len(src); {
-		a := addr + uint64(i)
-		la := a &^ (LineSize - 1)
-		off := int(a - la)
-		k := min(LineSize-off, len(src)-i)
-		ln := lv.lines[la]
-		if ln == nil {
-			ln = lv.allocLine()
-			lv.lines[la] = ln
-		}
-		for j := 0; j < k; j++ {
-			if ln.valid>>(off+j)&1 == 0 {
-				ln.data[off+j] = src[i+j]
-				ln.valid |= 1 << (off + j)
-			}
-		}
-		i += k
-	}
-}
-
+// spanMask is the mask of bytes [off, off+k) of a line.
 func spanMask(off, k int) uint64 {
 	if k >= 64 {
 		return ^uint64(0)
@@ -402,33 +375,168 @@ func spanMask(off, k int) uint64 {
 	return (uint64(1)<<k - 1) << off
 }
 
-// readPath reads [addr, addr+len(dst)) as op sees it through path (nearest
-// cache first, memory last) into dst; served[i] is the index in path of the
-// level byte i came from. The line-aligned neighbourhood is read too and
-// filled into every cache above the serving level, as a real cache fills
-// whole lines.
-func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr uint64, dst []byte, served []int8) {
-	la := addr &^ (LineSize - 1)
-	end := (addr + uint64(len(dst)) + LineSize - 1) &^ (LineSize - 1)
-	n := int(end - la)
-	buf := m.scratch(0, n)
-	from := m.scratchServed(n)
-	for i := range from {
-		from[i] = -1
+// lineSpans calls f for each line [addr, addr+n) touches, with the line
+// address, the offset of addr in it, and how many bytes of the range it
+// holds; i is the index of the line's first byte in the range.
+func lineSpans(addr uint64, n int, f func(la uint64, off, k, i int)) {
+	for i := 0; i < n; {
+		a := addr + uint64(i)
+		la := a &^ (LineSize - 1)
+		off := int(a - la)
+		k := min(LineSize-off, n-i)
+		f(la, off, k, i)
+		i += k
 	}
-	val := m.scratch(1, n)
-	valid := m.scratchBits(n)
-	left := n
-	for j, lv := range path {
-		if left == 0 {
-			break
+}
+
+// view fills val and valid (and dirty, if not nil) with the bytes
+// [addr, addr+len(val)) of lv as the op in rc may see them (lineView);
+// valid and dirty are bitsets indexed from addr.
+func (m *Machine) view(rc *opCtx, lv *level, addr uint64, val []byte, valid, dirty []uint64) {
+	clear(valid)
+	clear(dirty)
+	lineSpans(addr, len(val), func(la uint64, off, k, i int) {
+		d, v, dt := m.lineView(rc, lv, la)
+		copy(val[i:i+k], d[off:off+k])
+		orBits(valid, i, v>>off, k)
+		if dirty != nil {
+			orBits(dirty, i, dt>>off, k)
 		}
-		m.view(rc, lv, la, val, valid, nil)
-		for i := 0; i < n; i++ {
-			if from[i] < 0 && bit(valid, i) {
-				buf[i] = val[i]
-				from[i] = int8(j)
-				left--
+	})
+}
+
+// current fills val and valid (and dirty, if not nil) with lv's present
+// state of [addr, addr+len(val)).
+func (m *Machine) current(lv *level, addr uint64, val []byte, valid, dirty []uint64) {
+	clear(valid)
+	clear(dirty)
+	if lv.isMem() {
+		lv.mem.Read(addr, val)
+		for i := range val {
+			valid[i/64] |= 1 << (i % 64)
+		}
+		return
+	}
+	lineSpans(addr, len(val), func(la uint64, off, k, i int) {
+		d, v, dt := lv.state(la)
+		copy(val[i:i+k], d[off:off+k])
+		orBits(valid, i, v>>off, k)
+		if dirty != nil {
+			orBits(dirty, i, dt>>off, k)
+		}
+	})
+}
+
+// orBits ors the low k bits of v into bitset s at bit i.
+func orBits(s []uint64, i int, v uint64, k int) {
+	if k < 64 {
+		v &= uint64(1)<<k - 1
+	}
+	if v == 0 {
+		return
+	}
+	s[i/64] |= v << (i % 64)
+	if i%64 != 0 && i/64+1 < len(s) {
+		s[i/64+1] |= v >> (64 - i%64)
+	}
+}
+
+func bit(s []uint64, i int) bool { return s[i/64]>>(i%64)&1 != 0 }
+
+// store writes src at lv (marking cache bytes valid and dirty), logging the
+// prior state as op's effect first. A work's data write (data) also tags
+// the lines with the op and is logged for write-after-write checks.
+func (m *Machine) store(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte, data bool) {
+	if data {
+		m.effects.addAccess(&access{op: op, lv: lv, addr: addr, n: len(src), kind: accessWrite, client: client})
+	}
+	lineSpans(addr, len(src), func(la uint64, off, k, i int) {
+		mask := spanMask(off, k)
+		m.logEffect(op, client, lv, la, mask)
+		if lv.isMem() {
+			lv.mem.Write(la+uint64(off), src[i:i+k])
+			return
+		}
+		ln, b, li := lv.touch(la)
+		copy(ln.data[off:off+k], src[i:i+k])
+		ln.valid |= mask
+		ln.dirty |= mask
+		lv.markDirty(b, li)
+		if data {
+			ln.tag = op.gid
+		}
+	})
+}
+
+// fill puts clean bytes into a cache where it holds none (a read's line
+// fill): the bytes of mask not yet valid take src's, logged as op's effect.
+func (m *Machine) fill(op *opRec, client cmdbuf.Client, lv *level, la uint64, src *[LineSize]byte, mask uint64) {
+	m.logEffect(op, client, lv, la, mask)
+	ln, _, _ := lv.touch(la)
+	add := mask &^ ln.valid
+	blend(&ln.data, src, add)
+	ln.valid |= add
+}
+
+// pathRead is what readPath served: for each line of the line-aligned
+// neighbourhood, which bytes each level of the path served. It lives in
+// scratch space until the next readPath.
+type pathRead struct {
+	base   uint64   // first line address
+	levels int      // levels in the path
+	takes  []uint64 // takes[line*levels+j]: bytes level j served
+}
+
+// served is the index in the path of the level that served byte addr.
+func (r *pathRead) served(addr uint64) int8 {
+	li := int((addr - r.base) / LineSize)
+	bit := (addr - r.base) % LineSize
+	for j := 0; j < r.levels; j++ {
+		if r.takes[li*r.levels+j]>>bit&1 != 0 {
+			return int8(j)
+		}
+	}
+	return -1
+}
+
+// readPath reads [addr, addr+len(dst)) as the op in rc sees it through path
+// (nearest cache first, memory last) into dst. Whole lines are read, and
+// every cache above the level a byte came from is filled with it, as a real
+// cache fills lines. It returns which level served what.
+func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr uint64, dst []byte) pathRead {
+	first := addr &^ (LineSize - 1)
+	end := (addr + uint64(len(dst)) + LineSize - 1) &^ (LineSize - 1)
+	nl := int((end - first) / LineSize)
+	r := pathRead{base: first, levels: len(path), takes: m.scratch.takes(nl * len(path))}
+	// Bytes served below level j, as one span per level over the whole
+	// neighbourhood (first line, first byte .. last line, last byte).
+	type span struct{ lo, hi int }
+	below := make([]span, len(path))
+	for j := range below {
+		below[j] = span{-1, -1}
+	}
+	lines := m.scratch.lines(nl)
+	for li := 0; li < nl; li++ {
+		la := first + uint64(li)*LineSize
+		need := ^uint64(0)
+		for j, lv := range path {
+			if need == 0 {
+				break
+			}
+			d, v, _ := m.lineView(rc, lv, la)
+			take := v & need
+			blend(&lines[li], &d, take)
+			r.takes[li*len(path)+j] = take
+			need &^= take
+			for k := 0; k < j; k++ {
+				if take == 0 {
+					break
+				}
+				lo, hi := li*LineSize+bits.TrailingZeros64(take), li*LineSize+63-bits.LeadingZeros64(take)
+				if below[k].lo < 0 {
+					below[k].lo = lo
+				}
+				below[k].hi = max(below[k].hi, hi)
 			}
 		}
 	}
@@ -437,65 +545,234 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 		if lv.isMem() {
 			break
 		}
-		lo, hi := -1, -1
-		for i := 0; i < n; i++ {
-			if int(from[i]) > j {
-				if lo < 0 {
-					lo = i
-				}
-				hi = i
+		s := below[j]
+		if s.lo < 0 {
+			continue
+		}
+		for li := s.lo / LineSize; li <= s.hi/LineSize; li++ {
+			lo, hi := max(s.lo, li*LineSize), min(s.hi, li*LineSize+63)
+			m.fill(rc.op, client, lv, first+uint64(li)*LineSize, &lines[li], spanMask(lo-li*LineSize, hi-lo+1))
+		}
+	}
+	off := int(addr - first)
+	for i := 0; i < len(dst); {
+		li, o := (off+i)/LineSize, (off+i)%LineSize
+		i += copy(dst[i:], lines[li][o:])
+	}
+	return r
+}
+
+// scratch holds buffers reused across reads: the model runs on one
+// goroutine.
+type scratch struct {
+	takeBuf []uint64
+	lineBuf [][LineSize]byte
+}
+
+func (s *scratch) takes(n int) []uint64 {
+	if cap(s.takeBuf) < n {
+		s.takeBuf = make([]uint64, n)
+	}
+	t := s.takeBuf[:n]
+	clear(t)
+	return t
+}
+
+func (s *scratch) lines(n int) [][LineSize]byte {
+	if cap(s.lineBuf) < n {
+		s.lineBuf = make([][LineSize]byte, n)
+	}
+	return s.lineBuf[:n]
+}
+
+// Accesses. Reads, data writes and metadata initialisations are also logged
+// by address range while their op is in flight, for the write-after-read
+// and write-after-write checks.
+
+type accessKind uint8
+
+const (
+	accessRead accessKind = iota
+	accessWrite
+	// accessLogical: a write of what bytes mean rather than of the bytes (a
+	// metadata initialisation over a surface's data range).
+	accessLogical
+)
+
+type access struct {
+	op     *opRec
+	lv     *level // where a write landed (memory for reads)
+	addr   uint64
+	n      int
+	kind   accessKind
+	client cmdbuf.Client
+	order  uint64
+	dead   bool
+}
+
+// effectLog indexes the in-flight accesses by level and 4 KiB bucket, and
+// counts the in-flight line effects (kept on the levels) and recycles them.
+type effectLog struct {
+	buckets  map[bucketKey][]*access
+	accesses int
+	order    uint64
+	lines    int // line effects in flight
+	free     []*lineEffect
+	pass     uint32 // retire passes, for memoising per op
+}
+
+type bucketKey struct {
+	lv *level
+	b  uint64
+}
+
+func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][]*access)} }
+
+// count is everything in flight.
+func (g *effectLog) count() int { return g.accesses + g.lines }
+
+func (g *effectLog) alloc() *lineEffect {
+	if n := len(g.free); n > 0 {
+		e := g.free[n-1]
+		g.free = g.free[:n-1]
+		return e
+	}
+	slab := make([]lineEffect, 256)
+	for i := range slab[1:] {
+		g.free = append(g.free, &slab[1+i])
+	}
+	return &slab[0]
+}
+
+func (g *effectLog) addAccess(a *access) {
+	g.order++
+	a.order = g.order
+	for b := a.addr >> blockShift; b <= (a.addr+uint64(a.n)-1)>>blockShift; b++ {
+		k := bucketKey{a.lv, b}
+		g.buckets[k] = append(g.buckets[k], a)
+	}
+	g.accesses++
+}
+
+// overlapping returns the accesses logged at lv overlapping [addr, addr+n),
+// oldest first.
+func (g *effectLog) overlapping(lv *level, addr uint64, n int) []*access {
+	if g.accesses == 0 || n == 0 {
+		return nil
+	}
+	var out []*access
+	end := addr + uint64(n)
+	first := addr >> blockShift
+	for b := first; b <= (end-1)>>blockShift; b++ {
+		for _, a := range g.buckets[bucketKey{lv, b}] {
+			// One starting in an earlier bucket than b was met there,
+			// unless b is the first bucket looked at.
+			if b > first && a.addr>>blockShift < b {
+				continue
+			}
+			if a.addr < end && addr < a.addr+uint64(a.n) {
+				out = append(out, a)
 			}
 		}
-		if lo >= 0 {
-			m.fill(rc.op, client, lv, la+uint64(lo), buf[lo:hi+1])
+	}
+	if first != (end-1)>>blockShift {
+		slices.SortFunc(out, func(x, y *access) int { return int(x.order) - int(y.order) })
+	}
+	return out
+}
+
+// ofOp returns op's logged accesses of the given kinds, oldest first.
+func (g *effectLog) ofOp(op *opRec, kinds ...accessKind) []*access {
+	var out []*access
+	for k, as := range g.buckets {
+		for _, a := range as {
+			if a.op == op && a.addr>>blockShift == k.b && slices.Contains(kinds, a.kind) {
+				out = append(out, a)
+			}
 		}
 	}
-	off := int(addr - la)
-	copy(dst, buf[off:off+len(dst)])
-	copy(served, from[off:off+len(dst)])
+	slices.SortFunc(out, func(x, y *access) int { return int(x.order) - int(y.order) })
+	return out
 }
 
-// scratch buffers, reused across reads: the model runs on one goroutine.
-func (m *Machine) scratch(i, n int) []byte {
-	if cap(m.scratchBytes[i]) < n {
-		m.scratchBytes[i] = make([]byte, n)
+// retire drops what no op still to come can be unordered with (gone says
+// so of an op): every such access, and every such line effect except one
+// with an older kept effect under it — for a reader not ordered after the
+// older one, the newer one is what stops the roll-back (lineView), so it
+// stays until the older one goes.
+func (m *Machine) retireEffects(gone func(*opRec) bool) {
+	pass := m.effects.pass
+	g := m.effects
+	for k, as := range g.buckets {
+		w := as[:0]
+		for _, a := range as {
+			if !gone(a.op) {
+				w = append(w, a)
+			}
+		}
+		if len(w) == 0 {
+			delete(g.buckets, k)
+		} else {
+			clear(as[len(w):])
+			g.buckets[k] = w
+		}
 	}
-	return m.scratchBytes[i][:n]
-}
-
-func (m *Machine) scratchServed(n int) []int8 {
-	if cap(m.scratchFrom) < n {
-		m.scratchFrom = make([]int8, n)
-	}
-	return m.scratchFrom[:n]
-}
-
-// scratchSettled is a zeroed bitset of n bits, for view.
-func (m *Machine) scratchSettled(n int) []uint64 {
-	w := (n + 63) / 64
-	if cap(m.scratchSettle) < w {
-		m.scratchSettle = make([]uint64, w)
-	}
-	s := m.scratchSettle[:w]
-	clear(s)
-	return s
-}
-
-func (m *Machine) scratchBits(n int) []uint64 {
-	w := (n + 63) / 64
-	if cap(m.scratchValid) < w {
-		m.scratchValid = make([]uint64, w)
-	}
-	return m.scratchValid[:w]
-}
-
-// dirtyBytes counts a cache's dirty bytes (for tests and reports).
-func (l *level) dirtyBytes() int {
 	n := 0
-	for _, ln := range l.lines {
-		n += bits.OnesCount64(ln.dirty)
+	for k, as := range g.buckets {
+		for _, a := range as {
+			if a.addr>>blockShift == k.b { // once: in the bucket it starts in
+				n++
+			}
+		}
 	}
-	return n
+	g.accesses = n
+	for _, lv := range m.allLevels() {
+		for k, b := range lv.fx {
+			for i, fx := range b.lines {
+				if len(fx) == 0 {
+					continue
+				}
+				var kept uint64
+				w := fx[:0]
+				for _, e := range fx {
+					done := e.op.gone
+					if e.op.gonePass != pass {
+						done = gone(e.op)
+					}
+					if done && e.reach&kept == 0 {
+						g.free = append(g.free, e)
+						continue
+					}
+					kept |= e.reach
+					w = append(w, e)
+				}
+				clear(fx[len(w):])
+				b.n -= len(fx) - len(w)
+				g.lines -= len(fx) - len(w)
+				b.lines[i] = w
+			}
+			if b.n == 0 {
+				lv.dropFx(k, b)
+			}
+		}
+	}
 }
 
-func (l *level) String() string { return fmt.Sprintf("%s", l.name) }
+// resetEffects drops everything in flight: the CPU saw the GPU idle.
+func (m *Machine) resetEffects() {
+	for _, lv := range m.allLevels() {
+		for k, b := range lv.fx {
+			for i, fx := range b.lines {
+				m.effects.free = append(m.effects.free, fx...)
+				clear(fx)
+				b.lines[i] = fx[:0]
+			}
+			b.n = 0
+			lv.dropFx(k, b)
+		}
+	}
+	free := m.effects.free
+	m.effects = newEffectLog()
+	m.effects.free = free
+}
+

@@ -3,6 +3,7 @@ package hwmodel
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -61,6 +62,12 @@ type opRec struct {
 	tainted bool   // its inputs already differed from the reference
 	// writeClients has bit c set when the op wrote through client c.
 	writeClients uint32
+	// gone: every op still to come is ordered after this one (memoised
+	// for retire pass gonePass).
+	gone     bool
+	gonePass uint32
+	// settled: gone already while it executes (memoised once known).
+	settled, settledKnown bool
 }
 
 func (o *opRec) describe(m *Machine) string {
@@ -89,6 +96,9 @@ type Machine struct {
 	mappings []mapping
 	nextVA   uint64
 	surfaces map[uint16]*Surface
+	// surfaceIndex lists, per memory page, the surfaces overlapping it in
+	// definition order.
+	surfaceIndex map[uint64][]*Surface
 	labels   []label
 	engines  []*Engine
 	fences   map[uint32]*fence
@@ -99,15 +109,13 @@ type Machine struct {
 	faults   []Fault
 	// hazardKeys finds a recorded hazard to widen instead of repeating it.
 	hazardKeys map[hazardKey]int
+	// levels is every level: memory, shared caches, each engine's own.
+	levels  []*level
+	scratch scratch
 
-	scratchBytes  [4][]byte
-	scratchFrom   []int8
-	scratchValid  []uint64
-	scratchSettle []uint64
 	// retireAt is the effect count at which retire next runs; retireMin
 	// its floor (tests set 0 to retire after every packet).
 	retireAt, retireMin int
-	scratchEffects      []*effect
 }
 
 // New returns an idle machine on a profile.
@@ -120,10 +128,11 @@ func New(p *Profile) (*Machine, error) {
 	}
 	m := &Machine{
 		prof: p, mem: newMem(), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
-		surfaces: map[uint16]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
+		surfaces: map[uint16]*Surface{}, surfaceIndex: map[uint64][]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
 		effects: newEffectLog(), retireAt: minRetireAt, retireMin: minRetireAt, hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
 	}
-	m.memLevel = &level{kind: Memory, engine: -1, name: "memory", mem: m.mem}
+	m.memLevel = newMemLevel(m.mem)
+	m.levels = []*level{m.memLevel}
 	m.ref = newReference()
 	// Shared caches first (parents before children), then per-engine ones
 	// are made with each engine.
@@ -218,11 +227,50 @@ func (m *Machine) DefineSurface(s Surface) error {
 	}
 	c := s
 	m.surfaces[s.ID] = &c
+	for p := s.Base / PageSize; p <= (s.Base+s.Size-1)/PageSize; p++ {
+		m.surfaceIndex[p] = append(m.surfaceIndex[p], &c)
+	}
 	return nil
 }
 
 // RemoveSurface forgets a surface.
-func (m *Machine) RemoveSurface(id uint16) { delete(m.surfaces, id) }
+func (m *Machine) RemoveSurface(id uint16) {
+	s := m.surfaces[id]
+	if s == nil {
+		return
+	}
+	delete(m.surfaces, id)
+	for p := s.Base / PageSize; p <= (s.Base+s.Size-1)/PageSize; p++ {
+		m.surfaceIndex[p] = slices.DeleteFunc(m.surfaceIndex[p], func(x *Surface) bool { return x == s })
+		if len(m.surfaceIndex[p]) == 0 {
+			delete(m.surfaceIndex, p)
+		}
+	}
+}
+
+// surfaceAt returns the surface holding addr, if any: of aliasing surfaces,
+// the one defined last (the alias in use).
+func (m *Machine) surfaceAt(addr uint64) *Surface {
+	ss := m.surfaceIndex[addr/PageSize]
+	for i := len(ss) - 1; i >= 0; i-- {
+		if s := ss[i]; addr >= s.Base && addr < s.Base+s.Size {
+			return s
+		}
+	}
+	return nil
+}
+
+// anySurface reports whether a surface overlaps [addr, addr+n).
+func (m *Machine) anySurface(addr, n uint64) bool {
+	for p := addr / PageSize; p <= (addr+n-1)/PageSize; p++ {
+		for _, s := range m.surfaceIndex[p] {
+			if addr < s.Base+s.Size && s.Base < addr+n {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // InitializeMetadata sets a surface's whole metadata to "cleared to value",
 // as resource creation does for a committed resource, outside any queue (no
@@ -366,6 +414,8 @@ func (m *Machine) NewEngine(kind EngineKind) (*Engine, error) {
 		}
 		e.paths[c] = append(path, m.memLevel)
 	}
+	e.flushOrder = e.levelsInFlushOrder()
+	m.levels = m.listLevels()
 	return e, nil
 }
 
@@ -441,7 +491,7 @@ func (m *Machine) Run() error {
 	for _, e := range m.engines {
 		e.sync()
 	}
-	m.effects = newEffectLog()
+	m.resetEffects()
 	m.retireAt = m.retireMin
 	if hung != nil {
 		return fmt.Errorf("%w: %v", ErrDeadlock, hung)

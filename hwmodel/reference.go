@@ -21,17 +21,22 @@ func (r *reference) read(addr, n uint64) []byte {
 }
 
 func (r *reference) tag(addr, n uint64, gid uint32) {
-	for a := addr &^ 3; a < addr+n; a += 4 {
+	end := addr + n
+	for a := addr &^ 3; a < end; {
 		pg := a / PageSize
+		stop := min(end, (pg+1)*PageSize)
 		t := r.writers[pg]
 		if t == nil {
 			if gid == 0 {
+				a = stop
 				continue
 			}
 			t = new([PageSize / 4]uint32)
 			r.writers[pg] = t
 		}
-		t[a%PageSize/4] = gid
+		for ; a < stop; a += 4 {
+			t[a%PageSize/4] = gid
+		}
 	}
 }
 
