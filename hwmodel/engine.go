@@ -54,9 +54,9 @@ type Engine struct {
 	paths  [cmdbuf.NumClients][]*level
 	// flushOrder lists the caches it uses, children before parents.
 	flushOrder []*level
-	queue  [][]*cmdbuf.Buffer
-	cur    *batchRun
-	nbatch int
+	queue      [][]*cmdbuf.Buffer
+	cur        *batchRun
+	nbatch     int
 
 	// ordering
 	seq        uint64

@@ -775,4 +775,3 @@ func (m *Machine) resetEffects() {
 	m.effects = newEffectLog()
 	m.effects.free = free
 }
-

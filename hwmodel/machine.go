@@ -99,14 +99,14 @@ type Machine struct {
 	// surfaceIndex lists, per memory page, the surfaces overlapping it in
 	// definition order.
 	surfaceIndex map[uint64][]*Surface
-	labels   []label
-	engines  []*Engine
-	fences   map[uint32]*fence
-	buffers  map[uint32]*cmdbuf.Buffer
-	ops      []*opRec
-	effects  *effectLog
-	hazards  []Hazard
-	faults   []Fault
+	labels       []label
+	engines      []*Engine
+	fences       map[uint32]*fence
+	buffers      map[uint32]*cmdbuf.Buffer
+	ops          []*opRec
+	effects      *effectLog
+	hazards      []Hazard
+	faults       []Fault
 	// hazardKeys finds a recorded hazard to widen instead of repeating it.
 	hazardKeys map[hazardKey]int
 	// levels is every level: memory, shared caches, each engine's own.
