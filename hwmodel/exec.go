@@ -426,7 +426,7 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 			}
 			i = j
 		}
-		m.logEffect(ctx.op, ctx.client, lv, la, ^uint64(0))
+		m.logEffect(ctx.op, ctx.client, lv, la, send)
 		ln.dirty &^= send
 		if ln.dirty == 0 {
 			lv.markClean(lv.block(la>>blockShift), uint(la>>6%blockLines))
@@ -487,7 +487,7 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keep
 		ln := lv.lineAt(la)
 		if keepDirty && ln.dirty != 0 {
 			if ln.valid != ln.dirty {
-				m.logEffect(ctx.op, ctx.client, lv, la, ^uint64(0))
+				m.logEffect(ctx.op, ctx.client, lv, la, ln.valid&^ln.dirty)
 				ln.valid = ln.dirty
 			}
 			continue
@@ -500,7 +500,7 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keep
 				}
 			}
 		}
-		m.logEffect(ctx.op, ctx.client, lv, la, ^uint64(0))
+		m.logEffect(ctx.op, ctx.client, lv, la, ln.valid)
 		lv.drop(la)
 		dropped++
 	}

@@ -471,9 +471,15 @@ func (m *Machine) store(op *opRec, client cmdbuf.Client, lv *level, addr uint64,
 // fill puts clean bytes into a cache where it holds none (a read's line
 // fill): the bytes of mask not yet valid take src's, logged as op's effect.
 func (m *Machine) fill(op *opRec, client cmdbuf.Client, lv *level, la uint64, src *[LineSize]byte, mask uint64) {
-	m.logEffect(op, client, lv, la, mask)
+	var add uint64 = mask
+	if ln := lv.lineAt(la); ln != nil {
+		add &^= ln.valid
+	}
+	if add == 0 {
+		return
+	}
+	m.logEffect(op, client, lv, la, add)
 	ln, _, _ := lv.touch(la)
-	add := mask &^ ln.valid
 	blend(&ln.data, src, add)
 	ln.valid |= add
 }
@@ -508,50 +514,28 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 	end := (addr + uint64(len(dst)) + LineSize - 1) &^ (LineSize - 1)
 	nl := int((end - first) / LineSize)
 	r := pathRead{base: first, levels: len(path), takes: m.scratch.takes(nl * len(path))}
-	// Bytes served below level j, as one span per level over the whole
-	// neighbourhood (first line, first byte .. last line, last byte).
-	type span struct{ lo, hi int }
-	below := make([]span, len(path))
-	for j := range below {
-		below[j] = span{-1, -1}
-	}
 	lines := m.scratch.lines(nl)
 	for li := 0; li < nl; li++ {
 		la := first + uint64(li)*LineSize
 		need := ^uint64(0)
+		var below uint64 // bytes served by levels below the current one
+		takes := r.takes[li*len(path) : (li+1)*len(path)]
 		for j, lv := range path {
 			if need == 0 {
 				break
 			}
 			d, v, _ := m.lineView(rc, lv, la)
-			take := v & need
-			blend(&lines[li], &d, take)
-			r.takes[li*len(path)+j] = take
-			need &^= take
-			for k := 0; k < j; k++ {
-				if take == 0 {
-					break
-				}
-				lo, hi := li*LineSize+bits.TrailingZeros64(take), li*LineSize+63-bits.LeadingZeros64(take)
-				if below[k].lo < 0 {
-					below[k].lo = lo
-				}
-				below[k].hi = max(below[k].hi, hi)
+			takes[j] = v & need
+			blend(&lines[li], &d, takes[j])
+			need &^= takes[j]
+		}
+		// Fill each cache with the bytes that came from below it (walking
+		// up, below accumulates what the deeper levels served).
+		for j := len(path) - 1; j >= 0; j-- {
+			if !path[j].isMem() && below != 0 {
+				m.fill(rc.op, client, path[j], la, &lines[li], below)
 			}
-		}
-	}
-	// Fill the caches above where each byte came from.
-	for j, lv := range path {
-		if lv.isMem() {
-			break
-		}
-		s := below[j]
-		if s.lo < 0 {
-			continue
-		}
-		for li := s.lo / LineSize; li <= s.hi/LineSize; li++ {
-			lo, hi := max(s.lo, li*LineSize), min(s.hi, li*LineSize+63)
-			m.fill(rc.op, client, lv, first+uint64(li)*LineSize, &lines[li], spanMask(lo-li*LineSize, hi-lo+1))
+			below |= takes[j]
 		}
 	}
 	off := int(addr - first)

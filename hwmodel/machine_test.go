@@ -365,3 +365,36 @@ func TestNamesRoundTrip(t *testing.T) {
 	_, err := ParseHazardKind("nope")
 	assert.True(t, err != nil && !errors.Is(err, ErrDeadlock))
 }
+
+// TestFlushDoesNotPublishUnorderedBytes: a flush writes back only the bytes
+// it is ordered after, and what it leaves dirty stays the unordered
+// writer's: a second flush, still not ordered after that writer, must not
+// treat those bytes as settled by the first one and publish them.
+func TestFlushDoesNotPublishUnorderedBytes(t *testing.T) {
+	for _, p := range Profiles() {
+		if !p.Has(cmdbuf.CacheColor) {
+			continue
+		}
+		r := newRig(t, p)
+		x, y := r.alloc("X", 64), r.alloc("Y", 64)
+		r.run(r.direct, r.prog().
+			work(cmdbuf.WorkDraw, cColor, wr(x, 32, color)).
+			wait(stages(cColor), stages(cCP)).
+			work(cmdbuf.WorkDraw, cColor, wr(x+32, 32, color)). // nothing orders this one
+			cache(caches(cmdbuf.CacheColor), 0).
+			cache(caches(cmdbuf.CacheColor), caches(cmdbuf.CacheTextureL0)).
+			work(cmdbuf.WorkDispatch, cCompute, rd(x, 64, load), wr(y, 64, store)))
+		var raw []Hazard
+		for _, h := range r.m.Hazards() {
+			if h.Kind == HazardReadAfterWrite {
+				raw = append(raw, h)
+			}
+		}
+		require.Len(t, raw, 1, p.Name)
+		assert.Equal(t, x+32, raw[0].Addr, p.Name)
+		assert.Equal(t, uint64(32), raw[0].Size, p.Name)
+		diffs, err := r.m.Compare(Region{Name: "Y", Addr: y, Size: 64})
+		require.NoError(t, err)
+		assert.NotEmpty(t, diffs, p.Name)
+	}
+}
