@@ -74,12 +74,17 @@ func (p Packet) Size() int { return 1 + len(p.Payload) }
 // Async reports the FlagAsync flag.
 func (p Packet) Async() bool { return p.Header.Flags()&FlagAsync != 0 }
 
-// payloadLen is each opcode's exact payload length (-1: variable, checked by
-// the opcode's own rule).
-var payloadLen = map[Opcode]int{
-	OpNop: -1, OpMarker: -1, OpChain: 1, OpWork: -1, OpWait: 2, OpCache: 6, OpDecompress: 5,
-	OpMetadataInit: 6, OpEventSignal: 2, OpEventWait: 2, OpFenceSignal: 3, OpFenceWait: 3, OpCall: 1,
-}
+// payloadLen is, indexed by opcode, its exact payload length plus two (0:
+// unknown opcode; 1: variable, checked by Packet.check).
+var payloadLen = func() (t [256]int8) {
+	for op, n := range map[Opcode]int8{
+		OpNop: -1, OpMarker: -1, OpChain: 1, OpWork: -1, OpWait: 2, OpCache: 6, OpDecompress: 5,
+		OpMetadataInit: 6, OpEventSignal: 2, OpEventWait: 2, OpFenceSignal: 3, OpFenceWait: 3, OpCall: 1,
+	} {
+		t[op] = n + 2
+	}
+	return t
+}()
 
 // Decode reads the packet whose header is at words[off]. An unknown opcode
 // returns the packet (so the caller can skip it by Size) with an error
@@ -95,8 +100,8 @@ func Decode(words []uint32, off int) (Packet, error) {
 		return Packet{}, &DecodeError{off, h, fmt.Errorf("%w: %d payload dwords, %d left", ErrTruncated, n, len(words)-off-1)}
 	}
 	p := Packet{Offset: off, Header: h, Payload: words[off+1 : off+1+n : off+1+n]}
-	want, known := payloadLen[h.Op()]
-	if !known {
+	want := int(payloadLen[h.Op()]) - 2
+	if want < -1 {
 		return p, &DecodeError{off, h, fmt.Errorf("%w 0x%02x (%d payload dwords skipped)", ErrUnknownOpcode, uint8(h.Op()), n)}
 	}
 	if want >= 0 && n != want {

@@ -2,14 +2,13 @@ package hwmodel
 
 import "github.com/ebref/ebref/cmdbuf"
 
-// opSlots maps the opcodes to counter slots; slot len(opSlots) counts the
-// rest.
-var opSlots = func() map[cmdbuf.Opcode]int {
-	m := map[cmdbuf.Opcode]int{}
+// opSlots maps the opcodes to counter slots (plus one); 0 means unknown,
+// counted in the last slot.
+var opSlots = func() (t [256]uint8) {
 	for i, op := range cmdbuf.Opcodes() {
-		m[op] = i
+		t[op] = uint8(i + 1)
 	}
-	return m
+	return t
 }()
 
 // NumOpSlots is the length of Counters.Packets.
@@ -39,8 +38,8 @@ type Counters struct {
 }
 
 func (c *Counters) countPacket(op cmdbuf.Opcode) {
-	if i, ok := opSlots[op]; ok {
-		c.Packets[i]++
+	if i := opSlots[op]; i != 0 {
+		c.Packets[i-1]++
 		return
 	}
 	c.Packets[len(c.Packets)-1]++
@@ -48,8 +47,8 @@ func (c *Counters) countPacket(op cmdbuf.Opcode) {
 
 // PacketCount returns the packets executed of one opcode.
 func (c Counters) PacketCount(op cmdbuf.Opcode) uint64 {
-	if i, ok := opSlots[op]; ok {
-		return c.Packets[i]
+	if i := opSlots[op]; i != 0 {
+		return c.Packets[i-1]
 	}
 	return 0
 }

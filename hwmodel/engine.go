@@ -62,8 +62,12 @@ type Engine struct {
 	seq        uint64
 	stageLast  clock
 	stageLastF [numStages]clock
-	frontier   [numStages]clock
-	ext        [MaxEngines]uint64
+	// A stage's frontier (what its next op is ordered after) is floor
+	// merged with frontier[stage]: what orders every stage (CP ops, CP
+	// holds) goes into floor once instead of into every stage.
+	floor    clock
+	frontier [numStages]clock
+	ext      [MaxEngines]uint64
 	events     map[uint32]eventSnap
 	marker     string
 
@@ -148,17 +152,22 @@ func (e *Engine) issue(stage cmdbuf.Stage, what string, p cmdbuf.Packet) *opCtx 
 	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq, batch: e.cur.ordinal,
 		packet: e.cur.packet, offset: e.offsetOf(p), what: what, marker: e.marker}
 	m.ops = append(m.ops, op)
-	e.ctx = opCtx{op: op, e: e, front: e.frontier[stage]}
+	m.scratch.opBuf = m.scratch.opBuf[:0]
+	e.ctx = opCtx{op: op, e: e, front: e.frontierOf(stage)}
 	e.stageLast[stage] = e.seq
 	e.stageLastF[stage] = e.ctx.front
 	if stage == cmdbuf.StageCP {
-		done := e.ctx.front
-		done[cmdbuf.StageCP] = e.seq
-		for s := range e.frontier {
-			e.frontier[s].merge(&done)
-		}
+		e.floor = e.ctx.front
+		e.floor[cmdbuf.StageCP] = e.seq
 	}
 	return &e.ctx
+}
+
+// frontierOf is what the next op in stage s is ordered after.
+func (e *Engine) frontierOf(s cmdbuf.Stage) clock {
+	c := e.floor
+	c.merge(&e.frontier[s])
+	return c
 }
 
 func (e *Engine) offsetOf(p cmdbuf.Packet) int {
@@ -190,10 +199,13 @@ func (e *Engine) drainClock(d cmdbuf.StageMask) (clock, uint64) {
 func (e *Engine) hold(h cmdbuf.StageMask, c *clock, t uint64, drained cmdbuf.StageMask) {
 	if h.Has(cmdbuf.StageCP) {
 		h = cmdbuf.AllStages
+		e.floor.merge(c)
 	}
 	for s := 0; s < numStages; s++ {
 		if h.Has(cmdbuf.Stage(s)) {
-			e.frontier[s].merge(c)
+			if h != cmdbuf.AllStages {
+				e.frontier[s].merge(c)
+			}
 			e.holdUntil[s] = max(e.holdUntil[s], t)
 		}
 	}
@@ -382,9 +394,7 @@ func (e *Engine) endBatch() {
 	}
 	e.cp = t
 	e.ext[e.id] = e.seq
-	for s := range e.frontier {
-		e.frontier[s] = e.stageLast
-	}
+	e.floor = e.stageLast
 	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: cmdbuf.StageCP, seq: e.seq + 1, batch: e.cur.ordinal,
 		packet: e.cur.packet, what: "end of submission"}
 	e.seq++
@@ -446,9 +456,7 @@ func (e *Engine) sync() {
 	for _, o := range e.m.engines {
 		e.ext[o.id] = o.seq
 	}
-	for s := range e.frontier {
-		e.frontier[s] = e.stageLast
-	}
+	e.floor = e.stageLast
 }
 
 // retire drops the effects no op still to come can be unordered with: an
@@ -462,6 +470,21 @@ func (m *Machine) retire() {
 		if x.cur != nil || len(x.queue) > 0 {
 			live = append(live, x)
 		}
+	}
+	// Every live engine ordered after everything every engine did: all
+	// goes at once.
+	all := true
+	for _, x := range live {
+		for _, o := range m.engines {
+			if x.ext[o.id] < o.seq {
+				all = false
+			}
+		}
+	}
+	if all {
+		m.resetEffects()
+		m.retireAt = m.retireMin
+		return
 	}
 	m.effects.pass++
 	pass := m.effects.pass
@@ -506,6 +529,9 @@ func (e *Engine) orderedAfter(o *opRec) bool {
 		return o.seq <= e.ext[o.engine]
 	}
 	if o.seq <= e.ext[e.id] {
+		return true
+	}
+	if o.seq <= e.floor[o.stage] {
 		return true
 	}
 	stages := e.kind.Stages() | cmdbuf.StageCP.Mask()

@@ -210,13 +210,14 @@ func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte) {
 	e := ctx.e
 	ctx.client = a.Client
 	path := e.paths[a.Client]
-	got = make([]byte, a.Size)
+	got = m.scratch.bytes(int(a.Size))
 	pr := m.readPath(ctx, a.Client, path, a.Addr, got)
 	var explained []bool
 	if a.Surface != 0 {
 		explained = m.decodeRead(ctx, a, got)
 	}
-	ref = m.ref.read(a.Addr, uint64(a.Size))
+	ref = m.scratch.bytes(int(a.Size))
+	m.ref.mem.Read(a.Addr, ref)
 	if !bytes.Equal(got, ref) {
 		ctx.op.tainted = true
 		m.classifyRead(ctx, a, path, got, ref, &pr, explained)

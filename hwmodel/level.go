@@ -253,12 +253,12 @@ type lineEffect struct {
 
 // fxBlock holds the in-flight effects of blockLines lines, oldest first.
 type fxBlock struct {
-	lines [blockLines][]*lineEffect
+	lines [blockLines][]lineEffect
 	n     int
 }
 
 // effectsAt returns the in-flight effects on the line at la, oldest first.
-func (l *level) effectsAt(la uint64) []*lineEffect {
+func (l *level) effectsAt(la uint64) []lineEffect {
 	b := l.fxAt(la >> blockShift)
 	if b == nil {
 		return nil
@@ -285,16 +285,13 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 			return
 		}
 		var under uint64
-		for _, e := range b.lines[i] {
-			under |= e.reach
+		for j := range b.lines[i] {
+			under |= b.lines[i][j].reach
 		}
 		if under&reach == 0 {
 			return
 		}
 	}
-	e := m.effects.alloc()
-	e.op, e.client, e.reach = op, client, reach
-	e.prev, e.prevV, e.prevD = lv.state(la)
 	if b == nil {
 		if n := len(lv.spareFx); n > 0 {
 			b = lv.spareFx[n-1]
@@ -304,7 +301,9 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		}
 		lv.fx[k] = b
 	}
-	b.lines[i] = append(b.lines[i], e)
+	b.lines[i] = append(b.lines[i], lineEffect{op: op, client: client, reach: reach})
+	e := &b.lines[i][len(b.lines[i])-1]
+	e.prev, e.prevV, e.prevD = lv.state(la)
 	b.n++
 	m.effects.lines++
 }
@@ -349,7 +348,7 @@ func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte
 	fx := lv.effectsAt(la)
 	var settled uint64
 	for k := len(fx) - 1; k >= 0 && settled != ^uint64(0); k-- {
-		e := fx[k]
+		e := &fx[k]
 		mask := e.reach &^ settled
 		if mask == 0 {
 			continue
@@ -551,6 +550,20 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 type scratch struct {
 	takeBuf []uint64
 	lineBuf [][LineSize]byte
+	// opBuf is a bump allocator for the byte buffers of one op (what its
+	// reads return), reset when the next op is issued.
+	opBuf []byte
+}
+
+// bytes returns n bytes from the op arena; they stay valid until the next
+// op is issued.
+func (s *scratch) bytes(n int) []byte {
+	if cap(s.opBuf)-len(s.opBuf) < n {
+		s.opBuf = make([]byte, 0, max(2*cap(s.opBuf), n, 1<<16))
+	}
+	b := s.opBuf[len(s.opBuf) : len(s.opBuf)+n]
+	s.opBuf = s.opBuf[:len(s.opBuf)+n]
+	return b
 }
 
 func (s *scratch) takes(n int) []uint64 {
@@ -601,7 +614,6 @@ type effectLog struct {
 	accesses int
 	order    uint64
 	lines    int // line effects in flight
-	free     []*lineEffect
 	pass     uint32 // retire passes, for memoising per op
 }
 
@@ -614,19 +626,6 @@ func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][
 
 // count is everything in flight.
 func (g *effectLog) count() int { return g.accesses + g.lines }
-
-func (g *effectLog) alloc() *lineEffect {
-	if n := len(g.free); n > 0 {
-		e := g.free[n-1]
-		g.free = g.free[:n-1]
-		return e
-	}
-	slab := make([]lineEffect, 256)
-	for i := range slab[1:] {
-		g.free = append(g.free, &slab[1+i])
-	}
-	return &slab[0]
-}
 
 func (g *effectLog) addAccess(a *access) {
 	g.order++
@@ -718,17 +717,17 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 				}
 				var kept uint64
 				w := fx[:0]
-				for _, e := range fx {
+				for j := range fx {
+					e := &fx[j]
 					done := e.op.gone
 					if e.op.gonePass != pass {
 						done = gone(e.op)
 					}
 					if done && e.reach&kept == 0 {
-						g.free = append(g.free, e)
 						continue
 					}
 					kept |= e.reach
-					w = append(w, e)
+					w = append(w, *e)
 				}
 				clear(fx[len(w):])
 				b.n -= len(fx) - len(w)
@@ -747,7 +746,6 @@ func (m *Machine) resetEffects() {
 	for _, lv := range m.allLevels() {
 		for k, b := range lv.fx {
 			for i, fx := range b.lines {
-				m.effects.free = append(m.effects.free, fx...)
 				clear(fx)
 				b.lines[i] = fx[:0]
 			}
@@ -755,7 +753,5 @@ func (m *Machine) resetEffects() {
 			lv.dropFx(k, b)
 		}
 	}
-	free := m.effects.free
 	m.effects = newEffectLog()
-	m.effects.free = free
 }
