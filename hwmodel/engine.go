@@ -68,8 +68,8 @@ type Engine struct {
 	floor    clock
 	frontier [numStages]clock
 	ext      [MaxEngines]uint64
-	events     map[uint32]eventSnap
-	marker     string
+	events   map[uint32]eventSnap
+	marker   string
 
 	// cost
 	cp        uint64 // command-processor time

@@ -613,7 +613,7 @@ type effectLog struct {
 	buckets  map[bucketKey][]*access
 	accesses int
 	order    uint64
-	lines    int // line effects in flight
+	lines    int    // line effects in flight
 	pass     uint32 // retire passes, for memoising per op
 }
 
