@@ -4,6 +4,7 @@
 //
 //	ebref rules [--json]            the spec's rule tables
 //	ebref decode FILE|- [--text]    decode raw D3D12DDIARG_BARRIER_0094 records
+//	ebref disasm FILE|- [--json]    disassemble a packet dump
 //
 // Exit status: 0 on success, 1 when the input is bad (one line on stderr
 // names what), 2 for bad usage.
@@ -37,6 +38,7 @@ type command struct {
 var commands = []command{
 	{"rules", "[--json]", "print the spec's rule tables as ebref implements them", runRules},
 	{"decode", "FILE|- [--text]", "decode raw little-endian D3D12DDIARG_BARRIER_0094 records", runDecode},
+	{"disasm", "FILE|- [--json]", "disassemble a command-buffer dump or raw packet dwords", runDisasm},
 }
 
 func main() {
