@@ -35,6 +35,9 @@ func samplePackets() []uint32 {
 	d = AppendFenceWait(d, Fence{ID: 2, Value: 5})
 	d = AppendCall(d, Call{Buffer: 9})
 	d = AppendNop(d, 2)
+	d = AppendWork(d, Work{Kind: WorkDraw, Stage: StagePixel, Duration: 5, ID: 7, Chained: true},
+		Access{Addr: 0x30000, Size: 0x40, Dir: DirRead, Client: ClientShaderLoad})
+	d = AppendMetadataInit(d, SurfaceRegion{Surface: 4, Offset: 0, Size: 0x100, Plain: true}, false)
 	return d
 }
 
@@ -48,7 +51,7 @@ func TestRoundTrip(t *testing.T) {
 		off += p.Size()
 	}
 	assert.Equal(t, []Opcode{OpMarker, OpWork, OpWait, OpCache, OpCache, OpDecompress, OpMetadataInit, OpEventSignal,
-		OpEventWait, OpFenceSignal, OpFenceWait, OpCall, OpNop}, ops)
+		OpEventWait, OpFenceSignal, OpFenceWait, OpCall, OpNop, OpWork, OpMetadataInit}, ops)
 
 	p, _ := Decode(d, 0)
 	assert.Equal(t, Marker{0x000c0003, "Barrier call 12, barrier 3"}, p.Marker())
@@ -75,6 +78,19 @@ func TestRoundTrip(t *testing.T) {
 	off += p.Size() + 3 + 3
 	p, _ = Decode(d, off)
 	assert.Equal(t, Fence{2, 1 << 40}, p.Fence())
+	off += p.Size()
+	for _, op := range []Opcode{OpFenceWait, OpCall, OpNop} {
+		p, _ = Decode(d, off)
+		require.Equal(t, op, p.Op())
+		off += p.Size()
+	}
+	p, _ = Decode(d, off)
+	assert.Equal(t, Work{Kind: WorkDraw, Stage: StagePixel, NumAccesses: 1, Duration: 5, ID: 7, Chained: true}, p.Work())
+	assert.Equal(t, "DRAW stage=PIXEL dur=5 id=7 chained [R 0x30000+0x40 SHADER_LOAD]", Describe(p))
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, SurfaceRegion{Surface: 4, Size: 0x100, Plain: true}, p.MetadataInit())
+	assert.Equal(t, "surf=4 plain range=0x0+0x100", Describe(p))
 }
 
 func TestLongAccessListsSplitIntoPairs(t *testing.T) {
@@ -94,6 +110,7 @@ func TestLongAccessListsSplitIntoPairs(t *testing.T) {
 		require.NoError(t, err)
 		w := p.Work()
 		assert.Zero(t, w.NumAccesses%2, "read/write pairs stay in one packet")
+		assert.Equal(t, off > 0, w.Chained, "the later packets continue the first")
 		assert.LessOrEqual(t, w.NumAccesses, MaxAccesses)
 		dur += w.Duration
 		for i := 0; i < w.NumAccesses; i++ {
@@ -166,6 +183,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"work count", []uint32{uint32(MakeHeader(OpWork, 0, 5)), 2 << 16, 0, 0, 0, 0}, 0, ErrPayloadLength, "2 accesses has 12"},
 		{"marker text", []uint32{uint32(MakeHeader(OpMarker, 0, 2)), 0, 9}, 0, ErrPayloadLength, "9 bytes needs 3"},
 		{"metadata value", []uint32{uint32(MakeHeader(OpMetadataInit, 0, 6)), 1, 0x100, 0, 0, 0, 0}, 0, ErrBadField, "not a byte"},
+		{"wait flags", []uint32{uint32(MakeHeader(OpWait, FlagAsync, 2)), 1, 1}, 0, ErrBadField, "flags 0x01 are not defined for WAIT"},
+		{"work flags", []uint32{uint32(MakeHeader(OpWork, FlagPlain|FlagChained, 4)), 0, 0, 0, 0}, 0, ErrBadField, "flags 0x04 are not defined for WORK"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

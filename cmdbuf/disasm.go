@@ -104,6 +104,9 @@ func Describe(p Packet) string {
 		w := p.Work()
 		var s strings.Builder
 		fmt.Fprintf(&s, "%s stage=%s dur=%d id=%d", w.Kind, w.Stage, w.Duration, w.ID)
+		if w.Chained {
+			s.WriteString(" chained")
+		}
 		if w.Param != 0 {
 			fmt.Fprintf(&s, " param=0x%x", w.Param)
 		}
@@ -134,6 +137,9 @@ func Describe(p Packet) string {
 		return async + fmt.Sprintf("surf=%d range=%s", r.Surface, rangeText(r.Offset, r.Size))
 	case OpMetadataInit:
 		r := p.MetadataInit()
+		if r.Plain {
+			return async + fmt.Sprintf("surf=%d plain range=%s", r.Surface, rangeText(r.Offset, r.Size))
+		}
 		return async + fmt.Sprintf("surf=%d value=0x%02x range=%s", r.Surface, r.Value, rangeText(r.Offset, r.Size))
 	case OpEventSignal:
 		e := p.Event()

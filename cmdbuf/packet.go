@@ -32,9 +32,19 @@ func (h Header) Len() int { return int(h>>8) & MaxPayload }
 // Flags is the flags field.
 func (h Header) Flags() uint8 { return uint8(h >> 24) }
 
-// FlagAsync on a CACHE, DECOMPRESS or METADATA_INIT packet runs it in the
-// BLIT stage, ordered like work, instead of synchronously on the CP.
-const FlagAsync uint8 = 1
+// Header flags.
+const (
+	// FlagAsync on a CACHE, DECOMPRESS or METADATA_INIT packet runs it in
+	// the BLIT stage, ordered like work, instead of synchronously on the CP.
+	FlagAsync uint8 = 1
+	// FlagChained on a WORK packet continues the WORK before it (same
+	// identity, one stage of a multi-stage operation such as a draw): its
+	// outputs depend on what that one read, too.
+	FlagChained uint8 = 2
+	// FlagPlain on a METADATA_INIT packet marks the blocks plain (their
+	// bytes are what they hold) instead of cleared to the value.
+	FlagPlain uint8 = 4
+)
 
 // Errors the decoder wraps; test with errors.Is.
 var (
@@ -113,7 +123,14 @@ func Decode(words []uint32, off int) (Packet, error) {
 	return p, nil
 }
 
+// flagsAllowed lists, per opcode, the header flags it defines.
+var flagsAllowed = [256]uint8{OpWork: FlagChained, OpCache: FlagAsync, OpDecompress: FlagAsync,
+	OpMetadataInit: FlagAsync | FlagPlain}
+
 func (p Packet) check() error {
+	if f := p.Header.Flags() &^ flagsAllowed[p.Op()]; f != 0 {
+		return fmt.Errorf("%w: flags 0x%02x are not defined for %s", ErrBadField, f, p.Op())
+	}
 	switch p.Op() {
 	case OpMarker:
 		if len(p.Payload) < 2 {
@@ -218,13 +235,14 @@ type Work struct {
 	Duration    uint32 // cycles the work occupies its stage
 	ID          uint32 // the work's identity, which its output depends on
 	Param       uint32 // kind-specific: a clear's fill pattern
+	Chained     bool   // continues the previous WORK (FlagChained)
 }
 
 // Work decodes a WORK packet's fixed part; Access(i) reads its accesses.
 func (p Packet) Work() Work {
 	w0 := p.Payload[0]
 	return Work{Kind: WorkKind(w0), Stage: Stage(w0 >> 8), NumAccesses: int(uint8(w0 >> 16)),
-		Duration: p.Payload[1], ID: p.Payload[2], Param: p.Payload[3]}
+		Duration: p.Payload[1], ID: p.Payload[2], Param: p.Payload[3], Chained: p.Header.Flags()&FlagChained != 0}
 }
 
 // Access is one memory access of a WORK packet: a byte range, its direction,
@@ -284,6 +302,7 @@ type SurfaceRegion struct {
 	Offset  uint64
 	Size    uint64
 	Value   uint8 // METADATA_INIT: what reads return afterwards
+	Plain   bool  // METADATA_INIT: mark the blocks plain instead (FlagPlain)
 }
 
 // Decompress decodes a DECOMPRESS packet.
@@ -295,7 +314,8 @@ func (p Packet) Decompress() SurfaceRegion {
 // MetadataInit decodes a METADATA_INIT packet.
 func (p Packet) MetadataInit() SurfaceRegion {
 	q := p.Payload
-	return SurfaceRegion{Surface: uint16(q[0]), Value: uint8(q[1]), Offset: u64(q[2], q[3]), Size: u64(q[4], q[5])}
+	return SurfaceRegion{Surface: uint16(q[0]), Value: uint8(q[1]), Offset: u64(q[2], q[3]), Size: u64(q[4], q[5]),
+		Plain: p.Header.Flags()&FlagPlain != 0}
 }
 
 // Event is an EVENT_SIGNAL (Stages: the stages whose work so far the event
@@ -357,7 +377,8 @@ func AppendChain(dst []uint32, c Chain) []uint32 {
 // AppendWork appends a WORK packet. A list longer than MaxAccesses becomes
 // consecutive WORK packets of the same kind, stage, identity and parameter,
 // each with at most MaxAccesses-1 accesses (an even number, so the
-// read/write pairs of a copy stay together) and its share of the duration.
+// read/write pairs of a copy stay together) and its share of the duration;
+// the later ones are chained to the first.
 func AppendWork(dst []uint32, w Work, accesses ...Access) []uint32 {
 	const chunk = MaxAccesses - 1
 	parts := max(1, (len(accesses)+chunk-1)/chunk)
@@ -370,7 +391,11 @@ func AppendWork(dst []uint32, w Work, accesses ...Access) []uint32 {
 		if i == 0 {
 			dur += w.Duration % uint32(parts)
 		}
-		dst = append(dst, uint32(MakeHeader(OpWork, 0, workHeaderDwords+accessDwords*len(part))),
+		var flags uint8
+		if w.Chained || i > 0 {
+			flags = FlagChained
+		}
+		dst = append(dst, uint32(MakeHeader(OpWork, flags, workHeaderDwords+accessDwords*len(part))),
 			uint32(w.Kind)|uint32(w.Stage)<<8|uint32(len(part))<<16, dur, w.ID, w.Param)
 		for _, a := range part {
 			attr := uint32(a.Dir&3) | uint32(a.Client)<<8 | uint32(a.Surface)<<16
@@ -409,7 +434,11 @@ func AppendDecompress(dst []uint32, r SurfaceRegion, async bool) []uint32 {
 
 // AppendMetadataInit appends a METADATA_INIT packet.
 func AppendMetadataInit(dst []uint32, r SurfaceRegion, async bool) []uint32 {
-	return append(dst, uint32(MakeHeader(OpMetadataInit, flagsOf(async), 6)), uint32(r.Surface), uint32(r.Value),
+	flags := flagsOf(async)
+	if r.Plain {
+		flags |= FlagPlain
+	}
+	return append(dst, uint32(MakeHeader(OpMetadataInit, flags, 6)), uint32(r.Surface), uint32(r.Value),
 		uint32(r.Offset), uint32(r.Offset>>32), uint32(r.Size), uint32(r.Size>>32))
 }
 

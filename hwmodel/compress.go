@@ -204,19 +204,49 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 	return done
 }
 
-// initMetadata marks the blocks of [off, off+n) of s cleared to value; the
-// reference fills the bytes with value, which is what they now read as. It
-// returns the metadata bytes written.
-func (m *Machine) initMetadata(ctx *opCtx, s *Surface, off, n uint64, value byte) uint64 {
+// initMetadata marks the blocks of a region of s cleared to its value (the
+// reference fills the bytes with the value, which is what they now read as)
+// or, for a plain initialisation, plain: their bytes are what memory holds,
+// which is right only if they hold plain data — marking compressed or
+// cleared blocks plain loses what they meant, a hazard. It returns the
+// metadata bytes written.
+func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) uint64 {
+	off, n := r.Offset, r.Size
 	first, last := blocksOf(s, s.Base+off, n)
+	if r.Plain {
+		var lost blockSpan
+		for b := first; b <= last; b++ {
+			code, value := m.metaView(ctx, s, b)
+			lo, hi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
+			if code == MetaCompressed || code == MetaClear && !m.holds(ctx, lo, hi, value) {
+				lost.add(lo, hi)
+				for a := lo; a < hi; a += 4 {
+					if w := m.ops[m.ref.writer(a)]; w != nil {
+						w.tainted = true // what it wrote now reads wrong
+					}
+				}
+				m.spoiled = append(m.spoiled, [2]uint64{lo, hi}) // and so does what the CPU put there
+			}
+		}
+		if lost.set() {
+			a := cmdbuf.Access{Addr: lost.lo, Size: uint32(lost.hi - lost.lo), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
+			m.addHazard(ctx, HazardCompressedWrite, a, lost.lo, lost.hi-lost.lo, nil,
+				fmt.Sprintf("METADATA_INIT marked compressed blocks of surface %d plain: a DECOMPRESS before packet %d would keep their data", s.ID, ctx.op.packet))
+		}
+	}
 	meta := make([]byte, 2*(last-first+1))
 	for i := 0; i < len(meta); i += 2 {
-		meta[i], meta[i+1] = MetaClear, value
+		meta[i], meta[i+1] = MetaClear, r.Value
+		if r.Plain {
+			meta[i], meta[i+1] = MetaPlain, 0
+		}
 	}
 	m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*first, meta, false)
 	m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), kind: accessLogical,
 		client: cmdbuf.ClientBlit})
-	m.ref.fill(s.Base+off, n, value, ctx.op.gid)
+	if !r.Plain {
+		m.ref.fill(s.Base+off, n, r.Value, ctx.op.gid)
+	}
 	return uint64(len(meta))
 }
 
@@ -281,4 +311,19 @@ func (m *Machine) Logical(addr, size uint64, surface uint16) ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// holds reports whether every byte of [lo, hi) is v in memory as ctx sees
+// it (a cleared block whose memory already holds its value loses nothing
+// when marked plain).
+func (m *Machine) holds(ctx *opCtx, lo, hi uint64, v byte) bool {
+	b := make([]byte, hi-lo)
+	valid := make([]uint64, (len(b)+63)/64)
+	m.view(ctx, m.memLevel, lo, b, valid, nil)
+	for _, x := range b {
+		if x != v {
+			return false
+		}
+	}
+	return true
 }

@@ -70,6 +70,13 @@ type Engine struct {
 	ext      [MaxEngines]uint64
 	events   map[uint32]eventSnap
 	marker   string
+	// lastWork is the last WORK's identity and input digests (model and
+	// reference), which a chained WORK continues.
+	lastWork struct {
+		valid bool
+		id    uint32
+		h, rh digest
+	}
 
 	// cost
 	cp        uint64 // command-processor time
@@ -283,6 +290,7 @@ func (e *Engine) step() bool {
 				return progress
 			}
 			e.cur = &batchRun{ordinal: e.nbatch, bufs: e.queue[0]}
+			e.lastWork.valid = false
 			e.queue = e.queue[1:]
 			e.nbatch++
 			e.marker = ""
@@ -409,7 +417,7 @@ func (e *Engine) endBatch() {
 		lines += m.flushLevel(&e.ctx, lv, 0, 0)
 	}
 	for _, lv := range e.flushOrder {
-		lines += m.invalidateLevel(&e.ctx, lv, 0, 0, lv.engine < 0)
+		lines += m.invalidateLevel(&e.ctx, lv, 0, 0)
 	}
 	e.counters.Submissions++
 	cost := m.prof.Costs.BatchEndBase + lines

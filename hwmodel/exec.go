@@ -2,7 +2,9 @@ package hwmodel
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"sort"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -116,6 +118,9 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 	if !e.kind.Stages().Has(w.Stage) {
 		return fmt.Errorf("%s runs in stage %s, which a %s engine does not have", w.Kind, w.Stage, e.kind)
 	}
+	if w.Chained && (!e.lastWork.valid || e.lastWork.id != w.ID) {
+		return fmt.Errorf("chained %s (id %d) does not follow a WORK of that id", w.Kind, w.ID)
+	}
 	var nr, nw int
 	for i := 0; i < w.NumAccesses; i++ {
 		a := p.Access(i)
@@ -153,6 +158,9 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 	}
 
 	h, rh := newDigest(w.Kind, w.ID), newDigest(w.Kind, w.ID)
+	if w.Chained {
+		h, rh = e.lastWork.h, e.lastWork.rh
+	}
 	var reads, refReads [][]byte
 	for i := 0; i < w.NumAccesses; i++ {
 		a := p.Access(i)
@@ -168,6 +176,12 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		if w.Kind.IsCopy() {
 			reads, refReads = append(reads, got), append(refReads, ref)
 		}
+	}
+	e.lastWork.valid, e.lastWork.id, e.lastWork.h, e.lastWork.rh = true, w.ID, h, rh
+	if h != rh {
+		// Its inputs (or a chained predecessor's) differed from the
+		// reference's, and those reads were judged: its outputs will too.
+		ctx.op.tainted = true
 	}
 	j := 0
 	for i := 0; i < w.NumAccesses; i++ {
@@ -372,7 +386,7 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 	}
 	for _, lv := range e.flushOrder {
 		if c.Invalidate.Has(lv.kind) {
-			n := m.invalidateLevel(ctx, lv, c.Addr, c.Size, false)
+			n := m.invalidateLevel(ctx, lv, c.Addr, c.Size)
 			e.counters.InvalidatedLines[lv.kind] += n
 			lines += n * m.prof.Costs.InvalPerLine
 		}
@@ -477,33 +491,39 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 		fmt.Sprintf("flushing %s wrote %s's older data over it: flush %s before %s writes", lv.name, older.describe(m), lv.name, nw.describe(m)))
 }
 
-// invalidateLevel drops lv's lines in the range. keepDirty keeps bytes not
-// yet written back (the end-of-submission invalidate of a shared cache,
-// which another engine may still be filling); otherwise dropping unflushed
-// data loses it, a hazard. It returns the number of lines dropped.
-func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keepDirty bool) uint64 {
+// invalidateLevel drops lv's lines in the range, as far as the op may see
+// them: bytes written by ops it is not ordered after are still arriving and
+// stay (dirty, as they are). A byte it sees dirty has not been written back;
+// dropping it loses the write, a hazard. It returns the number of lines
+// dropped (wholly or in part).
+func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var dropped uint64
 	var lost []uint64
 	for _, la := range lv.heldLines(addr, size, false) {
 		ln := lv.lineAt(la)
-		if keepDirty && ln.dirty != 0 {
-			if ln.valid != ln.dirty {
-				m.logEffect(ctx.op, ctx.client, lv, la, ln.valid&^ln.dirty)
-				ln.valid = ln.dirty
-			}
-			continue
-		}
-		if ln.dirty != 0 {
-			parent, pv, _ := lv.parent.state(la)
-			for i := 0; i < LineSize; i++ {
-				if ln.dirty>>i&1 != 0 && (pv>>i&1 == 0 || parent[i] != ln.data[i]) {
-					lost = append(lost, la+uint64(i))
+		keep := ln.dirty
+		if keep != 0 {
+			d, v, vd := m.lineView(ctx, lv, la)
+			seen := ln.dirty & v & vd &^ diffMask(&d, &ln.data)
+			keep &^= seen
+			if seen != 0 {
+				parent, pv, _ := lv.parent.state(la)
+				lostMask := seen &^ (pv &^ diffMask(&parent, &ln.data))
+				for ; lostMask != 0; lostMask &= lostMask - 1 {
+					lost = append(lost, la+uint64(bits.TrailingZeros64(lostMask)))
 				}
 			}
 		}
-		m.logEffect(ctx.op, ctx.client, lv, la, ln.valid)
-		lv.drop(la)
+		if ln.valid == keep {
+			continue
+		}
+		m.logEffect(ctx.op, ctx.client, lv, la, ln.valid&^keep)
 		dropped++
+		if keep == 0 {
+			lv.drop(la)
+			continue
+		}
+		ln.valid, ln.dirty = keep, keep
 	}
 	if len(lost) > 0 {
 		lo, hi := lost[0], lost[len(lost)-1]
@@ -518,6 +538,20 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64, keep
 	}
 	lv.lastInval = ctx.op.gid
 	return dropped
+}
+
+// diffMask has bit i set where a and b differ in byte i.
+func diffMask(a, b *[LineSize]byte) uint64 {
+	var m uint64
+	for w := 0; w < LineSize; w += 8 {
+		x := binary.LittleEndian.Uint64(a[w:]) ^ binary.LittleEndian.Uint64(b[w:])
+		for x != 0 {
+			i := bits.TrailingZeros64(x) / 8
+			m |= 1 << (w + i)
+			x &^= 0xff << (8 * i)
+		}
+	}
+	return m
 }
 
 // runCompression executes DECOMPRESS and METADATA_INIT.
@@ -551,7 +585,7 @@ func (e *Engine) runCompression(p cmdbuf.Packet) error {
 		e.counters.DecompressedBytes += n
 		cost = (r.Size + 1023) / 1024 * m.prof.Costs.DecompressPerKB
 	} else {
-		n := m.initMetadata(ctx, s, r.Offset, r.Size, r.Value)
+		n := m.initMetadata(ctx, s, r)
 		e.counters.MetadataBytes += n
 		cost = n * m.prof.Costs.MetadataPerByte
 	}

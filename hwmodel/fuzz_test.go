@@ -94,6 +94,7 @@ func runFuzzProgram(t *testing.T, data []byte, configure ...func(*Machine)) *Mac
 		}
 		return a
 	}
+	var lastID uint32
 	for !src.done() {
 		e := engines[int(src.byte())%len(engines)]
 		var w []uint32
@@ -116,7 +117,15 @@ func runFuzzProgram(t *testing.T, data []byte, configure ...func(*Machine)) *Mac
 					acc[1].Size = acc[0].Size
 					acc = acc[:2]
 				}
-				w = cmdbuf.AppendWork(w, cmdbuf.Work{Kind: kind, Stage: stage, Duration: uint32(src.byte()), ID: src.u32(), Param: src.u32()}, acc...)
+				work := cmdbuf.Work{Kind: kind, Stage: stage, Duration: uint32(src.byte()), ID: src.u32(), Param: src.u32()}
+				if src.byte()%4 == 0 { // mostly continuing the last WORK
+					work.Chained = true
+					if src.byte()%8 != 0 {
+						work.ID = lastID
+					}
+				}
+				lastID = work.ID
+				w = cmdbuf.AppendWork(w, work, acc...)
 			case 4, 5:
 				w = cmdbuf.AppendWait(w, cmdbuf.Wait{Drain: cmdbuf.StageMask(src.u32()) & cmdbuf.AllStages, Hold: cmdbuf.StageMask(src.u32()) & cmdbuf.AllStages})
 			case 6:
@@ -124,7 +133,7 @@ func runFuzzProgram(t *testing.T, data []byte, configure ...func(*Machine)) *Mac
 					Invalidate: cmdbuf.CacheMask(src.byte()) & cmdbuf.AllCaches}, src.byte()&1 == 0)
 			case 7:
 				r := cmdbuf.SurfaceRegion{Surface: uint16(src.byte()%2 + 1), Offset: uint64(src.byte()%16) * BlockSize,
-					Size: uint64(src.byte()%4+1) * BlockSize, Value: src.byte()}
+					Size: uint64(src.byte()%4+1) * BlockSize, Value: src.byte(), Plain: src.byte()%3 == 0}
 				if src.byte()&1 == 0 {
 					w = cmdbuf.AppendDecompress(w, r, src.byte()&1 == 0)
 				} else {

@@ -217,6 +217,11 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 	e := ctx.e
 	w := m.ops[m.ref.writer(addr)]
 	if w == nil {
+		for _, sp := range m.spoiled {
+			if addr >= sp[0] && addr < sp[1] {
+				return explanation{NumHazardKinds, nil, ""}
+			}
+		}
 		return explanation{HazardUnexplained, nil, "the reference's value comes from no GPU op"}
 	}
 	wc := a.Client
@@ -231,7 +236,12 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 		return explanation{HazardReadAfterWrite, w, fmt.Sprintf("a WAIT draining %s before packet %d would order them",
 			w.stage.Mask(), ctx.op.packet)}
 	}
-	// Ordered. Is the right value visible below the level that served?
+	// Ordered. If the writer's own output was already wrong (an earlier
+	// hazard), the right value is nowhere to be found: a consequence.
+	if w.tainted {
+		return explanation{NumHazardKinds, w, ""}
+	}
+	// Is the right value visible below the level that served?
 	var b [1]byte
 	var v [1]uint64
 	for j := int(served) + 1; j < len(path); j++ {
@@ -263,9 +273,6 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 			return explanation{HazardMissingFlush, w, fmt.Sprintf("flushing %s before packet %d would write it back",
 				lv.name, ctx.op.packet)}
 		}
-	}
-	if w.tainted {
-		return explanation{NumHazardKinds, w, ""}
 	}
 	return explanation{HazardUnexplained, w, "the written data is nowhere the reader could find it"}
 }

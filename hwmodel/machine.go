@@ -109,6 +109,9 @@ type Machine struct {
 	faults       []Fault
 	// hazardKeys finds a recorded hazard to widen instead of repeating it.
 	hazardKeys map[hazardKey]int
+	// spoiled lists dwords no GPU op wrote whose data a hazard destroyed:
+	// reading them wrong later is a consequence, not a new hazard.
+	spoiled [][2]uint64
 	// levels is every level: memory, shared caches, each engine's own.
 	levels  []*level
 	scratch scratch

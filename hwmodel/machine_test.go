@@ -398,3 +398,76 @@ func TestFlushDoesNotPublishUnorderedBytes(t *testing.T) {
 		assert.NotEmpty(t, diffs, p.Name)
 	}
 }
+
+// TestChainedWorkCarriesInputs: a WORK chained to the one before it (one
+// draw split over its stages) writes outputs that depend on what the
+// first read; a chained WORK with no such predecessor faults.
+func TestChainedWorkCarriesInputs(t *testing.T) {
+	outputFor := func(seed byte) []byte {
+		r := newRig(t, discreteProfile(t))
+		x, y := r.alloc("X", 64), r.alloc("Y", 64)
+		require.NoError(t, r.m.Fill(x, 64, seed))
+		p := r.prog().work(cmdbuf.WorkDraw, cmdbuf.StagePixel, rd(x, 64, load))
+		p.w = cmdbuf.AppendWork(p.w, cmdbuf.Work{Kind: cmdbuf.WorkDraw, Stage: cColor, Duration: 10, ID: r.nextID, Chained: true},
+			wr(y, 64, color))
+		r.run(r.direct, p)
+		require.Empty(t, r.m.Hazards())
+		out, err := r.m.Logical(y, 64, 0)
+		require.NoError(t, err)
+		return out
+	}
+	assert.NotEqual(t, outputFor(1), outputFor(2), "the colour stage's output depends on the pixel stage's reads")
+
+	r := newRig(t, discreteProfile(t))
+	y := r.alloc("Y", 64)
+	r.direct.Submit(r.prog().raw(cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDraw, Stage: cColor, ID: 9, Chained: true},
+		wr(y, 64, color))).buffer())
+	require.NoError(t, r.m.Run())
+	require.Len(t, r.m.Faults(), 1)
+	assert.Contains(t, r.m.Faults()[0].Reason, "chained DRAW (id 9) does not follow a WORK of that id")
+}
+
+// TestPlainMetadataInit: marking plain blocks plain keeps their bytes (the
+// reference is untouched); marking compressed blocks plain loses what they
+// meant, a compressed-write hazard.
+func TestPlainMetadataInit(t *testing.T) {
+	for _, compress := range []bool{false, true} {
+		r := newRig(t, discreteProfile(t))
+		s := r.surface("RT", n, 1, false) // whole-block writes need no metadata
+		y := r.alloc("Y", n)
+		p := r.prog().work(cmdbuf.WorkDraw, cColor, onSurface(wr(s, n, color), 1, compress)).
+			wait(stages(cColor), stages(cCP)).
+			cache(caches(cmdbuf.CacheColor), 0)
+		p.w = cmdbuf.AppendMetadataInit(p.w, cmdbuf.SurfaceRegion{Surface: 1, Size: n, Plain: true}, false)
+		p.work(cmdbuf.WorkCopy, cCopy, onSurface(rd(s, n, copier), 1, false), wr(y, n, copier))
+		r.run(r.direct, p)
+		diffs, err := r.m.Compare(Region{Name: "Y", Addr: y, Size: n})
+		require.NoError(t, err)
+		if !compress {
+			assert.Empty(t, r.m.Hazards())
+			assert.Empty(t, diffs)
+			continue
+		}
+		assert.Equal(t, []HazardKind{HazardCompressedWrite}, kinds(r.m.Hazards()))
+		assert.Contains(t, r.m.Hazards()[0].Message, "marked compressed blocks of surface 1 plain")
+		assert.NotEmpty(t, diffs)
+	}
+}
+
+// TestInvalidateLeavesInFlightWrites: an invalidate does not drop bytes
+// written by work it is not ordered after (they arrive after it); a later,
+// ordered flush still writes them back.
+func TestInvalidateLeavesInFlightWrites(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", n), r.alloc("Y", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store)).
+		cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheShaderL0)). // not ordered after the dispatch
+		wait(stages(cCompute), stages(cCP)).
+		cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheTextureL0)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)))
+	assert.Empty(t, r.m.Hazards())
+	diffs, err := r.m.Compare(Region{Name: "Y", Addr: y, Size: n})
+	require.NoError(t, err)
+	assert.Empty(t, diffs)
+}
