@@ -3,6 +3,8 @@
 // packages do the work.
 //
 //	ebref rules [--json]            the spec's rule tables
+//	ebref caps [--profile P] [--json] | --list
+//	                                what the driver reports on a profile
 //	ebref decode FILE|- [--text]    decode raw D3D12DDIARG_BARRIER_0094 records
 //	ebref disasm FILE|- [--json]    disassemble a packet dump
 //
@@ -37,6 +39,7 @@ type command struct {
 
 var commands = []command{
 	{"rules", "[--json]", "print the spec's rule tables as ebref implements them", runRules},
+	{"caps", "[--profile P] [--json]", "print what the driver reports (OPTIONS_DATA_0089, queue layouts)", runCaps},
 	{"decode", "FILE|- [--text]", "decode raw little-endian D3D12DDIARG_BARRIER_0094 records", runDecode},
 	{"disasm", "FILE|- [--json]", "disassemble a command-buffer dump or raw packet dwords", runDisasm},
 }

@@ -162,3 +162,25 @@ func TestDecodeBadInput(t *testing.T) {
 	code, _, _ = ebref(t, nil, "decode", "a", "b")
 	assert.Equal(t, 2, code)
 }
+
+func TestCaps(t *testing.T) {
+	code, stdout, _ := ebref(t, nil, "caps")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "Profile discrete")
+	assert.Regexp(t, `EnhancedBarriersSupported\s+TRUE\s+the point of ebref`, stdout)
+	assert.Regexp(t, `COMPUTE\s+COMMON, PRESENT, .*COMPUTE_QUEUE_COMMON`, stdout)
+
+	code, stdout, _ = ebref(t, nil, "caps", "--profile", "coherent", "--json")
+	require.Equal(t, 0, code)
+	var doc map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	assert.JSONEq(t, `"coherent"`, string(doc["profile"]))
+
+	code, stdout, _ = ebref(t, nil, "caps", "--list")
+	require.Equal(t, 0, code)
+	assert.Len(t, strings.Split(strings.TrimSpace(stdout), "\n"), 3)
+
+	code, _, stderr := ebref(t, nil, "caps", "--profile", "nope")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `no hardware profile "nope"`)
+}
