@@ -19,7 +19,12 @@ type Buffer struct {
 	chunkDwords int
 	chunks      [][]uint32
 	scratch     []uint32
+	spare       [][]uint32 // chunks a Reset emptied, for reuse
+	last        Pos        // where the last appended packet starts
 }
+
+// Pos is a packet's place in a buffer: its chunk and dword offset there.
+type Pos struct{ Chunk, Off int }
 
 // NewBuffer returns an empty buffer growing by chunkDwords (0:
 // DefaultChunkDwords; at least 16).
@@ -71,11 +76,19 @@ func (b *Buffer) Append(words []uint32) {
 			n := packetLen(words)
 			big := make([]uint32, 0, n+chainDwords)
 			b.chunks[len(b.chunks)-1] = append(big, words[:n]...)
+			b.last = Pos{len(b.chunks) - 1, 0}
 			words = words[n:]
 			if len(words) > 0 {
 				b.newChunk()
 			}
 			continue
+		}
+		if take > 0 {
+			lastStart := 0
+			for i := 0; i < take; i += packetLen(words[i:]) {
+				lastStart = i
+			}
+			b.last = Pos{len(b.chunks) - 1, len(cur) + lastStart}
 		}
 		b.chunks[len(b.chunks)-1] = append(cur, words[:take]...)
 		words = words[take:]
@@ -95,15 +108,40 @@ func (b *Buffer) current() []uint32 {
 func (b *Buffer) newChunk() {
 	last := len(b.chunks) - 1
 	b.chunks[last] = AppendChain(b.chunks[last], Chain{Next: uint32(last + 1)})
+	if n := len(b.spare); n > 0 && cap(b.spare[n-1]) >= b.chunkDwords {
+		b.chunks = append(b.chunks, b.spare[n-1][:0])
+		b.spare = b.spare[:n-1]
+		return
+	}
 	b.chunks = append(b.chunks, make([]uint32, 0, b.chunkDwords))
 }
 
-// Reset empties the buffer, keeping its first chunk's memory.
+// Reset empties the buffer, keeping its chunks' memory for reuse.
 func (b *Buffer) Reset() {
 	if len(b.chunks) > 0 {
+		for _, c := range b.chunks[1:] {
+			if cap(c) == b.chunkDwords {
+				b.spare = append(b.spare, c)
+			}
+		}
 		b.chunks = b.chunks[:1]
 		b.chunks[0] = b.chunks[0][:0]
 	}
+	b.last = Pos{}
+}
+
+// Last is where the last packet Append (or Emit) added starts; its dwords
+// can be changed in place through Chunks (the buffer patches of a driver
+// that learns a value only at submission).
+func (b *Buffer) Last() Pos { return b.last }
+
+// Clone returns a copy of the buffer that shares no memory with it.
+func (b *Buffer) Clone() *Buffer {
+	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last}
+	for i, ch := range b.chunks {
+		c.chunks[i] = append(make([]uint32, 0, cap(ch)), ch...)
+	}
+	return c
 }
 
 // Chunks returns the chunks; the last packet of every chunk but the last is

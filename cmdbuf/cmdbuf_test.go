@@ -435,3 +435,37 @@ func readHexFile(path string) []uint32 {
 	}
 	return words
 }
+
+func TestLastCloneAndReuse(t *testing.T) {
+	b := NewBuffer(16)
+	var at []Pos
+	for i := 0; i < 12; i++ {
+		b.Emit(func(d []uint32) []uint32 {
+			return AppendWait(d, Wait{Drain: StageCopy.Mask(), Hold: Stage(i % 8).Mask()})
+		})
+		at = append(at, b.Last())
+	}
+	for i, p := range at {
+		w, err := Decode(b.Chunks()[p.Chunk], p.Off)
+		require.NoError(t, err, "packet %d at %+v", i, p)
+		assert.Equal(t, Stage(i%8).Mask(), w.Wait().Hold, "packet %d", i)
+	}
+	c := b.Clone()
+	c.Chunks()[at[3].Chunk][at[3].Off+2] = uint32(AllStages)
+	w, _ := Decode(b.Chunks()[at[3].Chunk], at[3].Off)
+	assert.Equal(t, Stage(3).Mask(), w.Wait().Hold, "a clone shares no memory")
+	w, _ = Decode(c.Chunks()[at[3].Chunk], at[3].Off)
+	assert.Equal(t, AllStages, w.Wait().Hold)
+
+	chunks := len(b.Chunks())
+	require.Greater(t, chunks, 2)
+	b.Reset()
+	allocs := testing.AllocsPerRun(20, func() {
+		b.Reset()
+		for i := 0; i < 12; i++ {
+			b.Emit(func(d []uint32) []uint32 { return AppendWait(d, Wait{Drain: StageCopy.Mask()}) })
+		}
+	})
+	assert.Zero(t, allocs, "re-recording after Reset reuses the chunks")
+	assert.Len(t, b.Chunks(), chunks)
+}

@@ -104,6 +104,10 @@ func ParseRangedBarrierFlags(s string) (RangedBarrierFlags, error) {
 // hands out small integers; 0 is the NULL handle.
 type HResource uint64
 
+// HHeap is D3D12DDI_HHEAP, the driver's handle of a heap (d3d12umddi.h):
+// one pointer, 8 bytes. 0 is the NULL handle.
+type HHeap uint64
+
 // AllSubresources is the IndexOrFirstMipLevel value that, with NumMipLevels 0,
 // selects every subresource (000 "D3D12_BARRIER_SUBRESOURCE_RANGE").
 const AllSubresources = 0xffffffff

@@ -31,12 +31,47 @@ func key(addr uint64) byte {
 	return byte(x>>56) | 1
 }
 
-// metaView reads a block's two metadata bytes as ctx may see them.
+// metaView reads a block's two metadata bytes as ctx may see them; a block
+// whose metadata nothing defined reads as garbage (code 0) whatever its
+// bytes hold.
 func (m *Machine) metaView(ctx *opCtx, s *Surface, block uint64) (code, value byte) {
+	if !s.isDefined(block) {
+		return 0, 0
+	}
 	var b [2]byte
 	var v [1]uint64
 	m.view(ctx, m.memLevel, s.Meta+2*block, b[:], v[:], nil)
 	return b[0], b[1]
+}
+
+func (s *Surface) isDefined(block uint64) bool { return s.defined[block/64]>>(block%64)&1 != 0 }
+
+// define marks blocks first..last as holding metadata written as such.
+func (s *Surface) define(first, last uint64) {
+	for b := first; b <= last; b++ {
+		s.defined[b/64] |= 1 << (b % 64)
+	}
+}
+
+// spoilMetadata notes a plain write of [addr, addr+n): metadata it lands on
+// is garbage from now on (memory aliased between a surface's metadata and
+// another resource).
+func (m *Machine) spoilMetadata(addr, n uint64) {
+	if len(m.metaIndex) == 0 || n == 0 {
+		return
+	}
+	for p := addr / PageSize; p <= (addr+n-1)/PageSize; p++ {
+		for _, s := range m.metaIndex[p] {
+			end := s.Meta + MetadataSize(s.Size)
+			if addr >= end || s.Meta >= addr+n {
+				continue
+			}
+			lo, hi := max(addr, s.Meta), min(addr+n, end)
+			for b := (lo - s.Meta) / 2; b <= (hi-1-s.Meta)/2; b++ {
+				s.defined[b/64] &^= 1 << (b % 64)
+			}
+		}
+	}
 }
 
 func validMeta(code byte) bool { return code >= MetaPlain && code <= MetaClear }
@@ -174,6 +209,7 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		if code != MetaCompressed {
 			m.store(ctx.op, a.Client, m.memLevel, s.Meta+2*b, []byte{MetaCompressed, 0}, false)
 		}
+		s.define(b, b)
 	}
 }
 
@@ -199,6 +235,7 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 		// decompress's output: a reader that misses it missed this op.
 		m.ref.tag(blo, bhi-blo, ctx.op.gid)
 		m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*b, []byte{MetaPlain, 0}, false)
+		s.define(b, b)
 		done += bhi - blo
 	}
 	return done
@@ -242,6 +279,7 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) u
 		}
 	}
 	m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*first, meta, false)
+	s.define(first, last)
 	m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), kind: accessLogical,
 		client: cmdbuf.ClientBlit})
 	if !r.Plain {
@@ -261,9 +299,10 @@ func (m *Machine) plainAt(ctx *opCtx, addr uint64, v byte) byte {
 	}
 	b := (addr - s.Base) / BlockSize
 	var code, value byte
-	if ctx != nil {
+	switch {
+	case ctx != nil:
 		code, value = m.metaView(ctx, s, b)
-	} else {
+	case s.isDefined(b):
 		var meta [2]byte
 		m.mem.Read(s.Meta+2*b, meta[:])
 		code, value = meta[0], meta[1]
@@ -296,7 +335,9 @@ func (m *Machine) Logical(addr, size uint64, surface uint16) ([]byte, error) {
 	first, last := blocksOf(s, addr, size)
 	for b := first; b <= last; b++ {
 		var meta [2]byte
-		m.mem.Read(s.Meta+2*b, meta[:])
+		if s.isDefined(b) {
+			m.mem.Read(s.Meta+2*b, meta[:])
+		}
 		lo, hi := max(addr, s.Base+b*BlockSize), min(addr+size, s.Base+(b+1)*BlockSize)
 		seg := out[lo-addr : hi-addr]
 		switch meta[0] {

@@ -245,6 +245,7 @@ func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte) {
 func (m *Machine) writeAccess(ctx *opCtx, a cmdbuf.Access, data []byte) {
 	e := ctx.e
 	ctx.client = a.Client
+	m.spoilMetadata(a.Addr, uint64(a.Size))
 	m.checkWAW(ctx, a, data)
 	m.checkWAR(ctx, a)
 	lv := e.paths[a.Client][0]

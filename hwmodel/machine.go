@@ -31,6 +31,11 @@ type Surface struct {
 	Size uint64
 	Meta uint64
 	Name string
+	// defined has a bit per block whose metadata something wrote as
+	// metadata (an initialisation, a compressing write, a decompress)
+	// since the surface was defined and no plain write landed on it since:
+	// the rest is garbage whatever its bytes look like.
+	defined []uint64
 }
 
 // label names an address range for hazard messages.
@@ -107,6 +112,9 @@ type Machine struct {
 	effects      *effectLog
 	hazards      []Hazard
 	faults       []Fault
+	// metaIndex lists, per memory page, the surfaces whose metadata
+	// overlaps it.
+	metaIndex map[uint64][]*Surface
 	// hazardKeys finds a recorded hazard to widen instead of repeating it.
 	hazardKeys map[hazardKey]int
 	// spoiled lists dwords no GPU op wrote whose data a hazard destroyed:
@@ -131,7 +139,7 @@ func New(p *Profile) (*Machine, error) {
 	}
 	m := &Machine{
 		prof: p, mem: newMem(), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
-		surfaces: map[uint16]*Surface{}, surfaceIndex: map[uint64][]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
+		surfaces: map[uint16]*Surface{}, surfaceIndex: map[uint64][]*Surface{}, metaIndex: map[uint64][]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
 		effects: newEffectLog(), retireAt: minRetireAt, retireMin: minRetireAt, hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
 	}
 	m.memLevel = newMemLevel(m.mem)
@@ -229,9 +237,13 @@ func (m *Machine) DefineSurface(s Surface) error {
 		return fmt.Errorf("hwmodel: surface %d's metadata 0x%x+0x%x is not mapped", s.ID, s.Meta, MetadataSize(s.Size))
 	}
 	c := s
+	c.defined = make([]uint64, (MetadataSize(s.Size)/2+63)/64)
 	m.surfaces[s.ID] = &c
 	for p := s.Base / PageSize; p <= (s.Base+s.Size-1)/PageSize; p++ {
 		m.surfaceIndex[p] = append(m.surfaceIndex[p], &c)
+	}
+	for p := s.Meta / PageSize; p <= (s.Meta+MetadataSize(s.Size)-1)/PageSize; p++ {
+		m.metaIndex[p] = append(m.metaIndex[p], &c)
 	}
 	return nil
 }
@@ -243,12 +255,16 @@ func (m *Machine) RemoveSurface(id uint16) {
 		return
 	}
 	delete(m.surfaces, id)
-	for p := s.Base / PageSize; p <= (s.Base+s.Size-1)/PageSize; p++ {
-		m.surfaceIndex[p] = slices.DeleteFunc(m.surfaceIndex[p], func(x *Surface) bool { return x == s })
-		if len(m.surfaceIndex[p]) == 0 {
-			delete(m.surfaceIndex, p)
+	unindex := func(idx map[uint64][]*Surface, lo, n uint64) {
+		for p := lo / PageSize; p <= (lo+n-1)/PageSize; p++ {
+			idx[p] = slices.DeleteFunc(idx[p], func(x *Surface) bool { return x == s })
+			if len(idx[p]) == 0 {
+				delete(idx, p)
+			}
 		}
 	}
+	unindex(m.surfaceIndex, s.Base, s.Size)
+	unindex(m.metaIndex, s.Meta, MetadataSize(s.Size))
 }
 
 // surfaceAt returns the surface holding addr, if any: of aliasing surfaces,
@@ -276,20 +292,33 @@ func (m *Machine) anySurface(addr, n uint64) bool {
 }
 
 // InitializeMetadata sets a surface's whole metadata to "cleared to value",
-// as resource creation does for a committed resource, outside any queue (no
+// as resource creation may for a committed resource, outside any queue (no
 // cost, ordered before everything later). The reference fills the data with
 // value, which is what reads of the surface now return.
 func (m *Machine) InitializeMetadata(id uint16, value byte) error {
+	return m.initializeMetadata(id, MetaClear, value)
+}
+
+// InitializeMetadataPlain marks a surface's every block plain, outside any
+// queue: its bytes are what memory holds (a committed resource's zeroes).
+func (m *Machine) InitializeMetadataPlain(id uint16) error {
+	return m.initializeMetadata(id, MetaPlain, 0)
+}
+
+func (m *Machine) initializeMetadata(id uint16, code, value byte) error {
 	s := m.surfaces[id]
 	if s == nil {
 		return fmt.Errorf("hwmodel: no surface %d", id)
 	}
 	meta := make([]byte, MetadataSize(s.Size))
 	for i := 0; i < len(meta); i += 2 {
-		meta[i], meta[i+1] = MetaClear, value
+		meta[i], meta[i+1] = code, value
 	}
 	m.mem.Write(s.Meta, meta)
-	m.ref.fill(s.Base, s.Size, value, 0)
+	s.define(0, uint64(len(meta)/2-1))
+	if code == MetaClear {
+		m.ref.fill(s.Base, s.Size, value, 0)
+	}
 	return nil
 }
 
@@ -317,6 +346,7 @@ func (m *Machine) CPUWrite(addr uint64, data []byte) error {
 	}
 	m.mem.Write(addr, data)
 	m.ref.write(addr, data, 0)
+	m.spoilMetadata(addr, uint64(len(data)))
 	return nil
 }
 
@@ -339,6 +369,7 @@ func (m *Machine) Fill(addr, size uint64, v byte) error {
 	}
 	m.mem.Fill(addr, size, v)
 	m.ref.fill(addr, size, v, 0)
+	m.spoilMetadata(addr, size)
 	return nil
 }
 
