@@ -1,0 +1,134 @@
+package umd
+
+import (
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// Barrier implements PFND3D12DDI_BARRIER_0094 (000 "PFND3D12DDI_BARRIER",
+// "D3D12DDIARG_BARRIER_0094"): it validates every barrier of the call
+// (validate.go) and translates the call as one unit into the fewest packets
+// the ordering rules allow (000 "Barrier Ordering"):
+//
+//	MARKER "Barrier #n"
+//	WAIT      drain SyncBefore's stages; hold SyncAfter's, or the CP when
+//	          cache or compression work follows (it runs on the CP, after
+//	          the drain, and everything later is ordered after it)
+//	CACHE     flush AccessBefore's write caches, invalidate AccessAfter's
+//	          stale caches, limited to the resources' byte ranges
+//	DECOMPRESS / METADATA_INIT   per surface, for layout transitions
+//	CACHE     the flushes the compression work itself needs, if any
+//
+// then the split barriers' halves and the ranged barriers (translate.go).
+// An invalid barrier puts the list in its error state and emits nothing for
+// the call. A call with no barriers is a warning.
+func (cl *CommandList) Barrier(bs []ddi.Barrier) {
+	if !cl.open("Barrier") {
+		return
+	}
+	call := cl.calls
+	cl.calls++
+	if cl.rules == nil {
+		cl.fail(Message{Category: CategoryStateSetting, ID: MsgBarrierInBundle, Command: "Barrier", Call: call, Barrier: -1,
+			Rule: `a bundle cannot record barriers (000 "Barrier API Call Validation")`})
+		return
+	}
+	if len(bs) == 0 {
+		cl.warn(Message{Category: CategoryStateSetting, ID: MsgZeroBarriers, Command: "Barrier", Call: call, Barrier: -1,
+			Field: "NumBarriers", Value: "0", Rule: `a Barrier call with no barriers does nothing (000 "Barrier API Call Validation")`})
+		return
+	}
+	p := &cl.plan
+	p.reset()
+	for i := range bs {
+		if !cl.barrier(p, call, i, &bs[i]) {
+			return
+		}
+	}
+	cl.marker("Barrier")
+	cl.emitPlan(p, call, len(bs))
+}
+
+// barrier validates one barrier and adds it to the plan.
+func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
+	v := checker{cl: cl, call: call, index: i}
+	switch b.Type {
+	case ddi.BarrierTypeGlobal:
+		g := b.Global()
+		if !v.common(*g, "global") {
+			return false
+		}
+		if g.SyncBefore == ddi.SyncSplit || g.SyncAfter == ddi.SyncSplit {
+			return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
+				`a global barrier cannot be split (000 "D3D12_BARRIER_TYPE")`)
+		}
+		cl.planGlobal(p, g)
+	case ddi.BarrierTypeTexture:
+		t := b.Texture()
+		r, sel, whole, ok := v.texture(t)
+		if !ok {
+			return false
+		}
+		cl.planTexture(p, t, r, sel, whole)
+	case ddi.BarrierTypeBuffer:
+		x := b.Buffer()
+		r, ok := v.buffer(x)
+		if !ok {
+			return false
+		}
+		cl.planBuffer(p, x, r)
+	case ddi.BarrierTypeRanged:
+		rg := b.Ranged()
+		r, ok := v.ranged(rg)
+		if !ok {
+			return false
+		}
+		cl.planRanged(p, rg, r)
+	default:
+		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
+			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
+	}
+	p.barriers++
+	return true
+}
+
+// selectionRange is the bytes a selection of r's subresources spans.
+func selectionRange(r *Resource, sel resource.Selection, whole bool) (lo, hi uint64) {
+	if whole || r.IsBuffer() {
+		return r.Addr, r.Addr + r.DataSize
+	}
+	lo, hi = ^uint64(0), 0
+	sel.Each(func(sub uint32) {
+		fp := r.Desc.Footprints[sub]
+		lo, hi = min(lo, r.Addr+fp.Offset), max(hi, r.Addr+fp.Offset+fp.Size)
+	})
+	return lo, hi
+}
+
+// compressionRegions calls f with the byte regions (offsets in the surface)
+// covering the selected subresources: consecutive subresources merge, with
+// the padding between them; the whole resource is one region.
+func compressionRegions(r *Resource, sel resource.Selection, whole bool, f func(off, size uint64)) {
+	if whole {
+		f(0, r.DataSize)
+		return
+	}
+	var lo, hi uint64
+	prev := int64(-2)
+	sel.Each(func(sub uint32) {
+		fp := r.Desc.Footprints[sub]
+		end := alignUp(fp.Offset+fp.Size, 256)
+		if int64(sub) == prev+1 {
+			hi = end
+		} else {
+			if prev >= 0 {
+				f(lo, hi-lo)
+			}
+			lo, hi = fp.Offset, end
+		}
+		prev = int64(sub)
+	})
+	if prev >= 0 {
+		f(lo, hi-lo)
+	}
+}

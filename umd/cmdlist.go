@@ -1,0 +1,180 @@
+package umd
+
+import (
+	"fmt"
+	"strconv"
+	"unsafe"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// CommandList is a command list being recorded: work and barriers become
+// packets in a command buffer. The first error puts it in an error state:
+// later commands are ignored and Close returns that error (as the D3D12
+// runtime removes a command list that records an invalid barrier).
+// Warnings are collected. A CommandList is used by one goroutine at a time.
+type CommandList struct {
+	d      *Device
+	typ    ddi.CommandListType
+	engine hwmodel.EngineKind
+	rules  *ddi.QueueRules // nil for bundles
+	buf    *cmdbuf.Buffer
+	closed bool
+	err    *Message
+	warns  []Message
+
+	commands int // commands recorded, for markers
+	calls    int // Barrier calls recorded
+
+	// Record-time tracking of the subresources the list touches (track.go).
+	gen    uint32
+	tracks map[ddi.HResource]*track
+
+	// patches are surface accesses whose compression depends on a layout
+	// the list does not know; the queue sets them at submission.
+	patches []patch
+	// assumptions are texture accesses made before any barrier on their
+	// subresource: the debug layer checks them at submission.
+	assumptions []assumption
+
+	records []BarrierRecord
+	ops     []SurfaceOp // the records' surface work
+
+	nextEvent uint32
+	plan      plan
+	scratch   []byte
+	words     []uint32
+	accs      []accessSpec
+}
+
+// patch locates the attribute dword of a surface access.
+type patch struct {
+	pos cmdbuf.Pos
+	res *Resource
+	sub uint32
+}
+
+// assumption is a texture access recorded before the list knew the layout.
+type assumption struct {
+	res     *Resource
+	sub     uint32
+	access  ddi.BarrierAccess
+	command string
+}
+
+// CreateCommandList creates a command list of a type; it is open for
+// recording.
+func (d *Device) CreateCommandList(t ddi.CommandListType) (*CommandList, error) {
+	if !t.Valid() {
+		return nil, fmt.Errorf("umd: CreateCommandList: %v is not a command list type", t)
+	}
+	cl := &CommandList{d: d, typ: t, buf: cmdbuf.NewBuffer(0), tracks: map[ddi.HResource]*track{}, gen: 1}
+	if t != ddi.CommandListTypeBundle {
+		cl.rules, _ = ddi.QueueRulesFor(t)
+		cl.engine = queueEngines[t]
+	}
+	return cl, nil
+}
+
+// Type is the command list's type.
+func (cl *CommandList) Type() ddi.CommandListType { return cl.typ }
+
+// Close ends recording; it returns the first error recorded, if any.
+func (cl *CommandList) Close() error {
+	if cl.closed {
+		return &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgCommandListClosed,
+			Command: "Close", Call: -1, Barrier: -1, Rule: "the command list is already closed"}
+	}
+	cl.closed = true
+	if cl.err != nil {
+		return cl.err
+	}
+	return nil
+}
+
+// Reset empties the list and opens it for recording again, keeping its
+// memory (command buffer chunks, tracking tables) for reuse.
+func (cl *CommandList) Reset() {
+	cl.buf.Reset()
+	cl.closed, cl.err = false, nil
+	cl.warns = cl.warns[:0]
+	cl.commands, cl.calls = 0, 0
+	cl.gen++
+	cl.patches = cl.patches[:0]
+	cl.assumptions = cl.assumptions[:0]
+	cl.records = cl.records[:0]
+	cl.ops = cl.ops[:0]
+	cl.nextEvent = 0
+}
+
+// Err is the error that stopped recording, if any.
+func (cl *CommandList) Err() error {
+	if cl.err == nil {
+		return nil
+	}
+	return cl.err
+}
+
+// Warnings are the warnings recorded so far.
+func (cl *CommandList) Warnings() []Message { return cl.warns }
+
+// Buffer is the command buffer recorded so far, for disassembly. Accesses
+// whose compression waits for submission are shown as recorded (not
+// through compression).
+func (cl *CommandList) Buffer() *cmdbuf.Buffer { return cl.buf }
+
+// Records returns the barrier-operations record of every Barrier call.
+func (cl *CommandList) Records() []BarrierRecord { return cl.records }
+
+// SurfaceOps returns the surface work of a record.
+func (cl *CommandList) SurfaceOps(r BarrierRecord) []SurfaceOp {
+	return cl.ops[r.FirstOp : r.FirstOp+r.NumOps]
+}
+
+// open reports whether commands may be recorded; a command on a closed
+// list is itself an error.
+func (cl *CommandList) open(command string) bool {
+	if cl.err != nil {
+		return false
+	}
+	if cl.closed {
+		cl.fail(Message{Category: CategoryStateSetting, ID: MsgCommandListClosed, Command: command, Call: -1, Barrier: -1,
+			Rule: "the command list is closed: Reset it before recording"})
+		return false
+	}
+	return true
+}
+
+// fail records the first error.
+func (cl *CommandList) fail(m Message) {
+	if cl.err == nil {
+		m.Severity = SeverityError
+		cl.err = &m
+	}
+}
+
+func (cl *CommandList) warn(m Message) {
+	m.Severity = SeverityWarning
+	cl.warns = append(cl.warns, m)
+}
+
+// marker emits a MARKER naming the command, "Barrier #3", so hazards point
+// at it, without allocating.
+func (cl *CommandList) marker(command string) {
+	cl.commands++
+	b := append(cl.scratch[:0], command...)
+	b = append(b, " #"...)
+	b = strconv.AppendInt(b, int64(cl.commands), 10)
+	cl.scratch = b
+	text := unsafe.String(unsafe.SliceData(b), len(b)) // AppendMarker copies it at once
+	cl.put(cmdbuf.AppendMarker(cl.words[:0], uint32(cl.commands), text))
+}
+
+// put appends encoded packets (built in cl.words, which it keeps for reuse)
+// to the command buffer.
+func (cl *CommandList) put(words []uint32) {
+	cl.words = words
+	cl.buf.Append(words)
+}

@@ -1,0 +1,67 @@
+package umd
+
+import (
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// Helpers that build the DDI creation arguments the way the D3D12 runtime
+// does for CreateCommittedResource3, CreateHeap and CreatePlacedResource2
+// (000 "ID3D12Device10 CreateCommittedResource3", "CreatePlacedResource2").
+
+// BufferDesc describes a buffer (its layout is always UNDEFINED).
+func BufferDesc(size uint64, flags ddi.ResourceFlags) ddi.CreateResource0088 {
+	return ddi.CreateResource0088{ResourceType: ddi.ResourceTypeBuffer, Width: size, Height: 1, DepthOrArraySize: 1,
+		MipLevels: 1, SampleDesc: ddi.SampleDesc{Count: 1}, Layout: ddi.TextureLayoutRowMajor, Flags: flags,
+		InitialBarrierLayout: ddi.LayoutUndefined}
+}
+
+// Texture2DDesc describes a 2D texture (arraySize slices, mips levels; 0
+// mips is the full chain).
+func Texture2DDesc(format ddi.Format, width, height uint32, arraySize, mips uint16, flags ddi.ResourceFlags,
+	initial ddi.BarrierLayout) ddi.CreateResource0088 {
+	return ddi.CreateResource0088{ResourceType: ddi.ResourceTypeTexture2D, Width: uint64(width), Height: height,
+		DepthOrArraySize: arraySize, MipLevels: mips, Format: format, SampleDesc: ddi.SampleDesc{Count: 1},
+		Flags: flags, InitialBarrierLayout: initial}
+}
+
+// CreateCommitted creates a resource in a heap of its own, of the given
+// kind, sized as CheckResourceAllocationInfo says.
+func (d *Device) CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error) {
+	info, err := d.CheckResourceAllocationInfo(&desc, 0, 0, 1)
+	if err != nil {
+		return 0, err
+	}
+	size := alignUp(info.ResourceDataSize+info.AdditionalDataSize, uint64(info.ResourceDataAlignment))
+	heap := resource.CreateHeapFor(kind, size, 0)
+	if info.ResourceDataAlignment > resource.DefaultPlacementAlignment {
+		heap.Alignment = uint64(info.ResourceDataAlignment)
+	}
+	_, h, err := d.CreateHeapAndResource(&heap, 0, &desc)
+	return h, err
+}
+
+// CreateHeap creates a heap of a kind.
+func (d *Device) CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error) {
+	heap := resource.CreateHeapFor(kind, size, 0)
+	h, _, err := d.CreateHeapAndResource(&heap, 0, nil)
+	return h, err
+}
+
+// CreatePlaced creates a resource at offset in an existing heap.
+func (d *Device) CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
+	desc.ReuseBufferGPUVA.BaseAddressUMD.Offset = offset
+	_, h, err := d.CreateHeapAndResource(nil, heap, &desc)
+	return h, err
+}
+
+// AllocationSize is the bytes a placed resource occupies, as
+// CheckResourceAllocationInfo reports it.
+func (d *Device) AllocationSize(desc ddi.CreateResource0088) (size, alignment uint64, err error) {
+	info, err := d.CheckResourceAllocationInfo(&desc, 0, 0, 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	a := uint64(info.ResourceDataAlignment)
+	return alignUp(info.ResourceDataSize+info.AdditionalDataSize, a), a, nil
+}

@@ -1,0 +1,185 @@
+package umd
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ebref/ebref/caps"
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// Options configure a device.
+type Options struct {
+	// Debug turns on the debug layer's execute-time checks: the layouts
+	// each command list assumed (its first LayoutBefore of each subresource)
+	// are checked against the layouts the subresources have when it is
+	// executed, split barriers are matched across the lists of one
+	// ExecuteCommandLists, and findings are kept (Device.Messages).
+	Debug bool
+	// Faults break the translation on purpose (faults.go), so conformance
+	// suites can prove they catch each kind of mistake.
+	Faults Faults
+}
+
+// Device is ebref's driver opened on a hardware profile: the device DDIs,
+// command lists and queues, over a simulated GPU. Creating resources,
+// recording command lists on different goroutines and submitting are safe
+// concurrently; one command list is recorded by one goroutine at a time.
+type Device struct {
+	prof *hwmodel.Profile
+	opts Options
+
+	// rmu guards the handle tables.
+	rmu       sync.RWMutex
+	heaps     map[ddi.HHeap]*Heap
+	resources map[ddi.HResource]*Resource
+	handles   atomic.Uint64
+	workIDs   atomic.Uint32
+
+	// mu guards the machine, surfaces, queues, fences and the layouts
+	// subresources have at submission time.
+	mu          sync.Mutex
+	m           *hwmodel.Machine
+	nextSurface uint16
+	queues      []*Queue
+	messages    []Message
+
+	// caches are, per engine kind, the cache work between clients.
+	caches [hwmodel.NumEngineKinds]cacheTable
+}
+
+// cacheTable says, for one engine, what a write by client w must have done
+// before client r reads: flush[w][r] are the caches the write sits in that r
+// does not look in (Profile.CachesBetween), inval[w][r] the caches of r that
+// may hold stale copies (Profile.StaleBetween); path[w] is every cache on
+// w's way to memory. writeBack are the caches that hold writes (not
+// read-only): invalidating one also flushes it, so no other resource's
+// pending writes are dropped.
+type cacheTable struct {
+	flush, inval [cmdbuf.NumClients][cmdbuf.NumClients]cmdbuf.CacheMask
+	path         [cmdbuf.NumClients]cmdbuf.CacheMask
+	writeBack    cmdbuf.CacheMask
+}
+
+func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
+	mask := func(cs []cmdbuf.Cache) (m cmdbuf.CacheMask) {
+		for _, c := range cs {
+			m |= c.Mask()
+		}
+		return m
+	}
+	for w := cmdbuf.Client(0); w < cmdbuf.NumClients; w++ {
+		t.path[w] = mask(p.Path(e, w))
+		for r := cmdbuf.Client(0); r < cmdbuf.NumClients; r++ {
+			t.flush[w][r] = mask(p.CachesBetween(e, w, e, r))
+			t.inval[w][r] = mask(p.StaleBetween(e, w, e, r))
+		}
+	}
+	for _, s := range p.Caches {
+		if !s.ReadOnly {
+			t.writeBack |= s.Kind.Mask()
+		}
+	}
+	return t
+}
+
+// Open opens a device on a profile.
+func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
+	if p == nil {
+		return nil, errors.New("umd: nil profile")
+	}
+	m, err := hwmodel.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("umd: %w", err)
+	}
+	d := &Device{prof: p, opts: opts, m: m, heaps: map[ddi.HHeap]*Heap{}, resources: map[ddi.HResource]*Resource{}}
+	for e := range d.caches {
+		d.caches[e] = newCacheTable(p, hwmodel.EngineKind(e))
+	}
+	return d, nil
+}
+
+// Profile is the hardware profile the device runs on.
+func (d *Device) Profile() *hwmodel.Profile { return d.prof }
+
+// Options returns D3D12DDI_D3D12_OPTIONS_DATA_0089 (caps.Options).
+func (d *Device) Options() ddi.OptionsData0089 { return caps.Options(d.prof) }
+
+// Machine is the simulated GPU, for reading results and hazards. Use it
+// only while no queue is executing (after WaitIdle).
+func (d *Device) Machine() *hwmodel.Machine { return d.m }
+
+// Messages returns the findings of the execute-time debug checks.
+func (d *Device) Messages() []Message {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Message(nil), d.messages...)
+}
+
+// nextHandle hands out a handle: small integers, never 0.
+func (d *Device) nextHandle() uint64 { return d.handles.Add(1) }
+
+// resource looks a resource up.
+func (d *Device) resource(h ddi.HResource) *Resource {
+	d.rmu.RLock()
+	r := d.resources[h]
+	d.rmu.RUnlock()
+	return r
+}
+
+// Resource returns the resource behind a handle.
+func (d *Device) Resource(h ddi.HResource) (*Resource, bool) {
+	r := d.resource(h)
+	return r, r != nil
+}
+
+// Heap returns the heap behind a handle.
+func (d *Device) Heap(h ddi.HHeap) (*Heap, bool) {
+	d.rmu.RLock()
+	defer d.rmu.RUnlock()
+	hp := d.heaps[h]
+	return hp, hp != nil
+}
+
+// WaitIdle runs every queue to completion, as a CPU wait for the GPU to
+// go idle. A deadlock (queues waiting on fences nothing signals) is
+// returned as hwmodel.ErrDeadlock; the stuck submissions fault.
+func (d *Device) WaitIdle() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m.Run()
+}
+
+// WriteBuffer writes into a buffer in CPU-visible memory (an upload or
+// readback heap) between submissions, as the CPU does through a mapping.
+func (d *Device) WriteBuffer(h ddi.HResource, offset uint64, data []byte) error {
+	r := d.resource(h)
+	switch {
+	case r == nil:
+		return fmt.Errorf("umd: WriteBuffer: no resource has handle 0x%x", uint64(h))
+	case !r.IsBuffer() || !r.Heap.Desc.CPUVisible():
+		return fmt.Errorf("umd: WriteBuffer: %s is not a buffer in an upload or readback heap", r.name)
+	case offset > r.Desc.DataSize || uint64(len(data)) > r.Desc.DataSize-offset:
+		return fmt.Errorf("umd: WriteBuffer: %d bytes at %d run past the %d-byte %s", len(data), offset, r.Desc.DataSize, r.name)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m.CPUWrite(r.Addr+offset, data)
+}
+
+// Contents returns a resource's bytes as a client that decodes compression
+// reads them from memory. After WaitIdle every cache has been written back,
+// so this is the final content.
+func (d *Device) Contents(h ddi.HResource) ([]byte, error) {
+	r := d.resource(h)
+	if r == nil {
+		return nil, fmt.Errorf("umd: Contents: no resource has handle 0x%x", uint64(h))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m.Logical(r.Addr, r.Desc.DataSize, r.Surface)
+}

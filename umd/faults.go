@@ -1,0 +1,85 @@
+package umd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Faults break the Barrier translation on purpose, one kind of packet at a
+// time, so a conformance suite can show that it catches each kind of
+// mistake a driver can make. A device with no faults set translates
+// correctly.
+type Faults struct {
+	// DropWait emits no WAIT for barriers (the stall before cache and
+	// compression work and the stall that holds later work).
+	DropWait bool
+	// NarrowDrain drains only the lowest pipeline stage a barrier's
+	// SyncBefore covers: later-stage producers are not waited for.
+	NarrowDrain bool
+	// DropFlush flushes no cache.
+	DropFlush bool
+	// DropInvalidate invalidates no cache.
+	DropInvalidate bool
+	// DropDecompress emits no DECOMPRESS.
+	DropDecompress bool
+	// DropMetadataInit emits no METADATA_INIT (neither DISCARD's nor the
+	// one that re-enables compression).
+	DropMetadataInit bool
+	// DropSplitEndWait emits no wait at the end of a split barrier.
+	DropSplitEndWait bool
+	// DropRangedFlush emits no cache operation for ranged (atomic-copy)
+	// barriers.
+	DropRangedFlush bool
+}
+
+// faultNames maps the names FaultByName accepts to the fields.
+var faultNames = map[string]func(*Faults) *bool{
+	"drop-wait":          func(f *Faults) *bool { return &f.DropWait },
+	"narrow-drain":       func(f *Faults) *bool { return &f.NarrowDrain },
+	"drop-flush":         func(f *Faults) *bool { return &f.DropFlush },
+	"drop-invalidate":    func(f *Faults) *bool { return &f.DropInvalidate },
+	"drop-decompress":    func(f *Faults) *bool { return &f.DropDecompress },
+	"drop-metadata-init": func(f *Faults) *bool { return &f.DropMetadataInit },
+	"drop-split-end-wait": func(f *Faults) *bool {
+		return &f.DropSplitEndWait
+	},
+	"drop-ranged-flush": func(f *Faults) *bool { return &f.DropRangedFlush },
+}
+
+// FaultNames lists the fault names, sorted.
+func FaultNames() []string {
+	var out []string
+	for n := range faultNames {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FaultByName returns the Faults with one named fault set.
+func FaultByName(name string) (Faults, error) {
+	set, ok := faultNames[name]
+	if !ok {
+		return Faults{}, fmt.Errorf("umd: no fault %q (have %s)", name, strings.Join(FaultNames(), ", "))
+	}
+	var f Faults
+	*set(&f) = true
+	return f, nil
+}
+
+// String names the faults set, "none" for none.
+func (f Faults) String() string {
+	var on []string
+	for _, n := range FaultNames() {
+		if *faultNames[n](&f) {
+			on = append(on, n)
+		}
+	}
+	if on == nil {
+		return "none"
+	}
+	return strings.Join(on, ",")
+}
+
+func (f Faults) any() bool { return f != Faults{} }

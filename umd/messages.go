@@ -1,0 +1,176 @@
+package umd
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity is a message's severity, as the D3D12 debug layer grades them.
+type Severity uint8
+
+// The severities ebref uses.
+const (
+	SeverityError Severity = iota
+	SeverityWarning
+)
+
+func (s Severity) String() string {
+	if s == SeverityWarning {
+		return "WARNING"
+	}
+	return "ERROR"
+}
+
+// Category is a message's category (D3D12_MESSAGE_CATEGORY).
+type Category uint8
+
+// The categories ebref uses.
+const (
+	CategoryStateCreation Category = iota
+	CategoryStateSetting
+	CategoryExecution
+	CategoryResourceManipulation
+)
+
+func (c Category) String() string {
+	return [...]string{"STATE_CREATION", "STATE_SETTING", "EXECUTION", "RESOURCE_MANIPULATION"}[c]
+}
+
+// MessageID identifies a kind of message. Where the D3D12 debug layer has
+// one for the same check, ebref uses its number and name
+// (D3D12_MESSAGE_ID in d3d12sdklayers.h); checks it has none for get
+// numbers from 100000 up and names starting EBREF_.
+type MessageID uint32
+
+// The messages.
+const (
+	MsgUnusedCrossExecuteSplitBarrier    MessageID = 1329
+	MsgIncompatibleBarrierValues         MessageID = 1331
+	MsgIncompatibleBarrierAccess         MessageID = 1332
+	MsgIncompatibleBarrierSync           MessageID = 1333
+	MsgIncompatibleBarrierLayout         MessageID = 1334
+	MsgIncompatibleBarrierType           MessageID = 1335
+	MsgOutOfBoundsBarrierSubresource     MessageID = 1336
+	MsgIncompatibleBarrierDimension      MessageID = 1337
+	MsgBufferBarrierSubregionOutOfBounds MessageID = 1340
+	MsgUnsupportedBarrierLayout          MessageID = 1341
+	MsgCreateResourceAndHeapInvalid      MessageID = 1342
+	MsgBarrierInteropInvalidLayout       MessageID = 1350
+	MsgCopyBufferRegionInvalidDst        MessageID = 1140
+	MsgCopyBufferRegionInvalidSrc        MessageID = 1141
+	MsgAtomicCopyDstRangeOutOfBounds     MessageID = 1029
+	MsgAtomicCopySrcRangeOutOfBounds     MessageID = 1032
+	MsgAtomicCopyInvalidOffsetAlignment  MessageID = 1033
+	MsgCopyInvalidLayout                 MessageID = 1067
+
+	MsgBarrierInBundle        MessageID = 100000
+	MsgZeroBarriers           MessageID = 100001
+	MsgAccessBeforeCommon     MessageID = 100002
+	MsgInvalidHandle          MessageID = 100003
+	MsgSplitMismatch          MessageID = 100004
+	MsgSequentialBarrierSync  MessageID = 100005
+	MsgSyncNoneAccessed       MessageID = 100006
+	MsgSelfCopyIntersects     MessageID = 100007
+	MsgInvalidWork            MessageID = 100008
+	MsgCommandListClosed      MessageID = 100009
+	MsgLayoutMismatch         MessageID = 100010
+	MsgIncompatibleAccessWork MessageID = 100011
+)
+
+var messageNames = map[MessageID]string{
+	MsgUnusedCrossExecuteSplitBarrier:    "UNUSED_CROSS_EXECUTE_SPLIT_BARRIER",
+	MsgIncompatibleBarrierValues:         "INCOMPATIBLE_BARRIER_VALUES",
+	MsgIncompatibleBarrierAccess:         "INCOMPATIBLE_BARRIER_ACCESS",
+	MsgIncompatibleBarrierSync:           "INCOMPATIBLE_BARRIER_SYNC",
+	MsgIncompatibleBarrierLayout:         "INCOMPATIBLE_BARRIER_LAYOUT",
+	MsgIncompatibleBarrierType:           "INCOMPATIBLE_BARRIER_TYPE",
+	MsgOutOfBoundsBarrierSubresource:     "OUT_OF_BOUNDS_BARRIER_SUBRESOURCE_RANGE",
+	MsgIncompatibleBarrierDimension:      "INCOMPATIBLE_BARRIER_RESOURCE_DIMENSION",
+	MsgBufferBarrierSubregionOutOfBounds: "BUFFER_BARRIER_SUBREGION_OUT_OF_BOUNDS",
+	MsgUnsupportedBarrierLayout:          "UNSUPPORTED_BARRIER_LAYOUT",
+	MsgCreateResourceAndHeapInvalid:      "CREATERESOURCEANDHEAP_INVALID_PARAMETERS",
+	MsgBarrierInteropInvalidLayout:       "BARRIER_INTEROP_INVALID_LAYOUT",
+	MsgCopyBufferRegionInvalidDst:        "COPYBUFFERREGION_INVALID_DST_RESOURCE",
+	MsgCopyBufferRegionInvalidSrc:        "COPYBUFFERREGION_INVALID_SRC_RESOURCE",
+	MsgAtomicCopyDstRangeOutOfBounds:     "ATOMICCOPYBUFFER_DST_RANGE_OUT_OF_BOUNDS",
+	MsgAtomicCopySrcRangeOutOfBounds:     "ATOMICCOPYBUFFER_SRC_RANGE_OUT_OF_BOUNDS",
+	MsgAtomicCopyInvalidOffsetAlignment:  "ATOMICCOPYBUFFER_INVALID_OFFSET_ALIGNMENT",
+	MsgCopyInvalidLayout:                 "COPY_INVALIDLAYOUT",
+	MsgBarrierInBundle:                   "EBREF_BARRIER_IN_BUNDLE",
+	MsgZeroBarriers:                      "EBREF_ZERO_BARRIER_COUNT",
+	MsgAccessBeforeCommon:                "EBREF_ACCESS_BEFORE_COMMON",
+	MsgInvalidHandle:                     "EBREF_INVALID_HANDLE",
+	MsgSplitMismatch:                     "EBREF_SPLIT_BARRIER_MISMATCH",
+	MsgSequentialBarrierSync:             "EBREF_SEQUENTIAL_BARRIER_SYNC",
+	MsgSyncNoneAccessed:                  "EBREF_SYNC_NONE_ACCESSED",
+	MsgSelfCopyIntersects:                "EBREF_SELF_COPY_INTERSECTS",
+	MsgInvalidWork:                       "EBREF_INVALID_WORK",
+	MsgCommandListClosed:                 "EBREF_COMMAND_LIST_CLOSED",
+	MsgLayoutMismatch:                    "EBREF_LAYOUT_MISMATCH",
+	MsgIncompatibleAccessWork:            "EBREF_INCOMPATIBLE_ACCESS",
+}
+
+// Name is the message's D3D12_MESSAGE_ID name without its prefix.
+func (id MessageID) Name() string {
+	if n, ok := messageNames[id]; ok {
+		return n
+	}
+	return fmt.Sprintf("MESSAGE_%d", uint32(id))
+}
+
+// MessageIDs lists every message ebref emits.
+func MessageIDs() []MessageID {
+	out := make([]MessageID, 0, len(messageNames))
+	for id := range messageNames {
+		out = append(out, id)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// Message is one validation finding. Call and Barrier locate a barrier
+// (the Barrier call's ordinal in its command list, from 0, and the
+// barrier's index in the call); both are -1 for findings about other
+// commands, which Command names instead.
+type Message struct {
+	Severity Severity
+	Category Category
+	ID       MessageID
+	Command  string // "Barrier", "CopyBufferRegion", "CreateHeapAndResource", ...
+	Call     int
+	Barrier  int
+	Field    string // the member at fault, e.g. "LayoutAfter"
+	Value    string // its value, printed as the enums print
+	Rule     string // what the rule says, with its spec citation
+}
+
+// Error prints the message in the debug layer's style:
+//
+//	D3D12 ERROR: Barrier call 2, barrier 0: LayoutAfter RENDER_TARGET: ... (000 "...") [ STATE_SETTING ERROR #1334: INCOMPATIBLE_BARRIER_LAYOUT ]
+func (m *Message) Error() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "D3D12 %s: %s", m.Severity, m.Command)
+	if m.Call >= 0 {
+		fmt.Fprintf(&s, " call %d", m.Call)
+	}
+	if m.Barrier >= 0 {
+		fmt.Fprintf(&s, ", barrier %d", m.Barrier)
+	}
+	s.WriteString(": ")
+	if m.Field != "" {
+		s.WriteString(m.Field)
+		if m.Value != "" {
+			s.WriteString(" " + m.Value)
+		}
+		s.WriteString(": ")
+	}
+	s.WriteString(m.Rule)
+	fmt.Fprintf(&s, " [ %s %s #%d: %s ]", m.Category, m.Severity, uint32(m.ID), m.ID.Name())
+	return s.String()
+}
+
+func (m *Message) String() string { return m.Error() }

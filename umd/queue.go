@@ -1,0 +1,260 @@
+package umd
+
+import (
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// Queue is a command queue: an engine of the GPU executing command lists of
+// one type, in submission order.
+type Queue struct {
+	d   *Device
+	typ ddi.CommandListType
+	e   *hwmodel.Engine
+}
+
+// CreateQueue creates a queue for command lists of type t (not bundles).
+func (d *Device) CreateQueue(t ddi.CommandListType) (*Queue, error) {
+	kind, ok := queueEngines[t]
+	if !ok {
+		return nil, fmt.Errorf("umd: CreateQueue: %v is not a queue type", t)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, err := d.m.NewEngine(kind)
+	if err != nil {
+		return nil, fmt.Errorf("umd: CreateQueue: %w", err)
+	}
+	q := &Queue{d: d, typ: t, e: e}
+	d.queues = append(d.queues, q)
+	return q, nil
+}
+
+// Type is the queue's command-list type.
+func (q *Queue) Type() ddi.CommandListType { return q.typ }
+
+// Engine is the hardware engine the queue runs on.
+func (q *Queue) Engine() *hwmodel.Engine { return q.e }
+
+// Fence is a fence between queues.
+type Fence struct {
+	d  *Device
+	id uint32
+}
+
+// CreateFence creates a fence at value 0.
+func (d *Device) CreateFence() *Fence {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return &Fence{d: d, id: d.m.NewFence()}
+}
+
+// Value is the fence's completed value (as of the last WaitIdle).
+func (f *Fence) Value() uint64 {
+	f.d.mu.Lock()
+	defer f.d.mu.Unlock()
+	v, _ := f.d.m.FenceValue(f.id)
+	return v
+}
+
+// Signal queues a signal of f to v after everything submitted so far.
+func (q *Queue) Signal(f *Fence, v uint64) {
+	q.d.mu.Lock()
+	defer q.d.mu.Unlock()
+	q.e.Submit(cmdbuf.FromWords(cmdbuf.AppendFenceSignal(nil, cmdbuf.Fence{ID: f.id, Value: v})))
+}
+
+// Wait makes the queue wait until f reaches v before what is submitted
+// next.
+func (q *Queue) Wait(f *Fence, v uint64) {
+	q.d.mu.Lock()
+	defer q.d.mu.Unlock()
+	q.e.Submit(cmdbuf.FromWords(cmdbuf.AppendFenceWait(nil, cmdbuf.Fence{ID: f.id, Value: v})))
+}
+
+// layoutOf is a subresource's layout as submissions have left it (the
+// device's view, in submission order; d.mu held).
+func (r *Resource) layoutOf(sub uint32) ddi.BarrierLayout {
+	if r.layouts == nil {
+		return r.InitialLayout
+	}
+	return r.layouts[sub]
+}
+
+func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout) {
+	if r.layouts == nil {
+		r.layouts = make([]ddi.BarrierLayout, r.Desc.SubresourceCount())
+		for i := range r.layouts {
+			r.layouts[i] = r.InitialLayout
+		}
+	}
+	r.layouts[sub] = l
+}
+
+// ExecuteCommandLists submits closed command lists of the queue's type as
+// one batch: the engine runs them in order and, at the end, finishes all
+// its work and flushes and invalidates its caches (000 "Barrier-Free
+// Access": there are no pending commands or cache flushes between
+// ExecuteCommandLists). Before submitting, the accesses whose compression
+// waited for the layout get it from the layouts the earlier submissions
+// left; with Options.Debug, the layouts each list assumed are checked
+// (000 "ExecuteCommandLists Call-Site Validation Phase"). A list that is
+// open, failed recording or has the wrong type is an error, and nothing is
+// submitted.
+func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
+	for i, cl := range lists {
+		switch {
+		case cl == nil:
+			return fmt.Errorf("umd: ExecuteCommandLists: list %d is nil", i)
+		case !cl.closed:
+			return fmt.Errorf("umd: ExecuteCommandLists: list %d is still open: Close it first", i)
+		case cl.err != nil:
+			return fmt.Errorf("umd: ExecuteCommandLists: list %d failed recording: %w", i, cl.err)
+		case cl.typ != q.typ:
+			return fmt.Errorf("umd: ExecuteCommandLists: list %d is a %s list; this is a %s queue", i, cl.typ, q.typ)
+		}
+	}
+	d := q.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	bufs := make([]*cmdbuf.Buffer, 0, len(lists))
+	var scope splitScope
+	for i, cl := range lists {
+		if d.opts.Debug {
+			d.checkAssumptions(q, i, cl)
+			scope.add(cl)
+		}
+		buf := cl.buf
+		if len(cl.patches) > 0 {
+			buf = buf.Clone()
+			chunks := buf.Chunks()
+			for _, p := range cl.patches {
+				attr := &chunks[p.pos.Chunk][p.pos.Off]
+				if p.res.compressedIn(p.res.layoutOf(p.sub)) {
+					*attr |= 4
+				} else {
+					*attr &^= 4
+				}
+			}
+		}
+		bufs = append(bufs, buf)
+		for _, t := range cl.tracks {
+			if t.gen != cl.gen || t.res.IsBuffer() {
+				continue
+			}
+			if t.uniform {
+				if t.all.barriered {
+					for sub := uint32(0); sub < t.res.Desc.SubresourceCount(); sub++ {
+						t.res.setLayout(sub, t.all.layout)
+					}
+				}
+				continue
+			}
+			for sub, s := range t.subs {
+				if s.barriered {
+					t.res.setLayout(uint32(sub), s.layout)
+				}
+			}
+		}
+	}
+	if d.opts.Debug {
+		d.messages = append(d.messages, scope.unmatched()...)
+	}
+	q.e.Submit(bufs...)
+	return nil
+}
+
+// checkAssumptions compares what a list assumed of layouts with the layouts
+// its subresources have at submission (d.mu held).
+func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
+	report := func(r *Resource, sub uint32, field string, value ddi.BarrierLayout, rule string) {
+		d.messages = append(d.messages, Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgLayoutMismatch,
+			Command: fmt.Sprintf("ExecuteCommandLists list %d", index), Call: -1, Barrier: -1,
+			Field: field, Value: value.String(), Rule: fmt.Sprintf("%s subresource %d: %s", r.name, sub, rule)})
+	}
+	for _, t := range cl.tracks {
+		if t.gen != cl.gen || t.res.IsBuffer() {
+			continue
+		}
+		check := func(sub uint32, s *subState) {
+			actual := t.res.layoutOf(sub)
+			if s.barriered && s.first != ddi.LayoutUndefined && !layoutMatches(s.first, actual) {
+				report(t.res, sub, "LayoutBefore", s.first, fmt.Sprintf(`the subresource is in %s when the list runs (000 "Layout Validation")`, actual))
+			}
+		}
+		if t.uniform {
+			for sub := uint32(0); sub < t.res.Desc.SubresourceCount(); sub++ {
+				check(sub, &t.all)
+			}
+		} else {
+			for sub := range t.subs {
+				check(uint32(sub), &t.subs[sub])
+			}
+		}
+	}
+	for _, a := range cl.assumptions {
+		actual := a.res.layoutOf(a.sub)
+		if !ddi.LayoutAccessOK(actual, actual, a.access) {
+			report(a.res, a.sub, a.command, actual, fmt.Sprintf(`%s needs a layout that allows it; the subresource is in %s (000 "Barrier-Free Access")`, a.access, actual))
+		}
+	}
+}
+
+// layoutMatches says whether a barrier's LayoutBefore names the layout a
+// subresource has. A LEGACY_* layout stands for COMMON or the layout of its
+// legacy state (000 "Legacy layouts": the runtime cannot know which).
+func layoutMatches(before, actual ddi.BarrierLayout) bool {
+	if before == actual {
+		return true
+	}
+	return isLegacy(before) && (actual == ddi.LayoutCommon || isLegacy(actual))
+}
+
+// splitScope matches split halves across the lists of one
+// ExecuteCommandLists, for the debug layer's warning about halves that
+// cross it on buffers and simultaneous-access textures, where they do
+// nothing (000 "Split Barriers").
+type splitScope struct {
+	lists []*CommandList
+}
+
+func (s *splitScope) add(cl *CommandList) { s.lists = append(s.lists, cl) }
+
+// unmatched lists the warnings for split halves on resources without
+// layouts that the scope does not pair: a begin still open at its end, an
+// end whose begin is not in it.
+func (s *splitScope) unmatched() []Message {
+	var out []Message
+	warn := func(i int, r *Resource, field, what string) {
+		out = append(out, Message{Severity: SeverityWarning, Category: CategoryExecution, ID: MsgUnusedCrossExecuteSplitBarrier,
+			Command: fmt.Sprintf("ExecuteCommandLists list %d", i), Call: -1, Barrier: -1, Field: field, Value: "SPLIT",
+			Rule: fmt.Sprintf(`%s: %s; on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing (000 "Split Barriers")`, r.name, what)})
+	}
+	open := map[*Resource]int{}
+	for i, cl := range s.lists {
+		for _, t := range cl.tracks {
+			r := t.res
+			if t.gen != cl.gen || !r.IsBuffer() && !r.Desc.Desc.IsSimultaneousAccess() {
+				continue
+			}
+			st := t.sub(0)
+			if st.foreignEnd {
+				if _, ok := open[r]; ok {
+					delete(open, r)
+				} else {
+					warn(i, r, "SyncBefore", "the end of a split whose begin is not in this ExecuteCommandLists")
+				}
+			}
+			if st.split.event != 0 {
+				open[r] = i
+			}
+		}
+	}
+	for r, i := range open {
+		warn(i, r, "SyncAfter", "a split begun and not ended in this ExecuteCommandLists")
+	}
+	return out
+}

@@ -1,0 +1,319 @@
+package umd
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/resource"
+)
+
+// Heap is a heap the driver created: a range of the GPU's address space.
+type Heap struct {
+	Handle ddi.HHeap
+	Desc   resource.Heap
+	Addr   uint64 // GPU virtual address of its first byte
+	// occ records placed resources, for aliasing queries.
+	occ resource.Occupancy
+}
+
+// Resource is a resource the driver created.
+type Resource struct {
+	Handle ddi.HResource
+	Desc   *resource.Resource
+	Heap   *Heap
+	Offset uint64 // in the heap
+	Addr   uint64 // GPU virtual address of its data
+	// Layout in memory: the data (Desc.DataSize, padded to a compression
+	// block on surfaces), then a surface's metadata.
+	DataSize uint64
+	MetaSize uint64
+	Span     uint64 // what it occupies in its heap
+	// Surface is its hwmodel compression surface, 0 if not compressible.
+	Surface   uint16
+	Committed bool
+	// InitialLayout is InitialBarrierLayout.
+	InitialLayout ddi.BarrierLayout
+	// compressed says, per layout slot, whether the layout keeps the
+	// texture compressed on the device's profile (compression.go).
+	compressed [numLayoutSlots]bool
+	// allowed is every access the resource may have (resource.AllowedAccesses).
+	allowed ddi.BarrierAccess
+	// layouts are its subresources' layouts as the submissions so far
+	// leave them (nil: all InitialLayout); Device.mu guards them.
+	layouts []ddi.BarrierLayout
+	name    string
+}
+
+// Name is the resource's label in hazard messages.
+func (r *Resource) Name() string { return r.name }
+
+// IsBuffer reports whether the resource is a buffer.
+func (r *Resource) IsBuffer() bool { return r.Desc.Desc.IsBuffer() }
+
+// CompressedIn reports whether the resource is kept compressed in a layout.
+func (r *Resource) CompressedIn(l ddi.BarrierLayout) bool { return r.compressedIn(l) }
+
+// Region is the resource's data as an hwmodel region, for comparisons.
+func (r *Resource) Region() hwmodel.Region {
+	return hwmodel.Region{Name: r.name, Addr: r.Addr, Size: r.Desc.DataSize, Surface: r.Surface}
+}
+
+// ErrCreate classes every creation error (errors.Is).
+var ErrCreate = errors.New("invalid CreateHeapAndResource arguments")
+
+// createError builds the error a creation DDI returns: the argument, the
+// rule, and the underlying class (resource.ErrInvalidDesc, ...).
+func createError(command, field, value string, cause error, format string, args ...any) error {
+	return &CreateError{Message{Severity: SeverityError, Category: CategoryStateCreation, ID: MsgCreateResourceAndHeapInvalid,
+		Command: command, Call: -1, Barrier: -1, Field: field, Value: value, Rule: fmt.Sprintf(format, args...)}, cause}
+}
+
+// CreateError is a creation DDI's error: a Message and, where the check is
+// resource/'s, its error.
+type CreateError struct {
+	Message
+	Cause error
+}
+
+func (e *CreateError) Error() string { return e.Message.Error() }
+
+// Is matches ErrCreate.
+func (e *CreateError) Is(target error) bool { return target == ErrCreate }
+
+func (e *CreateError) Unwrap() error { return e.Cause }
+
+// fromResource turns resource/'s field errors into creation errors.
+func fromResource(command string, err error) error {
+	var fe *resource.FieldError
+	if errors.As(err, &fe) {
+		return createError(command, fe.Field, fe.Value, err, "%s", fe.Rule)
+	}
+	return createError(command, "", "", err, "%v", err)
+}
+
+// surfaceLayout is where a texture's data and metadata lie: the data padded
+// to whole compression blocks, the metadata after it, the whole rounded up
+// to the placement alignment.
+func surfaceLayout(r *resource.Resource, surface bool) (data, meta, span uint64) {
+	if !surface {
+		return r.DataSize, 0, r.Size
+	}
+	data = alignUp(r.DataSize, hwmodel.BlockSize)
+	meta = hwmodel.MetadataSize(data)
+	return data, meta, alignUp(data+meta, r.Alignment)
+}
+
+func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
+
+// CreateHeapAndResource implements PFND3D12DDI_CREATEHEAPANDRESOURCE_0088
+// (000 "PFND3D12DDI_CREATEHEAPANDRESOURCE_0088"), as three shapes:
+//
+//   - a heap alone: heap set, res nil;
+//   - a committed resource in a heap of its own: heap and res set;
+//   - a placed resource: heap nil, existing names the heap, and the offset
+//     in it is res.ReuseBufferGPUVA.BaseAddress.UMD.Offset (docs/errata.md
+//     E-PLACED-OFFSET).
+//
+// It returns the new handles (0 where nothing of that kind was made).
+// Invalid arguments return a *CreateError naming the argument and the rule,
+// and nothing is created. A committed resource's memory is zeroed and, on a
+// compression surface, its metadata initialised (every block plain: its
+// zeroes are its content, whatever the initial layout); a placed
+// one's is whatever the heap held, metadata included, which is why its
+// first barrier must discard (000 "Placed Resource Metadata
+// Initialization").
+func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HHeap, res *ddi.CreateResource0088) (ddi.HHeap, ddi.HResource, error) {
+	const cmd = "CreateHeapAndResource"
+	if heap == nil && res == nil {
+		return 0, 0, createError(cmd, "pHeap, pResource", "NULL", nil, "one of the heap and resource descriptions must be given")
+	}
+	var hd resource.Heap
+	var err error
+	if heap != nil {
+		if hd, err = resource.NewHeap(*heap); err != nil {
+			return 0, 0, fromResource(cmd, err)
+		}
+	}
+	if res == nil {
+		hp, err := d.makeHeap(hd)
+		if err != nil {
+			return 0, 0, err
+		}
+		return hp.Handle, 0, nil
+	}
+	r, err := resource.New(resource.DescFromCreateResource(res))
+	if err != nil {
+		return 0, 0, fromResource(cmd, err)
+	}
+	if err := r.CheckInitialLayout(res.InitialBarrierLayout); err != nil {
+		return 0, 0, fromResource(cmd, err)
+	}
+	surface := compressible(d.prof, r)
+	data, meta, span := surfaceLayout(r, surface)
+	placed := *r
+	placed.Size = span
+	var hp *Heap
+	var offset uint64
+	if heap != nil {
+		if heap.ByteSize < span {
+			return 0, 0, createError(cmd, "pHeap.ByteSize", fmt.Sprint(heap.ByteSize), nil,
+				"a committed resource's heap must hold its %d bytes (CheckResourceAllocationInfo)", span)
+		}
+		if err := hd.CheckPlacement(0, &placed); err != nil {
+			return 0, 0, fromResource(cmd, err)
+		}
+	} else {
+		var ok bool
+		if hp, ok = d.Heap(existing); !ok {
+			return 0, 0, createError(cmd, "hHeap", fmt.Sprintf("0x%x", uint64(existing)), nil, "no heap has this handle")
+		}
+		offset = res.ReuseBufferGPUVA.BaseAddressUMD.Offset
+		if err := hp.Desc.CheckPlacement(offset, &placed); err != nil {
+			return 0, 0, fromResource(cmd, err)
+		}
+	}
+	if heap != nil {
+		if hp, err = d.makeHeap(hd); err != nil {
+			return 0, 0, err
+		}
+	}
+	rs := &Resource{Handle: ddi.HResource(d.nextHandle()), Desc: r, Heap: hp, Offset: offset, Addr: hp.Addr + offset,
+		DataSize: data, MetaSize: meta, Span: span, Committed: heap != nil, InitialLayout: res.InitialBarrierLayout}
+	rs.name = fmt.Sprintf("resource 0x%x", uint64(rs.Handle))
+	rs.allowed = r.AllowedAccesses(hp.Desc.Kind) &^ ddi.AccessNoAccess
+	if surface {
+		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
+	}
+	if err := d.place(rs, surface); err != nil {
+		return 0, 0, err
+	}
+	hp.occ.Add(uint64(rs.Handle), resource.Span{Offset: offset, Size: span})
+	d.rmu.Lock()
+	d.resources[rs.Handle] = rs
+	d.rmu.Unlock()
+	var hh ddi.HHeap
+	if heap != nil {
+		hh = hp.Handle
+	}
+	return hh, rs.Handle, nil
+}
+
+// makeHeap maps a heap's memory and registers it.
+func (d *Device) makeHeap(hd resource.Heap) (*Heap, error) {
+	d.mu.Lock()
+	addr, err := d.m.Allocate(hd.Size, hd.Alignment, hd.CPUVisible())
+	d.mu.Unlock()
+	if err != nil {
+		return nil, createError("CreateHeapAndResource", "pHeap.ByteSize", fmt.Sprint(hd.Size), err, "%v", err)
+	}
+	hp := &Heap{Handle: ddi.HHeap(d.nextHandle()), Desc: hd, Addr: addr}
+	d.rmu.Lock()
+	d.heaps[hp.Handle] = hp
+	d.rmu.Unlock()
+	return hp, nil
+}
+
+// place labels the resource's memory, defines its surface and, for a
+// committed resource, zeroes its memory and initialises its metadata.
+func (d *Device) place(r *Resource, surface bool) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.m.Label(r.Addr, r.Desc.DataSize, r.name)
+	if surface {
+		if d.nextSurface == 0xffff {
+			return createError("CreateHeapAndResource", "pResource", "", nil, "the GPU has no compression surface left (65535 live)")
+		}
+		d.nextSurface++
+		r.Surface = d.nextSurface
+		if err := d.m.DefineSurface(hwmodel.Surface{ID: r.Surface, Base: r.Addr, Size: r.DataSize,
+			Meta: r.Addr + r.DataSize, Name: r.name}); err != nil {
+			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
+		}
+	}
+	if r.Committed {
+		if err := d.m.Fill(r.Addr, r.Span, 0); err != nil {
+			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
+		}
+		if surface {
+			if err := d.m.InitializeMetadataPlain(r.Surface); err != nil {
+				return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
+			}
+		}
+	}
+	return nil
+}
+
+// SetName labels a resource in hazard messages and comparisons.
+func (d *Device) SetName(h ddi.HResource, name string) error {
+	r := d.resource(h)
+	if r == nil {
+		return fmt.Errorf("umd: SetName: no resource has handle 0x%x", uint64(h))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r.name = name
+	d.m.Label(r.Addr, r.Desc.DataSize, name)
+	return nil
+}
+
+// Aliases lists the resources whose memory overlaps r's, by ascending
+// offset in the heap.
+func (d *Device) Aliases(h ddi.HResource) []ddi.HResource {
+	r := d.resource(h)
+	if r == nil {
+		return nil
+	}
+	d.rmu.RLock()
+	defer d.rmu.RUnlock()
+	var out []ddi.HResource
+	for _, id := range r.Heap.occ.Aliasing(resource.Span{Offset: r.Offset, Size: r.Span}, uint64(h)) {
+		out = append(out, ddi.HResource(id))
+	}
+	return out
+}
+
+// CalcPrivateHeapAndResourceSizes implements
+// PFND3D12DDI_CALCPRIVATEHEAPANDRESOURCESIZES_0088: the sizes of the driver
+// objects CreateHeapAndResource makes for these arguments (0 for what is
+// not asked for).
+func (d *Device) CalcPrivateHeapAndResourceSizes(heap *ddi.CreateHeap0001, res *ddi.CreateResource0088) ddi.HeapAndResourceSizes {
+	var s ddi.HeapAndResourceSizes
+	if heap != nil {
+		s.Heap = uint64(unsafe.Sizeof(Heap{}))
+	}
+	if res != nil {
+		s.Resource = uint64(unsafe.Sizeof(Resource{}))
+	}
+	return s
+}
+
+// CheckResourceAllocationInfo implements
+// PFND3D12DDI_CHECKRESOURCEALLOCATIONINFO_0088: how much memory, and how
+// aligned, CreateHeapAndResource gives the resource. The data comes first
+// (ResourceDataSize, padded to whole compression blocks on a surface), the
+// compression metadata follows as the additional data (E-ALLOCATION-INFO);
+// a placed resource occupies ResourceDataSize + AdditionalDataSize rounded up
+// to ResourceDataAlignment. alignment asks for a smaller alignment (4 KiB
+// small textures, 64 KiB small multisample textures), 0 for the default.
+func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags ddi.ResourceOptimizationFlags, alignment uint32, visibleNodeMask uint32) (ddi.ResourceAllocationInfo0022, error) {
+	const cmd = "CheckResourceAllocationInfo"
+	if res == nil {
+		return ddi.ResourceAllocationInfo0022{}, createError(cmd, "pResource", "NULL", nil, "a resource description is required")
+	}
+	desc := resource.DescFromCreateResource(res)
+	desc.Alignment = uint64(alignment)
+	r, err := resource.New(desc)
+	if err != nil {
+		return ddi.ResourceAllocationInfo0022{}, fromResource(cmd, err)
+	}
+	data, meta, _ := surfaceLayout(r, compressible(d.prof, r))
+	info := ddi.ResourceAllocationInfo0022{ResourceDataSize: data, ResourceDataAlignment: uint32(r.Alignment),
+		Layout: r.Desc.Layout}
+	if meta > 0 {
+		info.AdditionalDataSize, info.AdditionalDataAlignment = meta, hwmodel.BlockSize
+	}
+	return info, nil
+}

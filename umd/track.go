@@ -1,0 +1,115 @@
+package umd
+
+import (
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// Record-time tracking. While it records, a command list cannot know a
+// subresource's layout until it records a barrier on it (000 "Command List
+// Record Validation Phase"); from then on it knows the layout, and checks
+// the spec's sequencing rules against what it recorded: LayoutBefore
+// against the layout it knows, SyncBefore against the previous barrier's
+// SyncAfter (000 "Sequential Barriers"), the SYNC_NONE promises (000
+// "Synchronization"), split pairs (000 "Split Barriers").
+
+// subState is what the list knows of one subresource.
+type subState struct {
+	barriered bool              // a barrier in this list named it
+	first     ddi.BarrierLayout // the LayoutBefore of that first barrier
+	layout    ddi.BarrierLayout // the LayoutAfter of the last one
+	syncAfter ddi.BarrierSync   // the last barrier's SyncAfter, umbrellas expanded
+	accessed  bool              // a command accessed it
+	ended     bool              // the last barrier had SyncAfter NONE: nothing may follow
+	split     splitKey          // an open split begin (event 0: none)
+	// foreignEnd: the list ended a split it did not begin (the begin is in
+	// an earlier list or ExecuteCommandLists).
+	foreignEnd bool
+}
+
+// splitKey is what an end-split barrier must repeat of its begin, and the
+// event the begin signals.
+type splitKey struct {
+	event                     uint32
+	layoutBefore, layoutAfter ddi.BarrierLayout
+	accessBefore, accessAfter ddi.BarrierAccess
+}
+
+// track is a resource's subresources: one state for all while they agree,
+// one each once a barrier or access names only some.
+type track struct {
+	gen     uint32
+	res     *Resource
+	uniform bool
+	all     subState
+	subs    []subState
+}
+
+// trackOf returns the resource's tracking, fresh if the list has not
+// touched it since its last Reset. It allocates only the first time a list
+// meets a resource.
+func (cl *CommandList) trackOf(r *Resource) *track {
+	t := cl.tracks[r.Handle]
+	if t == nil {
+		t = &track{}
+		cl.tracks[r.Handle] = t
+	}
+	if t.gen != cl.gen || t.res != r {
+		t.gen, t.res, t.uniform, t.all = cl.gen, r, true, subState{}
+	}
+	return t
+}
+
+// known returns the list's knowledge of an existing track, nil if the list
+// has not touched the resource.
+func (cl *CommandList) known(r *Resource) *track {
+	t := cl.tracks[r.Handle]
+	if t == nil || t.gen != cl.gen || t.res != r {
+		return nil
+	}
+	return t
+}
+
+// sub returns the state of one subresource.
+func (t *track) sub(i uint32) *subState {
+	if t.uniform {
+		return &t.all
+	}
+	return &t.subs[i]
+}
+
+// each calls f for the state of every subresource of sel; whole says sel
+// is every subresource, which keeps a uniform track uniform.
+func (t *track) each(sel resource.Selection, whole bool, f func(s *subState)) {
+	if t.uniform {
+		if whole {
+			f(&t.all)
+			return
+		}
+		t.expand()
+	}
+	if whole {
+		for i := range t.subs {
+			f(&t.subs[i])
+		}
+		return
+	}
+	sel.Each(func(i uint32) { f(&t.subs[i]) })
+}
+
+// expand gives every subresource its own state, copied from the shared one.
+func (t *track) expand() {
+	if !t.uniform {
+		return
+	}
+	n := int(t.res.Desc.SubresourceCount())
+	if cap(t.subs) >= n {
+		t.subs = t.subs[:n]
+	} else {
+		t.subs = make([]subState, n)
+	}
+	for i := range t.subs {
+		t.subs[i] = t.all
+	}
+	t.uniform = false
+}

@@ -1,0 +1,441 @@
+package umd
+
+import (
+	"math/bits"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// Translation. Each barrier field is derived independently and the
+// results merged over the call (DESIGN "Barrier translation"):
+//
+//   - SyncBefore → the stages to drain; SyncAfter → the stages to hold
+//     (Stages: umbrellas expanded, 000 "Umbrella Synchronization Scopes").
+//   - AccessBefore → the clients that wrote (only writes need flushing;
+//     COMMON means every write the layout allows, 000 "Access
+//     Transitions"); AccessAfter → the clients that will read or write
+//     (COMMON: every access the layout allows; NO_ACCESS: nobody yet, so
+//     the writes go all the way to memory, where a resource aliasing the
+//     memory will find them, 000 "Resource Aliasing"). For each writer and
+//     later user the profile says which caches to flush and which stale
+//     caches to invalidate (cacheTable); a cache both share needs nothing
+//     (001 "Access transitions": "the driver might not actually flush").
+//   - LayoutBefore/LayoutAfter → compression work (compression.go), which
+//     reads what the writers left (their caches flush towards the BLIT
+//     client first) and writes through the BLIT client (whose caches flush
+//     towards the later users after it).
+//   - Split barriers: the begin does the cache and compression work in the
+//     background (BLIT stage) and signals an event; the end waits for the
+//     event, holding only SyncAfter (000 "Split Barriers").
+//   - Ranged barriers: the byte range of an atomic copy, made visible to
+//     the copy (ACQUIRE) or from it (RELEASE).
+
+// plan accumulates one Barrier call.
+type plan struct {
+	barriers int
+
+	// The non-split barriers.
+	drain, hold    cmdbuf.StageMask
+	flush, inval   cmdbuf.CacheMask
+	postFlush      cmdbuf.CacheMask
+	span           span
+	comp           []compOp
+	splitBegin     bool // split begins: async work and an event
+	sDrain         cmdbuf.StageMask
+	sFlush, sInval cmdbuf.CacheMask
+	sPostFlush     cmdbuf.CacheMask
+	sSpan          span
+	sComp          []compOp
+	sEvent         uint32
+	ends           []splitEnd
+	ranged         []rangedOp
+}
+
+// span is a byte range of GPU memory a cache operation is limited to.
+type span struct {
+	lo, hi uint64
+	whole  bool // some barrier needs whole caches (a global barrier)
+}
+
+func (s *span) add(lo, hi uint64) {
+	if s.lo == 0 && s.hi == 0 {
+		s.lo, s.hi = lo, hi
+		return
+	}
+	s.lo, s.hi = min(s.lo, lo), max(s.hi, hi)
+}
+
+// cacheRange is the CACHE packet's range: none (whole caches) if a global
+// barrier asked for it.
+func (s span) cacheRange() (addr, size uint64) {
+	if s.whole || s.hi <= s.lo {
+		return 0, 0
+	}
+	return s.lo, s.hi - s.lo
+}
+
+// compOp is one DECOMPRESS or METADATA_INIT.
+type compOp struct {
+	res          *Resource
+	work         compressionWork
+	offset, size uint64
+}
+
+// splitEnd is the end half of a split: wait for the begin's event (0: the
+// begin was in another command list) holding the end's SyncAfter.
+type splitEnd struct {
+	event uint32
+	hold  cmdbuf.StageMask
+}
+
+// rangedOp is one ranged barrier.
+type rangedOp struct {
+	release bool
+	lo, hi  uint64
+}
+
+func (p *plan) reset() {
+	comp, sComp, ends, ranged := p.comp[:0], p.sComp[:0], p.ends[:0], p.ranged[:0]
+	*p = plan{comp: comp, sComp: sComp, ends: ends, ranged: ranged}
+}
+
+// writers are the clients whose writes a barrier's AccessBefore names.
+// compat is what COMMON stands for.
+func writers(a, compat ddi.BarrierAccess) clientMask {
+	switch a {
+	case ddi.AccessNoAccess:
+		return 0
+	case ddi.AccessCommon:
+		a = compat
+	}
+	return clientsOf(a & ddi.WriteAccesses)
+}
+
+// users are the clients a barrier's AccessAfter names; toMemory says the
+// access is NO_ACCESS.
+func users(a, compat ddi.BarrierAccess) (m clientMask, toMemory bool) {
+	switch a {
+	case ddi.AccessNoAccess:
+		return 0, true
+	case ddi.AccessCommon:
+		a = compat
+	}
+	return clientsOf(a), false
+}
+
+// cacheWork is the flushes and invalidates between writers w and users u
+// on the command list's engine.
+func (cl *CommandList) cacheWork(w, u clientMask, toMemory bool) (flush, inval cmdbuf.CacheMask) {
+	t := &cl.d.caches[cl.engine]
+	for ws := uint32(w); ws != 0; ws &= ws - 1 {
+		wc := bits.TrailingZeros32(ws)
+		if toMemory {
+			flush |= t.path[wc]
+			continue
+		}
+		for us := uint32(u); us != 0; us &= us - 1 {
+			uc := bits.TrailingZeros32(us)
+			flush |= t.flush[wc][uc]
+			inval |= t.inval[wc][uc]
+		}
+	}
+	return flush, inval
+}
+
+var blitClient = clients(cmdbuf.ClientBlit)
+
+// planGlobal translates a global barrier: every resource, whole caches.
+func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
+	compat := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
+	w := writers(g.AccessBefore, compat)
+	u, toMem := users(g.AccessAfter, compat)
+	f, i := cl.cacheWork(w, u, toMem)
+	p.drain |= Stages(g.SyncBefore)
+	p.hold |= Stages(g.SyncAfter)
+	p.flush |= f
+	p.inval |= i
+	p.span.whole = true
+}
+
+// planBuffer translates a buffer barrier.
+func (cl *CommandList) planBuffer(p *plan, x *ddi.BufferBarrier, r *Resource) {
+	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
+	cl.planAccess(p, g, r, r.allowed, r.allowed, nil, resource.Selection{}, true, workNone)
+	t := cl.trackOf(r)
+	cl.recordBarrier(t, resource.Selection{}, true, g, ddi.LayoutUndefined, ddi.LayoutUndefined, p)
+}
+
+// planTexture translates a texture barrier.
+func (cl *CommandList) planTexture(p *plan, x *ddi.TextureBarrier, r *Resource, sel resource.Selection, whole bool) {
+	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
+	before, _ := ddi.CompatibleAccesses(x.LayoutBefore)
+	after, _ := ddi.CompatibleAccesses(x.LayoutAfter)
+	work := workNone
+	if g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
+		work = r.transitionWork(x.LayoutBefore, x.LayoutAfter, x.Flags&ddi.TextureBarrierFlagDiscard != 0)
+	}
+	cl.planAccess(p, g, r, before&r.allowed, after&r.allowed, x, sel, whole, work)
+	t := cl.trackOf(r)
+	cl.recordBarrier(t, sel, whole, g, x.LayoutBefore, x.LayoutAfter, p)
+}
+
+// planAccess adds one texture or buffer barrier's sync, cache and
+// compression work to the plan: to the split-begin part, as a split end, or
+// to the plain part.
+func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, compatBefore, compatAfter ddi.BarrierAccess,
+	x *ddi.TextureBarrier, sel resource.Selection, whole bool, work compressionWork) {
+	if g.SyncBefore == ddi.SyncSplit {
+		return // the end waits for its begin; recordBarrier finds which
+	}
+	w := writers(g.AccessBefore, compatBefore)
+	u, toMem := users(g.AccessAfter, compatAfter)
+	flush, inval := cl.cacheWork(w, u, toMem)
+	var post cmdbuf.CacheMask
+	if work != workNone {
+		// The compression work reads what the writers left and writes
+		// through BLIT, which the later users must then see.
+		f, i := cl.cacheWork(w, blitClient, false)
+		flush, inval = flush|f, inval|i
+		f, i = cl.cacheWork(blitClient, u, toMem)
+		post, inval = f, inval|i
+	}
+	lo, hi := selectionRange(r, sel, whole)
+	begin := g.SyncAfter == ddi.SyncSplit
+	dst := &p.comp
+	if begin {
+		p.splitBegin = true
+		p.sDrain |= Stages(g.SyncBefore)
+		p.sFlush |= flush
+		p.sInval |= inval
+		p.sPostFlush |= post
+		if flush|inval|post != 0 || work != workNone {
+			p.sSpan.add(lo, hi)
+		}
+		dst = &p.sComp
+	} else {
+		p.drain |= Stages(g.SyncBefore)
+		p.hold |= Stages(g.SyncAfter)
+		p.flush |= flush
+		p.inval |= inval
+		p.postFlush |= post
+		if flush|inval|post != 0 || work != workNone {
+			p.span.add(lo, hi)
+		}
+	}
+	if work != workNone {
+		compressionRegions(r, sel, whole, func(off, size uint64) {
+			*dst = append(*dst, compOp{res: r, work: work, offset: off, size: size})
+		})
+	}
+}
+
+// recordBarrier updates the list's knowledge of the subresources a texture
+// or buffer barrier names, and pairs split halves.
+func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole bool, g ddi.GlobalBarrier,
+	lb, la ddi.BarrierLayout, p *plan) {
+	after := ddi.ExpandSync(g.SyncAfter) | g.SyncAfter
+	var key splitKey
+	if g.SyncAfter == ddi.SyncSplit {
+		if p.sEvent == 0 {
+			cl.nextEvent++
+			p.sEvent = cl.nextEvent
+		}
+		key = splitKey{event: p.sEvent, layoutBefore: lb, layoutAfter: la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
+	}
+	endEvent, endSeen := uint32(0), false
+	t.each(sel, whole, func(s *subState) {
+		if g.SyncBefore == ddi.SyncSplit {
+			if !endSeen {
+				endEvent, endSeen = s.split.event, true
+			} else if s.split.event != endEvent {
+				endEvent = 0 // begun in different calls: wait for all background work
+			}
+			s.foreignEnd = s.foreignEnd || s.split.event == 0
+			s.split = splitKey{}
+		}
+		if !s.barriered {
+			s.barriered, s.first = true, lb
+		}
+		s.layout = la
+		s.syncAfter = after
+		s.ended = g.SyncAfter == ddi.SyncNone
+		if g.SyncAfter == ddi.SyncSplit {
+			s.split = key
+		}
+	})
+	if g.SyncBefore == ddi.SyncSplit {
+		p.ends = append(p.ends, splitEnd{event: endEvent, hold: Stages(g.SyncAfter)})
+	}
+}
+
+// planRanged translates a ranged barrier: exactly its bytes.
+func (cl *CommandList) planRanged(p *plan, x *ddi.RangedBarrier, r *Resource) {
+	p.ranged = append(p.ranged, rangedOp{release: x.Flags&ddi.RangedBarrierFlagRelease != 0,
+		lo: r.Addr + x.Range.Begin, hi: r.Addr + x.Range.End})
+	if x.Flags&(ddi.RangedBarrierFlagAcquire|ddi.RangedBarrierFlagRelease) == 0 {
+		// 0088 semantics: one barrier makes the range visible both ways.
+		p.ranged = append(p.ranged, rangedOp{release: true, lo: r.Addr + x.Range.Begin, hi: r.Addr + x.Range.End})
+	}
+}
+
+// allClients are every client that can access memory (for ranged barriers,
+// whose accesses the DDI does not name).
+var allClients = clientMask(1<<cmdbuf.NumClients - 1)
+
+// emitPlan writes the call's packets and its barrier-operations record.
+func (cl *CommandList) emitPlan(p *plan, call, n int) {
+	f := &cl.d.opts.Faults
+	t := &cl.d.caches[cl.engine]
+	rec := BarrierRecord{Call: call, Barriers: n, FirstOp: len(cl.ops)}
+	start := cl.buf.Len()
+	words := cl.words[:0]
+	wait := func(drain, hold cmdbuf.StageMask) {
+		if f.NarrowDrain && drain != 0 {
+			drain &= -drain
+		}
+		if f.DropWait || drain == 0 || hold == 0 {
+			return
+		}
+		words = cmdbuf.AppendWait(words, cmdbuf.Wait{Drain: drain, Hold: hold})
+		rec.Waits++
+		rec.Drain |= drain
+		rec.Hold |= hold
+	}
+	cache := func(flush, inval cmdbuf.CacheMask, s span, async bool) {
+		flush |= inval & t.writeBack // invalidating a write-back cache writes it back first
+		if f.DropFlush {
+			flush = 0
+		}
+		if f.DropInvalidate {
+			inval = 0
+		}
+		if flush|inval == 0 {
+			return
+		}
+		addr, size := s.cacheRange()
+		words = cmdbuf.AppendCache(words, cmdbuf.CacheOp{Flush: flush, Invalidate: inval, Addr: addr, Size: size}, async)
+		rec.CacheOps++
+		rec.Flush |= flush
+		rec.Invalidate |= inval
+	}
+	compress := func(ops []compOp, async bool) {
+		for _, op := range ops {
+			region := cmdbuf.SurfaceRegion{Surface: op.res.Surface, Offset: op.offset, Size: op.size}
+			switch op.work {
+			case workDecompress:
+				if f.DropDecompress {
+					continue
+				}
+				words = cmdbuf.AppendDecompress(words, region, async)
+			case workInitPlain, workInitClear:
+				if f.DropMetadataInit {
+					continue
+				}
+				region.Plain = op.work == workInitPlain
+				words = cmdbuf.AppendMetadataInit(words, region, async)
+			}
+			cl.ops = append(cl.ops, SurfaceOp{Resource: op.res.Handle, Surface: op.res.Surface, Work: op.work.String(),
+				Offset: op.offset, Size: op.size, Async: async})
+		}
+	}
+
+	// The plain barriers: cache and compression work runs on the CP after
+	// the drain; without it, the wait holds only SyncAfter's stages.
+	work := p.flush|p.inval|p.postFlush != 0 || len(p.comp) > 0
+	if work {
+		wait(p.drain, stageMask(cmdbuf.StageCP))
+		cache(p.flush, p.inval, p.span, false)
+		compress(p.comp, false)
+		cache(p.postFlush, 0, p.span, false)
+	} else {
+		wait(p.drain, p.hold)
+	}
+
+	// Split begins: the work runs in the background (BLIT) after their
+	// drain; the event marks its end.
+	if p.splitBegin {
+		blit := stageMask(cmdbuf.StageBlit)
+		sWork := p.sFlush|p.sInval|p.sPostFlush != 0 || len(p.sComp) > 0
+		if sWork {
+			wait(p.sDrain, blit)
+			cache(p.sFlush, p.sInval, p.sSpan, true)
+			if len(p.sComp) > 0 {
+				wait(blit, blit) // compression reads what the flush wrote
+				compress(p.sComp, true)
+			}
+			if p.sPostFlush != 0 {
+				wait(blit, blit)
+				cache(p.sPostFlush, 0, p.sSpan, true)
+			}
+			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: blit})
+		} else {
+			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: p.sDrain})
+		}
+	}
+	// Split ends: wait for the begin's event, holding only SyncAfter; an
+	// end whose begin is in another command list waits for everything.
+	for _, e := range p.ends {
+		if f.DropSplitEndWait || e.hold == 0 {
+			continue
+		}
+		if e.event == 0 {
+			wait(cmdbuf.AllStages, e.hold)
+			continue
+		}
+		words = cmdbuf.AppendEventWait(words, cmdbuf.Event{ID: e.event, Stages: e.hold})
+		rec.Waits++
+		rec.Hold |= e.hold
+	}
+	// Ranged barriers: ACQUIRE waits for all earlier work and makes the
+	// range visible to the atomic copy; RELEASE waits for the copy and makes
+	// its writes visible to everyone.
+	for _, r := range p.ranged {
+		s := span{lo: r.lo, hi: r.hi}
+		copier := clients(cmdbuf.ClientCopy)
+		if r.release {
+			wait(stageMask(cmdbuf.StageCopy), stageMask(cmdbuf.StageCP))
+			if !f.DropRangedFlush {
+				fl, in := cl.cacheWork(copier, allClients, false)
+				cache(fl, in, s, false)
+			}
+		} else {
+			wait(cmdbuf.AllStages, stageMask(cmdbuf.StageCP))
+			if !f.DropRangedFlush {
+				fl, in := cl.cacheWork(allClients&^blitClient, copier, false)
+				cache(fl, in, s, false)
+			}
+		}
+	}
+	cl.put(words)
+	rec.NumOps = len(cl.ops) - rec.FirstOp
+	rec.Dwords = cl.buf.Len() - start
+	cl.records = append(cl.records, rec)
+}
+
+// BarrierRecord is what one Barrier call produced: its waits (stages
+// drained and held), cache operations (caches flushed and invalidated) and
+// surface work (SurfaceOps), and how many dwords of packets.
+type BarrierRecord struct {
+	Call, Barriers    int
+	Waits             int
+	Drain, Hold       cmdbuf.StageMask
+	CacheOps          int
+	Flush, Invalidate cmdbuf.CacheMask
+	FirstOp, NumOps   int
+	Dwords            int
+}
+
+// SurfaceOp is one DECOMPRESS or METADATA_INIT a Barrier call emitted.
+type SurfaceOp struct {
+	Resource     ddi.HResource
+	Surface      uint16
+	Work         string // DECOMPRESS, METADATA_INIT clear, METADATA_INIT plain
+	Offset, Size uint64
+	Async        bool // in the background, for a split barrier
+}
+
+func (w compressionWork) String() string {
+	return [...]string{"none", "DECOMPRESS", "METADATA_INIT plain", "METADATA_INIT clear"}[w]
+}

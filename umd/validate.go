@@ -1,0 +1,313 @@
+package umd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// Barrier validation: every MUST of the spec and every check 000 "Barrier
+// API Call Validation" lists, one rule per check, each failure a Message
+// naming the barrier, the member, its value and the rule with its
+// citation. Checks run in the order the members appear; the first failure
+// stops the call.
+
+// checker validates the barriers of one call.
+type checker struct {
+	cl          *CommandList
+	call, index int
+}
+
+// bad records a failure and returns false.
+func (v *checker) bad(id MessageID, field, value, rule string) bool {
+	v.cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "Barrier", Call: v.call, Barrier: v.index,
+		Field: field, Value: value, Rule: rule})
+	return false
+}
+
+func (v *checker) badf(id MessageID, field, value, format string, args ...any) bool {
+	return v.bad(id, field, value, fmt.Sprintf(format, args...))
+}
+
+// common checks what every barrier but a ranged one has: the syncs and
+// accesses, alone and together, and against the command list's queue type.
+func (v *checker) common(g ddi.GlobalBarrier, kind string) bool {
+	q := v.cl.rules
+	for _, s := range [2]struct {
+		field string
+		sync  ddi.BarrierSync
+	}{{"SyncBefore", g.SyncBefore}, {"SyncAfter", g.SyncAfter}} {
+		switch {
+		case s.sync&^ddi.DefinedSyncBits != 0:
+			return v.bad(MsgIncompatibleBarrierSync, s.field, s.sync.String(),
+				`has bits D3D12DDI_BARRIER_SYNC does not define (000 "D3D12DDI_BARRIER_SYNC")`)
+		case s.sync&ddi.SyncSplit != 0 && s.sync != ddi.SyncSplit:
+			return v.bad(MsgIncompatibleBarrierValues, s.field, s.sync.String(),
+				`SPLIT must be the only bit (000 "Split Barriers")`)
+		case s.sync&^ddi.SyncSplit&^q.Syncs != 0:
+			return v.badf(MsgIncompatibleBarrierSync, s.field, s.sync.String(),
+				`%s is not a sync a %s command list supports (000 "Command Queue Sync Compatibility")`,
+				s.sync&^ddi.SyncSplit&^q.Syncs, v.cl.typ)
+		}
+	}
+	if g.SyncBefore == ddi.SyncSplit && g.SyncAfter == ddi.SyncSplit {
+		return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT/SPLIT",
+			`a barrier is the begin (SyncAfter SPLIT) or the end (SyncBefore SPLIT) of a split, not both (000 "Split Barriers")`)
+	}
+	for _, a := range [2]struct {
+		field  string
+		access ddi.BarrierAccess
+		sync   ddi.BarrierSync
+		sfield string
+	}{{"AccessBefore", g.AccessBefore, g.SyncBefore, "SyncBefore"}, {"AccessAfter", g.AccessAfter, g.SyncAfter, "SyncAfter"}} {
+		switch {
+		case a.access&^ddi.DefinedAccessBits != 0:
+			return v.bad(MsgIncompatibleBarrierAccess, a.field, a.access.String(),
+				`has bits D3D12DDI_BARRIER_ACCESS does not define (000 "D3D12DDI_BARRIER_ACCESS")`)
+		case a.access&ddi.AccessNoAccess != 0 && a.access != ddi.AccessNoAccess:
+			return v.bad(MsgIncompatibleBarrierValues, a.field, a.access.String(),
+				`NO_ACCESS may not be combined with other access bits (000 "D3D12_BARRIER_ACCESS_NO_ACCESS")`)
+		case a.sync == ddi.SyncNone && a.access != ddi.AccessNoAccess:
+			return v.badf(MsgIncompatibleBarrierValues, a.field, a.access.String(),
+				`%s NONE must be paired with %s NO_ACCESS (000 "Synchronization", errata E-SYNC-NONE-003)`, a.sfield, a.field)
+		case a.access&^ddi.AccessNoAccess&^q.Accesses != 0:
+			return v.badf(MsgIncompatibleBarrierAccess, a.field, a.access.String(),
+				`%s is not an access a %s command list supports (000 "Command Queue Access Compatibility")`,
+				a.access&^ddi.AccessNoAccess&^q.Accesses, v.cl.typ)
+		}
+		if a.sync != ddi.SyncSplit { // the split side is exempt (E-SPLIT-ACCESS-SYNC)
+			if ok, bit := ddi.AccessSyncOK(a.access, a.sync); !ok {
+				row, _ := ddi.RequiredSyncs(bit)
+				return v.badf(MsgIncompatibleBarrierSync, a.sfield, a.sync.String(),
+					`%s %s needs one of %s in %s (%s)`, a.field, bit, row.Syncs, a.sfield, row.Cite)
+			}
+		}
+	}
+	if g.AccessBefore == ddi.AccessCommon {
+		v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgAccessBeforeCommon, Command: "Barrier", Call: v.call,
+			Barrier: v.index, Field: "AccessBefore", Value: "COMMON",
+			Rule: `AccessBefore COMMON means every write access and may flush every cache; name the writes instead (000 "Access Transitions")`})
+	}
+	_ = kind
+	return true
+}
+
+// handle resolves a barrier's resource handle.
+func (v *checker) handle(h ddi.HResource, field string) (*Resource, bool) {
+	if h == 0 {
+		return nil, v.bad(MsgInvalidHandle, field, "NULL", `a texture, buffer or ranged barrier must name a resource (000 "Barrier Types")`)
+	}
+	r := v.cl.d.resource(h)
+	if r == nil {
+		return nil, v.badf(MsgInvalidHandle, field, fmt.Sprintf("0x%x", uint64(h)), "no resource has this handle")
+	}
+	return r, true
+}
+
+// texture validates a texture barrier and returns its resource and the
+// subresources it selects.
+func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection, bool, bool) {
+	g := ddi.GlobalBarrier{SyncBefore: t.SyncBefore, SyncAfter: t.SyncAfter, AccessBefore: t.AccessBefore, AccessAfter: t.AccessAfter}
+	if !v.common(g, "texture") {
+		return nil, resource.Selection{}, false, false
+	}
+	r, ok := v.handle(t.Resource, "pResource")
+	if !ok {
+		return nil, resource.Selection{}, false, false
+	}
+	if r.IsBuffer() {
+		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierType, "Type", "TEXTURE",
+			`a texture barrier names a buffer: use a buffer barrier (000 "Texture Barriers")`)
+	}
+	if t.Flags&^ddi.DefinedTextureBarrierFlags != 0 {
+		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "Flags", t.Flags.String(),
+			`has bits D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 does not define`)
+	}
+	for _, l := range [2]struct {
+		field  string
+		layout ddi.BarrierLayout
+	}{{"LayoutBefore", t.LayoutBefore}, {"LayoutAfter", t.LayoutAfter}} {
+		if _, ok := layoutSlot(l.layout); !ok {
+			return nil, resource.Selection{}, false, v.bad(MsgUnsupportedBarrierLayout, l.field, l.layout.String(),
+				`not a D3D12DDI_BARRIER_LAYOUT (000 "Legacy layouts": invalid layout values remove the command list)`)
+		}
+		if !v.cl.rules.AllowsLayout(l.layout) {
+			return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierLayout, l.field, l.layout.String(),
+				`not a layout a %s command list may use (000 "Command Queue Layout Compatibility", errata E-QUEUE-LAYOUTS)`, v.cl.typ)
+		}
+		if err := r.Desc.CheckLayout(l.field, l.layout); err != nil {
+			return nil, resource.Selection{}, false, v.fromResource(MsgIncompatibleBarrierLayout, err)
+		}
+	}
+	switch {
+	case v.cl.typ == ddi.CommandListTypeCopy && t.LayoutBefore != t.LayoutAfter:
+		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierLayout, "LayoutAfter", t.LayoutAfter.String(),
+			`copy queues do not transition layouts: LayoutAfter must equal LayoutBefore (000 "Copy Queues", errata E-QUEUE-UNDEFINED)`)
+	case t.Flags&ddi.TextureBarrierFlagDiscard != 0 && t.LayoutBefore != ddi.LayoutUndefined:
+		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "Flags", "DISCARD",
+			`DISCARD needs LayoutBefore UNDEFINED (000 "D3D12_TEXTURE_BARRIER_FLAG_DISCARD")`)
+	case t.LayoutBefore == ddi.LayoutUndefined && t.LayoutAfter != ddi.LayoutUndefined && t.AccessBefore != ddi.AccessNoAccess:
+		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "AccessBefore", t.AccessBefore.String(),
+			`with only LayoutBefore UNDEFINED, AccessBefore must be NO_ACCESS (000 "D3D12_BARRIER_LAYOUT_UNDEFINED")`)
+	case t.LayoutAfter == ddi.LayoutUndefined && t.LayoutBefore != ddi.LayoutUndefined && t.AccessAfter != ddi.AccessNoAccess:
+		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "AccessAfter", t.AccessAfter.String(),
+			`with only LayoutAfter UNDEFINED, AccessAfter must be NO_ACCESS (000 "D3D12_BARRIER_LAYOUT_UNDEFINED")`)
+	case !ddi.LayoutAccessOK(t.LayoutBefore, t.LayoutAfter, t.AccessBefore):
+		return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierAccess, "AccessBefore", t.AccessBefore.String(),
+			`not compatible with LayoutBefore %s (000 "Layout Access Compatibility")`, t.LayoutBefore)
+	case !ddi.LayoutAccessOK(t.LayoutAfter, t.LayoutBefore, t.AccessAfter):
+		return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierAccess, "AccessAfter", t.AccessAfter.String(),
+			`not compatible with LayoutAfter %s (000 "Layout Access Compatibility")`, t.LayoutAfter)
+	}
+	if !v.resourceAccess(r, t.AccessBefore, t.AccessAfter) {
+		return nil, resource.Selection{}, false, false
+	}
+	sel, err := r.Desc.Resolve(t.Subresources)
+	if err != nil {
+		return nil, resource.Selection{}, false, v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
+	}
+	whole := sel.Count() == r.Desc.SubresourceCount()
+	if !v.sequence(r, sel, whole, g, t) {
+		return nil, resource.Selection{}, false, false
+	}
+	return r, sel, whole, true
+}
+
+// buffer validates a buffer barrier.
+func (v *checker) buffer(x *ddi.BufferBarrier) (*Resource, bool) {
+	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
+	if !v.common(g, "buffer") {
+		return nil, false
+	}
+	r, ok := v.handle(x.Resource, "pResource")
+	if !ok {
+		return nil, false
+	}
+	if !r.IsBuffer() {
+		return nil, v.bad(MsgIncompatibleBarrierType, "Type", "BUFFER",
+			`a buffer barrier names a texture: use a texture barrier (000 "Buffer Barriers")`)
+	}
+	if !v.resourceAccess(r, x.AccessBefore, x.AccessAfter) {
+		return nil, false
+	}
+	if !v.sequence(r, resource.Selection{}, true, g, nil) {
+		return nil, false
+	}
+	return r, true
+}
+
+// ranged validates a ranged barrier (0094): an ATOMIC_COPY barrier on a
+// buffer's byte range, the ACQUIRE before an atomic copy or the RELEASE
+// after it (neither: both, as 0088 had them; errata E-RANGED-FLAGS).
+func (v *checker) ranged(rg *ddi.RangedBarrier) (*Resource, bool) {
+	const all = ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagAcquire | ddi.RangedBarrierFlagRelease
+	switch {
+	case rg.Flags&^all != 0:
+		return nil, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
+			`has bits D3D12DDI_RANGE_BARRIER_FLAGS_0094 does not define`)
+	case rg.Flags&ddi.RangedBarrierFlagAtomicCopy == 0:
+		return nil, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
+			`a ranged barrier is an atomic copy's: ATOMIC_COPY must be set (000 "D3D12DDI_RANGED_BARRIER_0088")`)
+	case rg.Flags&ddi.RangedBarrierFlagAcquire != 0 && rg.Flags&ddi.RangedBarrierFlagRelease != 0:
+		return nil, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
+			`ACQUIRE (before the copy) and RELEASE (after it) are two barriers (000 "D3D12DDI_RANGE_BARRIER_FLAGS_0094", errata E-RANGED-FLAGS)`)
+	}
+	r, ok := v.handle(rg.Resource, "hResource")
+	if !ok {
+		return nil, false
+	}
+	if !r.IsBuffer() {
+		return nil, v.bad(MsgIncompatibleBarrierDimension, "hResource", r.Desc.Desc.Dimension.String(),
+			`atomic copies copy buffers: a ranged barrier names a buffer (000 "D3D12DDI_RANGED_BARRIER_0094")`)
+	}
+	if rg.Range.Begin >= rg.Range.End || rg.Range.End > r.Desc.DataSize {
+		return nil, v.badf(MsgBufferBarrierSubregionOutOfBounds, "Range", fmt.Sprintf("[%d,%d)", rg.Range.Begin, rg.Range.End),
+			"must be a non-empty byte range inside the %d-byte buffer", r.Desc.DataSize)
+	}
+	return r, true
+}
+
+// resourceAccess checks the accesses against what the resource's flags and
+// heap allow (000 "Upload Heap Resources", "Readback Heap Resources", and
+// the flags a view needs).
+func (v *checker) resourceAccess(r *Resource, before, after ddi.BarrierAccess) bool {
+	kind := r.Heap.Desc.Kind
+	if err := r.Desc.CheckAccess("AccessBefore", before, kind); err != nil {
+		return v.fromResource(MsgIncompatibleBarrierAccess, err)
+	}
+	if err := r.Desc.CheckAccess("AccessAfter", after, kind); err != nil {
+		return v.fromResource(MsgIncompatibleBarrierAccess, err)
+	}
+	return true
+}
+
+// sequence checks a barrier against what the list recorded on the same
+// subresources: LayoutBefore against the layout the list left (000 "Layout
+// Transitions"), SyncBefore against the previous SyncAfter (000 "Sequential
+// Barriers"), the SYNC_NONE promises (000 "D3D12_BARRIER_SYNC_NONE") and
+// split pairs (000 "Split Barriers"). t is nil for buffers.
+func (v *checker) sequence(r *Resource, sel resource.Selection, whole bool, g ddi.GlobalBarrier, t *ddi.TextureBarrier) bool {
+	tr := v.cl.known(r)
+	if tr == nil {
+		return true
+	}
+	before := ddi.ExpandSync(g.SyncBefore) | g.SyncBefore
+	ok := true
+	check := func(s *subState) {
+		if !ok {
+			return
+		}
+		switch {
+		case s.ended:
+			ok = v.bad(MsgSyncNoneAccessed, "SyncBefore", g.SyncBefore.String(),
+				`an earlier barrier in this command list had SyncAfter NONE: nothing may follow it on the subresource in this ExecuteCommandLists scope (000 "D3D12_BARRIER_SYNC_NONE")`)
+		case g.SyncBefore == ddi.SyncNone && (s.barriered || s.accessed):
+			ok = v.bad(MsgSyncNoneAccessed, "SyncBefore", "NONE",
+				`SyncBefore NONE promises no earlier barrier or access in this ExecuteCommandLists scope, but this command list has one (000 "D3D12_BARRIER_SYNC_NONE")`)
+		case s.split.event != 0 && g.SyncBefore != ddi.SyncSplit:
+			ok = v.bad(MsgSplitMismatch, "SyncBefore", g.SyncBefore.String(),
+				`a split barrier is open on the subresource: its end must come before any other barrier (000 "Split Barriers")`)
+		case g.SyncBefore == ddi.SyncSplit && s.split.event == 0 && s.barriered:
+			ok = v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
+				`this end of a split follows another barrier on the subresource, not its begin (000 "Split Barriers")`)
+		case g.SyncBefore == ddi.SyncSplit && s.split.event != 0 && !s.split.matches(g, t):
+			ok = v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
+				`the end of a split must repeat its begin's LayoutBefore, LayoutAfter, AccessBefore and AccessAfter (000 "Split Barriers")`)
+		case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
+			ok = v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
+				`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
+		case t != nil && s.barriered && t.LayoutBefore != ddi.LayoutUndefined && t.LayoutBefore != s.layout:
+			ok = v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", t.LayoutBefore.String(),
+				`the previous barrier in this command list left the subresource in %s (000 "Layout Transitions")`, s.layout)
+		}
+	}
+	if tr.uniform {
+		check(&tr.all)
+	} else if whole {
+		for i := range tr.subs {
+			check(&tr.subs[i])
+		}
+	} else {
+		sel.Each(func(i uint32) { check(&tr.subs[i]) })
+	}
+	return ok
+}
+
+// matches says whether an end-split barrier repeats its begin.
+func (k splitKey) matches(g ddi.GlobalBarrier, t *ddi.TextureBarrier) bool {
+	if k.accessBefore != g.AccessBefore || k.accessAfter != g.AccessAfter {
+		return false
+	}
+	return t == nil || k.layoutBefore == t.LayoutBefore && k.layoutAfter == t.LayoutAfter
+}
+
+// fromResource reports a resource/ field error as a barrier failure.
+func (v *checker) fromResource(id MessageID, err error) bool {
+	var fe *resource.FieldError
+	if errors.As(err, &fe) {
+		return v.bad(id, fe.Field, fe.Value, fe.Rule)
+	}
+	return v.bad(id, "", "", err.Error())
+}

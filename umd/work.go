@@ -1,0 +1,768 @@
+package umd
+
+import (
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+)
+
+// Work recording. Each command becomes one WORK packet per pipeline stage
+// it runs in, chained in pipeline order so that later stages' outputs
+// depend on what earlier ones read, with the exact bytes it reads and
+// writes, each through the client its access uses (hardware.go) and in the
+// stage of the sync scope the spec gives it (000 "D3D12_BARRIER_SYNC" and
+// "Synchronization"; DiscardResource: errata E-DISCARD-SCOPE):
+//
+//	draw        INDEX_INPUT (index buffer), VERTEX_SHADING (vertex buffers,
+//	            vertex-stage constants, shader resources, unordered access,
+//	            stream output), PIXEL_SHADING (pixel-stage ones, shading-rate
+//	            image), DEPTH_STENCIL, RENDER_TARGET
+//	dispatch    COMPUTE_SHADING; rays: RAYTRACING
+//	indirect    EXECUTE_INDIRECT (the argument buffer, read by the CP)
+//	copies      COPY; resolve: RESOLVE
+//	clears      RENDER_TARGET, DEPTH_STENCIL, CLEAR_UNORDERED_ACCESS_VIEW
+//	AS work     BUILD_/COPY_RAYTRACING_ACCELERATION_STRUCTURE, EMIT_..._POSTBUILD_INFO
+//	video       VIDEO_DECODE / VIDEO_PROCESS / VIDEO_ENCODE
+//
+// A surface access through a client that decodes compression goes through
+// compression when its subresource's layout is a compressed one
+// (compression.go). When the list does not know the layout yet (no barrier
+// on the subresource so far), the queue decides at submission, from the
+// layout the subresource has then.
+
+// View names what a command touches in a resource: a byte range of a
+// buffer, or a set of subresources of a texture.
+type View struct {
+	Resource ddi.HResource
+	// Buffers: the bytes from Offset; Size 0 means to the end.
+	Offset, Size uint64
+	// Textures: the subresources (as in a barrier; see WholeTexture and
+	// Subresource).
+	Subresources ddi.SubresourceRange
+}
+
+// WholeBuffer views every byte of a buffer.
+func WholeBuffer(h ddi.HResource) View { return View{Resource: h} }
+
+// BufferRange views size bytes of a buffer from off.
+func BufferRange(h ddi.HResource, off, size uint64) View {
+	return View{Resource: h, Offset: off, Size: size}
+}
+
+// WholeTexture views every subresource of a texture.
+func WholeTexture(h ddi.HResource) View {
+	return View{Resource: h, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}}
+}
+
+// Subresource views one subresource of a texture.
+func Subresource(h ddi.HResource, index uint32) View {
+	return View{Resource: h, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: index}}
+}
+
+// accessSpec is one access of the WORK packet being built.
+type accessSpec struct {
+	acc   cmdbuf.Access
+	res   *Resource
+	sub   uint32
+	patch bool // the layout is not known yet
+}
+
+// Shader is what one shader stage binds.
+type Shader struct {
+	ConstantBuffers []View
+	ShaderResources []View
+	UnorderedAccess []View // read and written
+}
+
+func (s Shader) empty() bool {
+	return len(s.ConstantBuffers)+len(s.ShaderResources)+len(s.UnorderedAccess) == 0
+}
+
+// Draw is a draw call's bindings.
+type Draw struct {
+	Arguments     *View // indirect arguments (ExecuteIndirect), read by the CP
+	IndexBuffer   *View
+	VertexBuffers []View
+	Vertex        Shader
+	StreamOutput  []View
+	Pixel         Shader
+	ShadingRate   *View // shading-rate image
+	DepthStencil  *View
+	DepthWrite    bool
+	RenderTargets []View // read (blending) and written
+}
+
+// Dispatch is a dispatch's bindings.
+type Dispatch struct {
+	Arguments *View // indirect arguments, read by the CP
+	Shader
+}
+
+// DispatchRays is a raytracing dispatch's bindings.
+type DispatchRays struct {
+	AccelerationStructures []View
+	Shader
+}
+
+// work is one command being recorded.
+type work struct {
+	cl      *CommandList
+	command string
+	id      uint32
+	chained bool
+	failed  bool
+}
+
+// begin starts a command; it fails if the command list cannot take it.
+func (cl *CommandList) begin(command string, types ...ddi.CommandListType) *work {
+	if !cl.open(command) {
+		return nil
+	}
+	ok := false
+	for _, t := range types {
+		ok = ok || t == cl.typ
+	}
+	if !ok {
+		cl.fail(Message{Category: CategoryStateSetting, ID: MsgInvalidWork, Command: command, Call: -1, Barrier: -1,
+			Rule: fmt.Sprintf("a %s command list cannot record %s", cl.typ, command)})
+		return nil
+	}
+	cl.marker(command)
+	cl.accs = cl.accs[:0]
+	return &work{cl: cl, command: command, id: cl.d.workIDs.Add(1)}
+}
+
+// fail records a command error.
+func (w *work) fail(id MessageID, field, value, format string, args ...any) {
+	w.failed = true
+	w.cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: w.command, Call: -1, Barrier: -1,
+		Field: field, Value: value, Rule: fmt.Sprintf(format, args...)})
+}
+
+// access adds the accesses of a view: access is the D3D12 access it is
+// (which decides what the resource and its layout must allow), dir and
+// client how the hardware performs it.
+func (w *work) access(field string, v View, access ddi.BarrierAccess, dir cmdbuf.Dir, client cmdbuf.Client) {
+	if w.failed {
+		return
+	}
+	cl := w.cl
+	r := cl.d.resource(v.Resource)
+	if r == nil {
+		w.fail(MsgInvalidHandle, field, fmt.Sprintf("0x%x", uint64(v.Resource)), "no resource has this handle")
+		return
+	}
+	if access&^cl.rules.Accesses != 0 {
+		w.fail(MsgIncompatibleAccessWork, field, access.String(),
+			`%s is not an access a %s command list supports (000 "Command Queue Access Compatibility")`, access, cl.typ)
+		return
+	}
+	if err := r.Desc.CheckAccess(field, access, r.Heap.Desc.Kind); err != nil {
+		w.fail(MsgIncompatibleAccessWork, field, access.String(), "%v", err)
+		return
+	}
+	t := cl.trackOf(r)
+	if r.IsBuffer() {
+		size := v.Size
+		if size == 0 && v.Offset < r.Desc.DataSize {
+			size = r.Desc.DataSize - v.Offset
+		}
+		switch {
+		case v.Offset >= r.Desc.DataSize || size > r.Desc.DataSize-v.Offset:
+			w.fail(MsgInvalidWork, field, fmt.Sprintf("%d+%d", v.Offset, v.Size), "outside the %d-byte buffer", r.Desc.DataSize)
+			return
+		case client != cmdbuf.ClientCopy && (v.Offset%4 != 0 || size%4 != 0):
+			w.fail(MsgInvalidWork, field, fmt.Sprintf("%d+%d", v.Offset, size), "only copies address single bytes: offset and size must be multiples of 4")
+			return
+		}
+		w.add(t, 0, true, r.Addr+v.Offset, size, access, dir, client)
+		return
+	}
+	sel, err := r.Desc.Resolve(v.Subresources)
+	if err != nil {
+		w.fail(MsgInvalidWork, field, "", "%v", err)
+		return
+	}
+	whole := sel.Count() == r.Desc.SubresourceCount()
+	sel.Each(func(sub uint32) {
+		fp := r.Desc.Footprints[sub]
+		w.add(t, sub, whole, r.Addr+fp.Offset, fp.Size, access, dir, client)
+	})
+}
+
+// add adds one contiguous access to a subresource, checked against what
+// the list knows of it; whole says the command touches every subresource.
+func (w *work) add(t *track, sub uint32, whole bool, addr, size uint64, access ddi.BarrierAccess, dir cmdbuf.Dir, client cmdbuf.Client) {
+	if w.failed {
+		return
+	}
+	cl, r := w.cl, t.res
+	if !whole && t.uniform {
+		t.expand()
+	}
+	s := t.sub(sub)
+	switch {
+	case s.ended:
+		w.fail(MsgSyncNoneAccessed, "", r.name,
+			`an earlier barrier had SyncAfter NONE: no access may follow it in this ExecuteCommandLists scope (000 "D3D12_BARRIER_SYNC_NONE")`)
+		return
+	case s.split.event != 0:
+		w.fail(MsgSplitMismatch, "", r.name, `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
+		return
+	case s.barriered && !r.IsBuffer() && !ddi.LayoutAccessOK(s.layout, s.layout, access):
+		w.fail(MsgIncompatibleAccessWork, "", r.name, `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
+		return
+	}
+	s.accessed = true
+	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: uint32(size), Dir: dir, Client: client, Surface: r.Surface},
+		res: r, sub: sub}
+	if r.Surface != 0 && cl.d.prof.Aware[cl.engine][client] {
+		if s.barriered {
+			spec.acc.Compressed = r.compressedIn(s.layout)
+		} else {
+			spec.patch = true
+		}
+	}
+	if !s.barriered && !r.IsBuffer() && !r.Desc.Desc.IsSimultaneousAccess() {
+		cl.assumptions = append(cl.assumptions, assumption{res: r, sub: sub, access: access, command: w.command})
+	}
+	cl.accs = append(cl.accs, spec)
+}
+
+// emit writes the accesses added so far as WORK packets of one stage (at
+// most MaxAccesses-1 per packet, chained), recording where the accesses
+// that wait for their layout are.
+func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
+	if w.failed {
+		return
+	}
+	cl := w.cl
+	const per = cmdbuf.MaxAccesses - 1
+	accs := cl.accs
+	for first := true; first || len(accs) > 0; first = false {
+		n := min(len(accs), per)
+		var bytes uint64
+		acc := make([]cmdbuf.Access, n)
+		for i := range acc {
+			acc[i] = accs[i].acc
+			bytes += uint64(acc[i].Size)
+		}
+		dur := uint32(32 + bytes/256)
+		cl.put(cmdbuf.AppendWork(cl.words[:0], cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
+			Chained: w.chained}, acc...))
+		w.chained = true
+		pos := cl.buf.Last()
+		for i := 0; i < n; i++ {
+			if accs[i].patch {
+				// The attribute dword: header, 4 work dwords, then 4 per access.
+				cl.patches = append(cl.patches, patch{pos: cmdbufPos(pos, 1+4+4*i+3), res: accs[i].res, sub: accs[i].sub})
+			}
+		}
+		accs = accs[n:]
+	}
+	cl.accs = cl.accs[:0]
+}
+
+func cmdbufPos(p cmdbuf.Pos, off int) cmdbuf.Pos { return cmdbuf.Pos{Chunk: p.Chunk, Off: p.Off + off} }
+
+// stage emits the accesses added so far as one stage, if there are any.
+func (w *work) stage(kind cmdbuf.WorkKind, stage cmdbuf.Stage) {
+	if len(w.cl.accs) > 0 {
+		w.emit(kind, stage, 0)
+	}
+}
+
+func (w *work) shader(s Shader) {
+	for _, v := range s.ConstantBuffers {
+		w.access("ConstantBuffer", v, ddi.AccessConstantBuffer, cmdbuf.DirRead, cmdbuf.ClientConstFetch)
+	}
+	for _, v := range s.ShaderResources {
+		w.access("ShaderResource", v, ddi.AccessShaderResource, cmdbuf.DirRead, cmdbuf.ClientShaderLoad)
+	}
+	for _, v := range s.UnorderedAccess {
+		w.access("UnorderedAccess", v, ddi.AccessUnorderedAccess, cmdbuf.DirRead, cmdbuf.ClientShaderStore)
+		w.access("UnorderedAccess", v, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
+	}
+}
+
+// arguments emits the CP's fetch of indirect arguments, if any.
+func (w *work) arguments(v *View) {
+	if v != nil {
+		w.access("Arguments", *v, ddi.AccessIndirectArgument, cmdbuf.DirRead, cmdbuf.ClientCP)
+		w.emit(cmdbuf.WorkExecuteIndirect, cmdbuf.StageCP, 0)
+	}
+}
+
+// Draw records a draw (DrawInstanced, DrawIndexedInstanced, or with
+// Arguments an indirect draw through ExecuteIndirect).
+func (cl *CommandList) Draw(d Draw) {
+	w := cl.begin("Draw", ddi.CommandListTypeDirect, ddi.CommandListTypeBundle)
+	if w == nil {
+		return
+	}
+	w.arguments(d.Arguments)
+	if d.IndexBuffer != nil {
+		w.access("IndexBuffer", *d.IndexBuffer, ddi.AccessIndexBuffer, cmdbuf.DirRead, cmdbuf.ClientVertexFetch)
+	}
+	w.stage(cmdbuf.WorkDraw, cmdbuf.StageInput)
+	for _, v := range d.VertexBuffers {
+		w.access("VertexBuffer", v, ddi.AccessVertexBuffer, cmdbuf.DirRead, cmdbuf.ClientVertexFetch)
+	}
+	w.shader(d.Vertex)
+	for _, v := range d.StreamOutput {
+		w.access("StreamOutput", v, ddi.AccessStreamOutput, cmdbuf.DirWrite, cmdbuf.ClientStreamOut)
+	}
+	w.stage(cmdbuf.WorkDraw, cmdbuf.StageVertex)
+	w.shader(d.Pixel)
+	if d.ShadingRate != nil {
+		w.access("ShadingRate", *d.ShadingRate, ddi.AccessShadingRateSource, cmdbuf.DirRead, cmdbuf.ClientConstFetch)
+	}
+	w.stage(cmdbuf.WorkDraw, cmdbuf.StagePixel)
+	if d.DepthStencil != nil {
+		w.access("DepthStencil", *d.DepthStencil, ddi.AccessDepthStencilRead, cmdbuf.DirRead, cmdbuf.ClientDepth)
+		if d.DepthWrite {
+			w.access("DepthStencil", *d.DepthStencil, ddi.AccessDepthStencilWrite, cmdbuf.DirWrite, cmdbuf.ClientDepth)
+		}
+	}
+	w.stage(cmdbuf.WorkDraw, cmdbuf.StageDepth)
+	for _, v := range d.RenderTargets {
+		w.access("RenderTarget", v, ddi.AccessRenderTarget, cmdbuf.DirRead, cmdbuf.ClientColor)
+		w.access("RenderTarget", v, ddi.AccessRenderTarget, cmdbuf.DirWrite, cmdbuf.ClientColor)
+	}
+	w.stage(cmdbuf.WorkDraw, cmdbuf.StageColor)
+	if !w.chained && !w.failed {
+		w.emit(cmdbuf.WorkDraw, cmdbuf.StageVertex, 0) // a draw that touches no memory still runs
+	}
+}
+
+// Dispatch records a compute dispatch (with Arguments, through
+// ExecuteIndirect).
+func (cl *CommandList) Dispatch(d Dispatch) {
+	w := cl.begin("Dispatch", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeBundle)
+	if w == nil {
+		return
+	}
+	w.arguments(d.Arguments)
+	w.shader(d.Shader)
+	w.emit(cmdbuf.WorkDispatch, cmdbuf.StageCompute, 0)
+}
+
+// DispatchRays records a raytracing dispatch.
+func (cl *CommandList) DispatchRays(d DispatchRays) {
+	w := cl.begin("DispatchRays", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	for _, v := range d.AccelerationStructures {
+		w.access("AccelerationStructure", v, ddi.AccessRaytracingAccelerationStructureRead, cmdbuf.DirRead, cmdbuf.ClientRTTraverse)
+	}
+	w.shader(d.Shader)
+	w.emit(cmdbuf.WorkDispatchRays, cmdbuf.StageRaytrace, 0)
+}
+
+// BuildRaytracingAccelerationStructure records a build: it reads its
+// geometry (shader resources) and, for an update, the source structure,
+// uses its scratch buffer (unordered access) and writes the destination.
+func (cl *CommandList) BuildRaytracingAccelerationStructure(dest View, inputs []View, source *View, scratch View) {
+	w := cl.begin("BuildRaytracingAccelerationStructure", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	for _, v := range inputs {
+		w.access("Inputs", v, ddi.AccessShaderResource, cmdbuf.DirRead, cmdbuf.ClientShaderLoad)
+	}
+	if source != nil {
+		w.access("SourceAccelerationStructure", *source, ddi.AccessRaytracingAccelerationStructureRead, cmdbuf.DirRead, cmdbuf.ClientASBuild)
+	}
+	w.access("ScratchAccelerationStructureData", scratch, ddi.AccessUnorderedAccess, cmdbuf.DirRead, cmdbuf.ClientShaderStore)
+	w.access("ScratchAccelerationStructureData", scratch, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
+	w.access("DestAccelerationStructureData", dest, ddi.AccessRaytracingAccelerationStructureWrite, cmdbuf.DirWrite, cmdbuf.ClientASBuild)
+	w.emit(cmdbuf.WorkASBuild, cmdbuf.StageASBuild, 0)
+}
+
+// CopyRaytracingAccelerationStructure records an acceleration-structure
+// copy (a byte copy between equally sized ranges).
+func (cl *CommandList) CopyRaytracingAccelerationStructure(dest, source View) {
+	w := cl.begin("CopyRaytracingAccelerationStructure", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	w.copyPair("SourceAccelerationStructureData", source, ddi.AccessRaytracingAccelerationStructureRead,
+		"DestAccelerationStructureData", dest, ddi.AccessRaytracingAccelerationStructureWrite, cmdbuf.ClientASBuild)
+	w.emit(cmdbuf.WorkASCopy, cmdbuf.StageASBuild, 0)
+}
+
+// EmitRaytracingAccelerationStructurePostbuildInfo records the postbuild
+// query: it reads the structure and writes the info (unordered access).
+func (cl *CommandList) EmitRaytracingAccelerationStructurePostbuildInfo(dest, source View) {
+	w := cl.begin("EmitRaytracingAccelerationStructurePostbuildInfo", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	w.access("SourceAccelerationStructureData", source, ddi.AccessRaytracingAccelerationStructureRead, cmdbuf.DirRead, cmdbuf.ClientASBuild)
+	w.access("DestBuffer", dest, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
+	w.emit(cmdbuf.WorkASPostbuild, cmdbuf.StageASBuild, 0)
+}
+
+// copyPair adds a read and a write of equal size, in order, as a copy's
+// accesses are paired.
+func (w *work) copyPair(srcField string, src View, srcAccess ddi.BarrierAccess, dstField string, dst View, dstAccess ddi.BarrierAccess, client cmdbuf.Client) {
+	before := len(w.cl.accs)
+	w.access(srcField, src, srcAccess, cmdbuf.DirRead, client)
+	mid := len(w.cl.accs)
+	w.access(dstField, dst, dstAccess, cmdbuf.DirWrite, client)
+	if w.failed {
+		return
+	}
+	reads, writes := w.cl.accs[before:mid], w.cl.accs[mid:]
+	var rn, wn uint64
+	for _, a := range reads {
+		rn += uint64(a.acc.Size)
+	}
+	for _, a := range writes {
+		wn += uint64(a.acc.Size)
+	}
+	if rn != wn || len(reads) != len(writes) {
+		w.fail(MsgInvalidWork, dstField, fmt.Sprintf("%d bytes", wn), "a copy's destination must have the source's shape (%d bytes)", rn)
+		return
+	}
+	// Interleave as read/write pairs.
+	pairs := make([]accessSpec, 0, 2*len(reads))
+	for i := range reads {
+		if reads[i].acc.Size != writes[i].acc.Size {
+			w.fail(MsgInvalidWork, dstField, "", "a copy's destination must have the source's shape")
+			return
+		}
+		pairs = append(pairs, reads[i], writes[i])
+	}
+	w.cl.accs = append(w.cl.accs[:before], pairs...)
+}
+
+// CopyBufferRegion records a buffer copy. The source and destination may be
+// one buffer if the ranges do not intersect (000 "Self Resource Copy").
+func (cl *CommandList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset, size uint64) {
+	w := cl.begin("CopyBufferRegion", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy)
+	if w == nil {
+		return
+	}
+	if size == 0 {
+		w.fail(MsgInvalidWork, "NumBytes", "0", "a copy moves at least one byte")
+		return
+	}
+	if dst == src && dstOffset < srcOffset+size && srcOffset < dstOffset+size {
+		w.fail(MsgSelfCopyIntersects, "DstOffset", fmt.Sprint(dstOffset),
+			"[%d,%d) and the source [%d,%d) of the same buffer intersect (000 \"Self Resource Copy\")",
+			dstOffset, dstOffset+size, srcOffset, srcOffset+size)
+		return
+	}
+	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, size), ddi.AccessCopySource,
+		"pDstBuffer", BufferRange(dst, dstOffset, size), ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+}
+
+// CopyResource records a whole-resource copy (every subresource, or every
+// byte of a buffer).
+func (cl *CommandList) CopyResource(dst, src ddi.HResource) {
+	w := cl.begin("CopyResource", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy)
+	if w == nil {
+		return
+	}
+	if dst == src {
+		w.fail(MsgSelfCopyIntersects, "pDstResource", fmt.Sprintf("0x%x", uint64(dst)), "a resource cannot be copied onto itself whole")
+		return
+	}
+	w.copyPair("pSrcResource", wholeView(cl, src), ddi.AccessCopySource, "pDstResource", wholeView(cl, dst), ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+}
+
+func wholeView(cl *CommandList, h ddi.HResource) View {
+	if r := cl.d.resource(h); r != nil && !r.IsBuffer() {
+		return WholeTexture(h)
+	}
+	return WholeBuffer(h)
+}
+
+// Box is a texel box in a subresource: [Left, Right) × [Top, Bottom) ×
+// [Front, Back), in elements (blocks of block-compressed formats).
+type Box struct{ Left, Top, Front, Right, Bottom, Back uint32 }
+
+// CopyTextureRegion records a copy of a box of one subresource to a point
+// of another (or of the same one, if the boxes do not intersect, 000 "Self
+// Resource Copy"). A nil box is the whole source subresource.
+func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint32, src ddi.HResource, srcSub uint32, box *Box) {
+	w := cl.begin("CopyTextureRegion", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy)
+	if w == nil {
+		return
+	}
+	rs, rd := cl.d.resource(src), cl.d.resource(dst)
+	if rs == nil || rd == nil || rs.IsBuffer() || rd.IsBuffer() {
+		w.fail(MsgInvalidWork, "pSrc/pDst", "", "CopyTextureRegion copies between existing textures")
+		return
+	}
+	sfp, err1 := rs.Desc.Footprint(srcSub)
+	dfp, err2 := rd.Desc.Footprint(dstSub)
+	if err1 != nil || err2 != nil {
+		w.fail(MsgInvalidWork, "SubresourceIndex", "", "out of bounds")
+		return
+	}
+	b := Box{0, 0, 0, sfp.Width, sfp.Height, sfp.Depth}
+	if box != nil {
+		b = *box
+	}
+	bw, bh := rs.Desc.Format.BlockWidth, rs.Desc.Format.BlockHeight
+	bw, bh = max(bw, 1), max(bh, 1)
+	elem := rs.Desc.Format.Planes[sfp.Plane].BytesPerElement
+	switch {
+	case b.Left >= b.Right || b.Top >= b.Bottom || b.Front >= b.Back || b.Right > sfp.Width || b.Bottom > sfp.Height || b.Back > sfp.Depth:
+		w.fail(MsgInvalidWork, "pSrcBox", fmt.Sprintf("%+v", b), "must be a non-empty box inside the %dx%dx%d source", sfp.Width, sfp.Height, sfp.Depth)
+		return
+	case x+(b.Right-b.Left) > dfp.Width || y+(b.Bottom-b.Top) > dfp.Height || z+(b.Back-b.Front) > dfp.Depth:
+		w.fail(MsgInvalidWork, "DstX/DstY/DstZ", fmt.Sprintf("%d,%d,%d", x, y, z), "the box does not fit the %dx%dx%d destination", dfp.Width, dfp.Height, dfp.Depth)
+		return
+	case rd.Desc.Format.Planes[dfp.Plane].BytesPerElement != elem:
+		w.fail(MsgInvalidWork, "pDst", rd.Desc.Desc.Format.String(), "copies need formats of the same element size")
+		return
+	}
+	if src == dst && srcSub == dstSub && x < b.Right && b.Left < x+(b.Right-b.Left) && y < b.Bottom && b.Top < y+(b.Bottom-b.Top) &&
+		z < b.Back && b.Front < z+(b.Back-b.Front) {
+		w.fail(MsgSelfCopyIntersects, "DstX/DstY/DstZ", fmt.Sprintf("%d,%d,%d", x, y, z),
+			"the destination box intersects the source box in the same subresource (000 \"Self Resource Copy\")")
+		return
+	}
+	// One read/write pair per row of elements.
+	rowBytes := uint64((b.Right-b.Left+bw-1)/bw) * uint64(elem)
+	for zz := uint32(0); zz < b.Back-b.Front; zz++ {
+		for row := uint32(0); row < (b.Bottom-b.Top+bh-1)/bh; row++ {
+			so := sfp.Offset + uint64(b.Front+zz)*sfp.SlicePitch + uint64(b.Top/bh+row)*sfp.RowPitch + uint64(b.Left/bw)*uint64(elem)
+			do := dfp.Offset + uint64(z+zz)*dfp.SlicePitch + uint64(y/bh+row)*dfp.RowPitch + uint64(x/bw)*uint64(elem)
+			w.pair(rs, srcSub, rs.Addr+so, rd, dstSub, rd.Addr+do, rowBytes)
+			if w.failed {
+				return
+			}
+		}
+	}
+	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+}
+
+// pair adds one copy read/write pair between subresources.
+func (w *work) pair(rs *Resource, ssub uint32, saddr uint64, rd *Resource, dsub uint32, daddr, n uint64) {
+	if !w.checkAccess("pSrc", rs, ddi.AccessCopySource) || !w.checkAccess("pDst", rd, ddi.AccessCopyDest) {
+		return
+	}
+	w.add(w.cl.trackOf(rs), ssub, false, saddr, n, ddi.AccessCopySource, cmdbuf.DirRead, cmdbuf.ClientCopy)
+	w.add(w.cl.trackOf(rd), dsub, false, daddr, n, ddi.AccessCopyDest, cmdbuf.DirWrite, cmdbuf.ClientCopy)
+}
+
+// checkAccess checks an access against the queue and the resource.
+func (w *work) checkAccess(field string, r *Resource, access ddi.BarrierAccess) bool {
+	if access&^w.cl.rules.Accesses != 0 {
+		w.fail(MsgIncompatibleAccessWork, field, access.String(),
+			`%s is not an access a %s command list supports (000 "Command Queue Access Compatibility")`, access, w.cl.typ)
+		return false
+	}
+	if err := r.Desc.CheckAccess(field, access, r.Heap.Desc.Kind); err != nil {
+		w.fail(MsgIncompatibleAccessWork, field, access.String(), "%v", err)
+		return false
+	}
+	return true
+}
+
+// ResolveSubresource records a multisample resolve of one subresource into
+// another.
+func (cl *CommandList) ResolveSubresource(dst ddi.HResource, dstSub uint32, src ddi.HResource, srcSub uint32) {
+	w := cl.begin("ResolveSubresource", ddi.CommandListTypeDirect)
+	if w == nil {
+		return
+	}
+	w.access("pSrcResource", Subresource(src, srcSub), ddi.AccessResolveSource, cmdbuf.DirRead, cmdbuf.ClientColor)
+	w.access("pDstResource", Subresource(dst, dstSub), ddi.AccessResolveDest, cmdbuf.DirWrite, cmdbuf.ClientColor)
+	w.emit(cmdbuf.WorkResolve, cmdbuf.StageResolve, 0)
+}
+
+// ClearRenderTargetView records a render-target clear to a 32-bit pattern.
+func (cl *CommandList) ClearRenderTargetView(v View, value uint32) {
+	w := cl.begin("ClearRenderTargetView", ddi.CommandListTypeDirect)
+	if w == nil {
+		return
+	}
+	w.access("RenderTargetView", v, ddi.AccessRenderTarget, cmdbuf.DirWrite, cmdbuf.ClientColor)
+	w.emit(cmdbuf.WorkClear, cmdbuf.StageColor, value)
+}
+
+// ClearDepthStencilView records a depth-stencil clear.
+func (cl *CommandList) ClearDepthStencilView(v View, value uint32) {
+	w := cl.begin("ClearDepthStencilView", ddi.CommandListTypeDirect)
+	if w == nil {
+		return
+	}
+	w.access("DepthStencilView", v, ddi.AccessDepthStencilWrite, cmdbuf.DirWrite, cmdbuf.ClientDepth)
+	w.emit(cmdbuf.WorkClear, cmdbuf.StageDepth, value)
+}
+
+// ClearUnorderedAccessView records an unordered-access clear (uint or
+// float: a 32-bit pattern either way).
+func (cl *CommandList) ClearUnorderedAccessView(v View, value uint32) {
+	w := cl.begin("ClearUnorderedAccessView", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	w.access("UnorderedAccessView", v, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
+	w.emit(cmdbuf.WorkClear, cmdbuf.StageClear, value)
+}
+
+// DiscardResource records a discard: the subresources' contents become
+// undefined (the model writes a pattern). Its scope is the one of the
+// view the resource is discarded as: render target, depth-stencil, or
+// unordered access (errata E-DISCARD-SCOPE).
+func (cl *CommandList) DiscardResource(v View) {
+	w := cl.begin("DiscardResource", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	r := cl.d.resource(v.Resource)
+	if r == nil {
+		w.fail(MsgInvalidHandle, "pResource", fmt.Sprintf("0x%x", uint64(v.Resource)), "no resource has this handle")
+		return
+	}
+	f := r.Desc.Desc.Flags
+	switch {
+	case f&ddi.ResourceFlagRenderTarget != 0 && cl.typ == ddi.CommandListTypeDirect:
+		w.access("pResource", v, ddi.AccessRenderTarget, cmdbuf.DirWrite, cmdbuf.ClientColor)
+		w.emit(cmdbuf.WorkDiscard, cmdbuf.StageColor, 0)
+	case f&ddi.ResourceFlagDepthStencil != 0 && cl.typ == ddi.CommandListTypeDirect:
+		w.access("pResource", v, ddi.AccessDepthStencilWrite, cmdbuf.DirWrite, cmdbuf.ClientDepth)
+		w.emit(cmdbuf.WorkDiscard, cmdbuf.StageDepth, 0)
+	case f&ddi.ResourceFlagUnorderedAccess != 0:
+		w.access("pResource", v, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
+		w.emit(cmdbuf.WorkDiscard, cmdbuf.StageClear, 0)
+	default:
+		w.fail(MsgInvalidWork, "pResource", f.String(),
+			"only render-target, depth-stencil (on a direct list) and unordered-access resources can be discarded")
+	}
+}
+
+// SetPredication records the CP's read of a predicate (8 bytes).
+func (cl *CommandList) SetPredication(buffer ddi.HResource, offset uint64) {
+	w := cl.begin("SetPredication", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	if w == nil {
+		return
+	}
+	w.access("pBuffer", BufferRange(buffer, offset, 8), ddi.AccessPredication, cmdbuf.DirRead, cmdbuf.ClientCP)
+	w.emit(cmdbuf.WorkPredication, cmdbuf.StageCP, 0)
+}
+
+// AtomicCopyBufferUINT records an atomic copy of 4 (or, UINT64, 8) bytes,
+// with the ranged barriers the runtime puts around it: ACQUIRE of the
+// source and destination ranges before, RELEASE of the destination after
+// (000 "D3D12DDI_RANGED_BARRIER_0094").
+func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) {
+	if !cl.open("AtomicCopyBufferUINT") {
+		return
+	}
+	n := uint64(4)
+	if wide {
+		n = 8
+	}
+	if dstOffset%n != 0 || srcOffset%n != 0 {
+		cl.fail(Message{Category: CategoryStateSetting, ID: MsgAtomicCopyInvalidOffsetAlignment, Command: "AtomicCopyBufferUINT",
+			Call: -1, Barrier: -1, Field: "DstOffset/SrcOffset", Value: fmt.Sprintf("%d/%d", dstOffset, srcOffset),
+			Rule: fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n)})
+		return
+	}
+	acquire := ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagAcquire
+	cl.Barrier([]ddi.Barrier{
+		ddi.NewRangedBarrier(ddi.RangedBarrier{Flags: acquire, Resource: src, Range: ddi.Range{Begin: srcOffset, End: srcOffset + n}}),
+		ddi.NewRangedBarrier(ddi.RangedBarrier{Flags: acquire, Resource: dst, Range: ddi.Range{Begin: dstOffset, End: dstOffset + n}}),
+	})
+	w := cl.begin("AtomicCopyBufferUINT", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy)
+	if w == nil {
+		return
+	}
+	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, n), ddi.AccessCopySource, "pDstBuffer", BufferRange(dst, dstOffset, n),
+		ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	w.emit(cmdbuf.WorkAtomicCopy, cmdbuf.StageCopy, 0)
+	cl.Barrier([]ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{
+		Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: dst, Range: ddi.Range{Begin: dstOffset, End: dstOffset + n}})})
+}
+
+// Video is a video operation's inputs and outputs.
+type Video struct {
+	Inputs, References []View
+	Outputs            []View
+}
+
+// DecodeFrame records a video decode (VIDEO_DECODE lists).
+func (cl *CommandList) DecodeFrame(v Video) {
+	cl.video("DecodeFrame", ddi.CommandListTypeVideoDecode, cmdbuf.WorkVideoDecode, ddi.AccessVideoDecodeRead, ddi.AccessVideoDecodeWrite, v)
+}
+
+// ProcessFrames records video processing (VIDEO_PROCESS lists).
+func (cl *CommandList) ProcessFrames(v Video) {
+	cl.video("ProcessFrames", ddi.CommandListTypeVideoProcess, cmdbuf.WorkVideoProcess, ddi.AccessVideoProcessRead, ddi.AccessVideoProcessWrite, v)
+}
+
+// EncodeFrame records a video encode (VIDEO_ENCODE lists).
+func (cl *CommandList) EncodeFrame(v Video) {
+	cl.video("EncodeFrame", ddi.CommandListTypeVideoEncode, cmdbuf.WorkVideoEncode, ddi.AccessVideoEncodeRead, ddi.AccessVideoEncodeWrite, v)
+}
+
+func (cl *CommandList) video(command string, t ddi.CommandListType, kind cmdbuf.WorkKind, read, write ddi.BarrierAccess, v Video) {
+	w := cl.begin(command, t)
+	if w == nil {
+		return
+	}
+	for _, x := range append(append([]View(nil), v.Inputs...), v.References...) {
+		w.access("Input", x, read, cmdbuf.DirRead, cmdbuf.ClientVideo)
+	}
+	for _, x := range v.Outputs {
+		w.access("Output", x, write, cmdbuf.DirWrite, cmdbuf.ClientVideo)
+	}
+	w.emit(kind, cmdbuf.StageVideo, 0)
+}
+
+// CopyTextureToBuffer records CopyTextureRegion from a subresource to a
+// buffer at offset laid out as the subresource's placed footprint (its
+// rows, RowPitch apart).
+func (cl *CommandList) CopyTextureToBuffer(dst ddi.HResource, offset uint64, src ddi.HResource, srcSub uint32) {
+	w := cl.begin("CopyTextureRegion", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy)
+	if w == nil {
+		return
+	}
+	fp, ok := w.footprint("pSrc", src, srcSub)
+	if !ok {
+		return
+	}
+	w.copyPair("pSrc", Subresource(src, srcSub), ddi.AccessCopySource, "pDst", BufferRange(dst, offset, fp), ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+}
+
+// CopyBufferToTexture records CopyTextureRegion from a buffer at offset,
+// laid out as the destination subresource's placed footprint.
+func (cl *CommandList) CopyBufferToTexture(dst ddi.HResource, dstSub uint32, src ddi.HResource, offset uint64) {
+	w := cl.begin("CopyTextureRegion", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy)
+	if w == nil {
+		return
+	}
+	fp, ok := w.footprint("pDst", dst, dstSub)
+	if !ok {
+		return
+	}
+	w.copyPair("pSrc", BufferRange(src, offset, fp), ddi.AccessCopySource, "pDst", Subresource(dst, dstSub), ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+}
+
+// footprint is a texture subresource's size in bytes.
+func (w *work) footprint(field string, h ddi.HResource, sub uint32) (uint64, bool) {
+	r := w.cl.d.resource(h)
+	if r == nil || r.IsBuffer() {
+		w.fail(MsgInvalidWork, field, fmt.Sprintf("0x%x", uint64(h)), "not a texture")
+		return 0, false
+	}
+	fp, err := r.Desc.Footprint(sub)
+	if err != nil {
+		w.fail(MsgInvalidWork, field, fmt.Sprint(sub), "%v", err)
+		return 0, false
+	}
+	return fp.Size, true
+}
