@@ -359,10 +359,14 @@ func AppendNop(dst []uint32, n int) []uint32 {
 func AppendMarker(dst []uint32, tag uint32, text string) []uint32 {
 	nw := (len(text) + 3) / 4
 	dst = append(dst, uint32(MakeHeader(OpMarker, 0, 2+nw)), tag, uint32(len(text)))
-	for i := 0; i < nw; i++ {
+	i := 0
+	for ; i+4 <= len(text); i += 4 {
+		dst = append(dst, uint32(text[i])|uint32(text[i+1])<<8|uint32(text[i+2])<<16|uint32(text[i+3])<<24)
+	}
+	if i < len(text) {
 		var w uint32
-		for j := 0; j < 4 && 4*i+j < len(text); j++ {
-			w |= uint32(text[4*i+j]) << (8 * j)
+		for j := 0; i+j < len(text); j++ {
+			w |= uint32(text[i+j]) << (8 * j)
 		}
 		dst = append(dst, w)
 	}

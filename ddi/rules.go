@@ -1,5 +1,7 @@
 package ddi
 
+import "math/bits"
+
 // The spec's rule tables, as data. Each row cites the spec file and section
 // it comes from. Where ebref's row differs from the spec's literal table the
 // row's Erratum names the entry of docs/errata.md that says why; a test keeps
@@ -227,19 +229,42 @@ var LayoutAccesses = []LayoutAccessRow{
 	{LayoutLegacyPixelShaderResource, AccessShaderResource | AccessNoAccess, citeLegacyLayouts, "E-LEGACY-LAYOUT-ACCESS"},
 }
 
-var layoutAccessIndex = func() map[BarrierLayout]BarrierAccess {
-	m := make(map[BarrierLayout]BarrierAccess, len(LayoutAccesses))
+// layoutAccessIndex is LayoutAccesses indexed by layoutIndex.
+var layoutAccessIndex = func() (t [numLayoutIndexes]struct {
+	accesses BarrierAccess
+	ok       bool
+}) {
 	for _, r := range LayoutAccesses {
-		m[r.Layout] = r.Accesses
+		i, _ := layoutIndex(r.Layout)
+		t[i].accesses, t[i].ok = r.Accesses, true
 	}
-	return m
+	return t
 }()
+
+// layoutIndex numbers the layouts densely: the values 0..31, the four
+// LEGACY_* layouts from 0x80000000, then UNDEFINED.
+func layoutIndex(l BarrierLayout) (int, bool) {
+	switch {
+	case l < 32:
+		return int(l), true
+	case l >= LayoutLegacyCopySource && l <= LayoutLegacyPixelShaderResource:
+		return 32 + int(l-LayoutLegacyCopySource), true
+	case l == LayoutUndefined:
+		return numLayoutIndexes - 1, true
+	}
+	return 0, false
+}
+
+const numLayoutIndexes = 32 + 4 + 1
 
 // CompatibleAccesses returns the accesses layout l supports; false for a
 // layout with no row.
 func CompatibleAccesses(l BarrierLayout) (BarrierAccess, bool) {
-	a, ok := layoutAccessIndex[l]
-	return a, ok
+	i, ok := layoutIndex(l)
+	if !ok {
+		return 0, false
+	}
+	return layoutAccessIndex[i].accesses, layoutAccessIndex[i].ok
 }
 
 // LayoutAccessOK reports whether access a may be used with layout l in a
@@ -254,7 +279,7 @@ func LayoutAccessOK(l, other BarrierLayout, a BarrierAccess) bool {
 	if l == LayoutUndefined && other == LayoutUndefined {
 		return true
 	}
-	ok, found := layoutAccessIndex[l]
+	ok, found := CompatibleAccesses(l)
 	return found && a&^ok == 0
 }
 
@@ -306,12 +331,17 @@ var AccessSyncs = []AccessSyncRow{
 	{AccessNoAccess, 0, true, citeAccessSync, ""},
 }
 
-var accessSyncIndex = func() map[BarrierAccess]*AccessSyncRow {
-	m := make(map[BarrierAccess]*AccessSyncRow, len(AccessSyncs))
+// accessSyncIndex is AccessSyncs indexed by bit position; COMMON (0) has
+// its own row.
+var accessSyncIndex, accessSyncCommon = func() (t [32]*AccessSyncRow, common *AccessSyncRow) {
 	for i := range AccessSyncs {
-		m[AccessSyncs[i].Access] = &AccessSyncs[i]
+		if a := AccessSyncs[i].Access; a == AccessCommon {
+			common = &AccessSyncs[i]
+		} else {
+			t[bits.TrailingZeros32(uint32(a))] = &AccessSyncs[i]
+		}
 	}
-	return m
+	return t, common
 }()
 
 // AccessSyncOK checks one side of a barrier: every bit of a must find one of
@@ -325,8 +355,8 @@ func AccessSyncOK(a BarrierAccess, s BarrierSync) (bool, BarrierAccess) {
 	have := s | ExpandSync(s)
 	for rest := a; rest != 0; rest &= rest - 1 {
 		bit := rest & -rest
-		row, ok := accessSyncIndex[bit]
-		if !ok || row.Any {
+		row := accessSyncIndex[bits.TrailingZeros32(uint32(bit))]
+		if row == nil || row.Any {
 			continue
 		}
 		if row.Syncs&have == 0 {
@@ -338,8 +368,14 @@ func AccessSyncOK(a BarrierAccess, s BarrierSync) (bool, BarrierAccess) {
 
 // RequiredSyncs returns the row for one access bit (or COMMON).
 func RequiredSyncs(bit BarrierAccess) (*AccessSyncRow, bool) {
-	r, ok := accessSyncIndex[bit]
-	return r, ok
+	if bit == AccessCommon {
+		return accessSyncCommon, true
+	}
+	if bit&(bit-1) != 0 {
+		return nil, false
+	}
+	r := accessSyncIndex[bits.TrailingZeros32(uint32(bit))]
+	return r, r != nil
 }
 
 // LegacyStateRow is a legacy state bit's enhanced-barrier equivalent.

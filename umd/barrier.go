@@ -45,7 +45,6 @@ func (cl *CommandList) Barrier(bs []ddi.Barrier) {
 			return
 		}
 	}
-	cl.marker("Barrier")
 	cl.emitPlan(p, call, len(bs))
 }
 
@@ -55,7 +54,7 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 	switch b.Type {
 	case ddi.BarrierTypeGlobal:
 		g := b.Global()
-		if !v.common(*g, "global") {
+		if !v.common(*g) {
 			return false
 		}
 		if g.SyncBefore == ddi.SyncSplit || g.SyncAfter == ddi.SyncSplit {

@@ -2,7 +2,6 @@ package umd
 
 import (
 	"fmt"
-	"strconv"
 	"unsafe"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -20,10 +19,12 @@ type CommandList struct {
 	typ    ddi.CommandListType
 	engine hwmodel.EngineKind
 	rules  *ddi.QueueRules // nil for bundles
-	buf    *cmdbuf.Buffer
-	closed bool
-	err    *Message
-	warns  []Message
+	// layouts has a bit per layout slot a barrier on this list may name.
+	layouts uint64
+	buf     *cmdbuf.Buffer
+	closed  bool
+	err     *Message
+	warns   []Message
 
 	commands int // commands recorded, for markers
 	calls    int // Barrier calls recorded
@@ -44,7 +45,6 @@ type CommandList struct {
 
 	nextEvent uint32
 	plan      plan
-	scratch   []byte
 	words     []uint32
 	accs      []accessSpec
 }
@@ -74,6 +74,11 @@ func (d *Device) CreateCommandList(t ddi.CommandListType) (*CommandList, error) 
 	if t != ddi.CommandListTypeBundle {
 		cl.rules, _ = ddi.QueueRulesFor(t)
 		cl.engine = queueEngines[t]
+		for _, l := range cl.rules.Layouts {
+			if slot, ok := layoutSlot(l); ok {
+				cl.layouts |= 1 << slot
+			}
+		}
 	}
 	return cl, nil
 }
@@ -147,6 +152,15 @@ func (cl *CommandList) open(command string) bool {
 	return true
 }
 
+// lookup finds a resource by handle, first among those the list has met
+// (no lock), then in the device's table.
+func (cl *CommandList) lookup(h ddi.HResource) *Resource {
+	if t := cl.tracks[h]; t != nil {
+		return t.res
+	}
+	return cl.d.resource(h)
+}
+
 // fail records the first error.
 func (cl *CommandList) fail(m Message) {
 	if cl.err == nil {
@@ -163,13 +177,28 @@ func (cl *CommandList) warn(m Message) {
 // marker emits a MARKER naming the command, "Barrier #3", so hazards point
 // at it, without allocating.
 func (cl *CommandList) marker(command string) {
+	cl.put(cl.appendMarker(cl.words[:0], command))
+}
+
+// appendMarker appends the MARKER of the next command to words.
+func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
 	cl.commands++
-	b := append(cl.scratch[:0], command...)
-	b = append(b, " #"...)
-	b = strconv.AppendInt(b, int64(cl.commands), 10)
-	cl.scratch = b
-	text := unsafe.String(unsafe.SliceData(b), len(b)) // AppendMarker copies it at once
-	cl.put(cmdbuf.AppendMarker(cl.words[:0], uint32(cl.commands), text))
+	var b [64]byte
+	n := copy(b[:48], command)
+	b[n], b[n+1] = ' ', '#'
+	n += 2
+	var digits [10]byte
+	i := len(digits)
+	for v := cl.commands; ; v /= 10 {
+		i--
+		digits[i] = byte('0' + v%10)
+		if v < 10 {
+			break
+		}
+	}
+	n += copy(b[n:], digits[i:])
+	text := unsafe.String(&b[0], n) // AppendMarker copies it at once
+	return cmdbuf.AppendMarker(words, uint32(cl.commands), text)
 }
 
 // put appends encoded packets (built in cl.words, which it keeps for reuse)

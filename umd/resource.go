@@ -39,8 +39,10 @@ type Resource struct {
 	// compressed says, per layout slot, whether the layout keeps the
 	// texture compressed on the device's profile (compression.go).
 	compressed [numLayoutSlots]bool
-	// allowed is every access the resource may have (resource.AllowedAccesses).
-	allowed ddi.BarrierAccess
+	// allowed is every access the resource may have (resource.AllowedAccesses),
+	// layoutOK every layout slot it may be in (resource.CheckLayout).
+	allowed  ddi.BarrierAccess
+	layoutOK uint64
 	// layouts are its subresources' layouts as the submissions so far
 	// leave them (nil: all InitialLayout); Device.mu guards them.
 	layouts []ddi.BarrierLayout
@@ -184,6 +186,11 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		DataSize: data, MetaSize: meta, Span: span, Committed: heap != nil, InitialLayout: res.InitialBarrierLayout}
 	rs.name = fmt.Sprintf("resource 0x%x", uint64(rs.Handle))
 	rs.allowed = r.AllowedAccesses(hp.Desc.Kind) &^ ddi.AccessNoAccess
+	for _, l := range ddi.AllBarrierLayouts() {
+		if slot, ok := layoutSlot(l); ok && r.CheckLayout("", l) == nil {
+			rs.layoutOK |= 1 << slot
+		}
+	}
 	if surface {
 		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
 	}

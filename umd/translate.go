@@ -289,8 +289,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	f := &cl.d.opts.Faults
 	t := &cl.d.caches[cl.engine]
 	rec := BarrierRecord{Call: call, Barriers: n, FirstOp: len(cl.ops)}
-	start := cl.buf.Len()
-	words := cl.words[:0]
+	words := cl.appendMarker(cl.words[:0], "Barrier")
 	wait := func(drain, hold cmdbuf.StageMask) {
 		if f.NarrowDrain && drain != 0 {
 			drain &= -drain
@@ -410,7 +409,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	}
 	cl.put(words)
 	rec.NumOps = len(cl.ops) - rec.FirstOp
-	rec.Dwords = cl.buf.Len() - start
+	rec.Dwords = len(words)
 	cl.records = append(cl.records, rec)
 }
 

@@ -33,64 +33,66 @@ func (v *checker) badf(id MessageID, field, value, format string, args ...any) b
 
 // common checks what every barrier but a ranged one has: the syncs and
 // accesses, alone and together, and against the command list's queue type.
-func (v *checker) common(g ddi.GlobalBarrier, kind string) bool {
-	q := v.cl.rules
-	for _, s := range [2]struct {
-		field string
-		sync  ddi.BarrierSync
-	}{{"SyncBefore", g.SyncBefore}, {"SyncAfter", g.SyncAfter}} {
-		switch {
-		case s.sync&^ddi.DefinedSyncBits != 0:
-			return v.bad(MsgIncompatibleBarrierSync, s.field, s.sync.String(),
-				`has bits D3D12DDI_BARRIER_SYNC does not define (000 "D3D12DDI_BARRIER_SYNC")`)
-		case s.sync&ddi.SyncSplit != 0 && s.sync != ddi.SyncSplit:
-			return v.bad(MsgIncompatibleBarrierValues, s.field, s.sync.String(),
-				`SPLIT must be the only bit (000 "Split Barriers")`)
-		case s.sync&^ddi.SyncSplit&^q.Syncs != 0:
-			return v.badf(MsgIncompatibleBarrierSync, s.field, s.sync.String(),
-				`%s is not a sync a %s command list supports (000 "Command Queue Sync Compatibility")`,
-				s.sync&^ddi.SyncSplit&^q.Syncs, v.cl.typ)
-		}
+func (v *checker) common(g ddi.GlobalBarrier) bool {
+	if !v.syncSide("SyncBefore", g.SyncBefore) || !v.syncSide("SyncAfter", g.SyncAfter) {
+		return false
 	}
 	if g.SyncBefore == ddi.SyncSplit && g.SyncAfter == ddi.SyncSplit {
 		return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT/SPLIT",
 			`a barrier is the begin (SyncAfter SPLIT) or the end (SyncBefore SPLIT) of a split, not both (000 "Split Barriers")`)
 	}
-	for _, a := range [2]struct {
-		field  string
-		access ddi.BarrierAccess
-		sync   ddi.BarrierSync
-		sfield string
-	}{{"AccessBefore", g.AccessBefore, g.SyncBefore, "SyncBefore"}, {"AccessAfter", g.AccessAfter, g.SyncAfter, "SyncAfter"}} {
-		switch {
-		case a.access&^ddi.DefinedAccessBits != 0:
-			return v.bad(MsgIncompatibleBarrierAccess, a.field, a.access.String(),
-				`has bits D3D12DDI_BARRIER_ACCESS does not define (000 "D3D12DDI_BARRIER_ACCESS")`)
-		case a.access&ddi.AccessNoAccess != 0 && a.access != ddi.AccessNoAccess:
-			return v.bad(MsgIncompatibleBarrierValues, a.field, a.access.String(),
-				`NO_ACCESS may not be combined with other access bits (000 "D3D12_BARRIER_ACCESS_NO_ACCESS")`)
-		case a.sync == ddi.SyncNone && a.access != ddi.AccessNoAccess:
-			return v.badf(MsgIncompatibleBarrierValues, a.field, a.access.String(),
-				`%s NONE must be paired with %s NO_ACCESS (000 "Synchronization", errata E-SYNC-NONE-003)`, a.sfield, a.field)
-		case a.access&^ddi.AccessNoAccess&^q.Accesses != 0:
-			return v.badf(MsgIncompatibleBarrierAccess, a.field, a.access.String(),
-				`%s is not an access a %s command list supports (000 "Command Queue Access Compatibility")`,
-				a.access&^ddi.AccessNoAccess&^q.Accesses, v.cl.typ)
-		}
-		if a.sync != ddi.SyncSplit { // the split side is exempt (E-SPLIT-ACCESS-SYNC)
-			if ok, bit := ddi.AccessSyncOK(a.access, a.sync); !ok {
-				row, _ := ddi.RequiredSyncs(bit)
-				return v.badf(MsgIncompatibleBarrierSync, a.sfield, a.sync.String(),
-					`%s %s needs one of %s in %s (%s)`, a.field, bit, row.Syncs, a.sfield, row.Cite)
-			}
-		}
+	if !v.accessSide("AccessBefore", g.AccessBefore, "SyncBefore", g.SyncBefore) ||
+		!v.accessSide("AccessAfter", g.AccessAfter, "SyncAfter", g.SyncAfter) {
+		return false
 	}
 	if g.AccessBefore == ddi.AccessCommon {
 		v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgAccessBeforeCommon, Command: "Barrier", Call: v.call,
 			Barrier: v.index, Field: "AccessBefore", Value: "COMMON",
 			Rule: `AccessBefore COMMON means every write access and may flush every cache; name the writes instead (000 "Access Transitions")`})
 	}
-	_ = kind
+	return true
+}
+
+// syncSide checks one sync member alone and against the queue type.
+func (v *checker) syncSide(field string, s ddi.BarrierSync) bool {
+	q := v.cl.rules
+	switch {
+	case s&^ddi.DefinedSyncBits != 0:
+		return v.bad(MsgIncompatibleBarrierSync, field, s.String(),
+			`has bits D3D12DDI_BARRIER_SYNC does not define (000 "D3D12DDI_BARRIER_SYNC")`)
+	case s&ddi.SyncSplit != 0 && s != ddi.SyncSplit:
+		return v.bad(MsgIncompatibleBarrierValues, field, s.String(), `SPLIT must be the only bit (000 "Split Barriers")`)
+	case s&^ddi.SyncSplit&^q.Syncs != 0:
+		return v.badf(MsgIncompatibleBarrierSync, field, s.String(),
+			`%s is not a sync a %s command list supports (000 "Command Queue Sync Compatibility")`, s&^ddi.SyncSplit&^q.Syncs, v.cl.typ)
+	}
+	return true
+}
+
+// accessSide checks one access member alone, with its sync and against the
+// queue type.
+func (v *checker) accessSide(field string, a ddi.BarrierAccess, sfield string, s ddi.BarrierSync) bool {
+	q := v.cl.rules
+	switch {
+	case a&^ddi.DefinedAccessBits != 0:
+		return v.bad(MsgIncompatibleBarrierAccess, field, a.String(),
+			`has bits D3D12DDI_BARRIER_ACCESS does not define (000 "D3D12DDI_BARRIER_ACCESS")`)
+	case a&ddi.AccessNoAccess != 0 && a != ddi.AccessNoAccess:
+		return v.bad(MsgIncompatibleBarrierValues, field, a.String(),
+			`NO_ACCESS may not be combined with other access bits (000 "D3D12_BARRIER_ACCESS_NO_ACCESS")`)
+	case s == ddi.SyncNone && a != ddi.AccessNoAccess:
+		return v.badf(MsgIncompatibleBarrierValues, field, a.String(),
+			`%s NONE must be paired with %s NO_ACCESS (000 "Synchronization", errata E-SYNC-NONE-003)`, sfield, field)
+	case a&^ddi.AccessNoAccess&^q.Accesses != 0:
+		return v.badf(MsgIncompatibleBarrierAccess, field, a.String(),
+			`%s is not an access a %s command list supports (000 "Command Queue Access Compatibility")`, a&^ddi.AccessNoAccess&^q.Accesses, v.cl.typ)
+	}
+	if s != ddi.SyncSplit { // the split side is exempt (E-SPLIT-ACCESS-SYNC)
+		if ok, bit := ddi.AccessSyncOK(a, s); !ok {
+			row, _ := ddi.RequiredSyncs(bit)
+			return v.badf(MsgIncompatibleBarrierSync, sfield, s.String(), `%s %s needs one of %s in %s (%s)`, field, bit, row.Syncs, sfield, row.Cite)
+		}
+	}
 	return true
 }
 
@@ -99,7 +101,7 @@ func (v *checker) handle(h ddi.HResource, field string) (*Resource, bool) {
 	if h == 0 {
 		return nil, v.bad(MsgInvalidHandle, field, "NULL", `a texture, buffer or ranged barrier must name a resource (000 "Barrier Types")`)
 	}
-	r := v.cl.d.resource(h)
+	r := v.cl.lookup(h)
 	if r == nil {
 		return nil, v.badf(MsgInvalidHandle, field, fmt.Sprintf("0x%x", uint64(h)), "no resource has this handle")
 	}
@@ -110,7 +112,7 @@ func (v *checker) handle(h ddi.HResource, field string) (*Resource, bool) {
 // subresources it selects.
 func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection, bool, bool) {
 	g := ddi.GlobalBarrier{SyncBefore: t.SyncBefore, SyncAfter: t.SyncAfter, AccessBefore: t.AccessBefore, AccessAfter: t.AccessAfter}
-	if !v.common(g, "texture") {
+	if !v.common(g) {
 		return nil, resource.Selection{}, false, false
 	}
 	r, ok := v.handle(t.Resource, "pResource")
@@ -125,21 +127,8 @@ func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection,
 		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "Flags", t.Flags.String(),
 			`has bits D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 does not define`)
 	}
-	for _, l := range [2]struct {
-		field  string
-		layout ddi.BarrierLayout
-	}{{"LayoutBefore", t.LayoutBefore}, {"LayoutAfter", t.LayoutAfter}} {
-		if _, ok := layoutSlot(l.layout); !ok {
-			return nil, resource.Selection{}, false, v.bad(MsgUnsupportedBarrierLayout, l.field, l.layout.String(),
-				`not a D3D12DDI_BARRIER_LAYOUT (000 "Legacy layouts": invalid layout values remove the command list)`)
-		}
-		if !v.cl.rules.AllowsLayout(l.layout) {
-			return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierLayout, l.field, l.layout.String(),
-				`not a layout a %s command list may use (000 "Command Queue Layout Compatibility", errata E-QUEUE-LAYOUTS)`, v.cl.typ)
-		}
-		if err := r.Desc.CheckLayout(l.field, l.layout); err != nil {
-			return nil, resource.Selection{}, false, v.fromResource(MsgIncompatibleBarrierLayout, err)
-		}
+	if !v.layout(r, "LayoutBefore", t.LayoutBefore) || !v.layout(r, "LayoutAfter", t.LayoutAfter) {
+		return nil, resource.Selection{}, false, false
 	}
 	switch {
 	case v.cl.typ == ddi.CommandListTypeCopy && t.LayoutBefore != t.LayoutAfter:
@@ -164,6 +153,12 @@ func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection,
 	if !v.resourceAccess(r, t.AccessBefore, t.AccessAfter) {
 		return nil, resource.Selection{}, false, false
 	}
+	if t.Subresources.NumMipLevels == 0 && t.Subresources.IndexOrFirstMipLevel == ddi.AllSubresources {
+		if !v.sequence(r, resource.Selection{}, true, g, t) {
+			return nil, resource.Selection{}, false, false
+		}
+		return r, r.Desc.All(), true, true
+	}
 	sel, err := r.Desc.Resolve(t.Subresources)
 	if err != nil {
 		return nil, resource.Selection{}, false, v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
@@ -175,10 +170,27 @@ func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection,
 	return r, sel, whole, true
 }
 
+// layout checks one layout member: a layout, one the queue type may use,
+// one the resource may be in.
+func (v *checker) layout(r *Resource, field string, l ddi.BarrierLayout) bool {
+	slot, ok := layoutSlot(l)
+	switch {
+	case !ok:
+		return v.bad(MsgUnsupportedBarrierLayout, field, l.String(),
+			`not a D3D12DDI_BARRIER_LAYOUT (000 "Legacy layouts": invalid layout values remove the command list)`)
+	case v.cl.layouts&(1<<slot) == 0:
+		return v.badf(MsgIncompatibleBarrierLayout, field, l.String(),
+			`not a layout a %s command list may use (000 "Command Queue Layout Compatibility", errata E-QUEUE-LAYOUTS)`, v.cl.typ)
+	case r.layoutOK&(1<<slot) == 0:
+		return v.fromResource(MsgIncompatibleBarrierLayout, r.Desc.CheckLayout(field, l))
+	}
+	return true
+}
+
 // buffer validates a buffer barrier.
 func (v *checker) buffer(x *ddi.BufferBarrier) (*Resource, bool) {
 	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
-	if !v.common(g, "buffer") {
+	if !v.common(g) {
 		return nil, false
 	}
 	r, ok := v.handle(x.Resource, "pResource")
@@ -233,6 +245,9 @@ func (v *checker) ranged(rg *ddi.RangedBarrier) (*Resource, bool) {
 // heap allow (000 "Upload Heap Resources", "Readback Heap Resources", and
 // the flags a view needs).
 func (v *checker) resourceAccess(r *Resource, before, after ddi.BarrierAccess) bool {
+	if (before|after)&^ddi.AccessNoAccess&^r.allowed == 0 {
+		return true
+	}
 	kind := r.Heap.Desc.Kind
 	if err := r.Desc.CheckAccess("AccessBefore", before, kind); err != nil {
 		return v.fromResource(MsgIncompatibleBarrierAccess, err)
