@@ -2,7 +2,9 @@ package ddi
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -183,4 +185,41 @@ func TestEveryErratumReferenceExists(t *testing.T) {
 		}
 		assert.Contains(t, text, "### "+id+":", "docs/errata.md has no entry %s", id)
 	}
+}
+
+// TestEveryErratumCitedInTheRepoExists: every erratum ID that a Go file or a
+// document of the repository cites is a heading of docs/errata.md, so a
+// reader who follows a citation finds the decision.
+func TestEveryErratumCitedInTheRepoExists(t *testing.T) {
+	raw, err := os.ReadFile("../docs/errata.md")
+	require.NoError(t, err)
+	headings := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^### (E-[A-Z0-9-]+):`).FindAllStringSubmatch(string(raw), -1) {
+		headings[m[1]] = true
+	}
+	cite := regexp.MustCompile(`\bE-[A-Z0-9]+(?:-[A-Z0-9]+)*\b`)
+	var missing []string
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, id := range cite.FindAllString(string(b), -1) {
+			if !headings[id] {
+				missing = append(missing, path+": "+id)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Empty(t, missing, "errata cited but not in docs/errata.md")
 }

@@ -283,6 +283,25 @@ func LayoutAccessOK(l, other BarrierLayout, a BarrierAccess) bool {
 	return found && a&^ok == 0
 }
 
+// SimultaneousCommonAccesses are the accesses a simultaneous-access texture
+// may use in COMMON, the only layout it has: every access but depth-stencil
+// and acceleration-structure, as for a buffer (000 "Equivalent
+// D3D12_BARRIER_ACCESS bit for each D3D12_RESOURCE_STATES bit", closing
+// paragraph; errata E-SA-COMMON-ACCESS). The COMMON row of LayoutAccesses is
+// for every other texture.
+var SimultaneousCommonAccesses = DefinedAccessBits &^ (BufferForbiddenAccesses |
+	AccessRaytracingAccelerationStructureRead | AccessRaytracingAccelerationStructureWrite)
+
+// TextureLayoutAccessOK is LayoutAccessOK for a texture that is
+// simultaneous-access or not: in COMMON a simultaneous-access texture
+// accepts SimultaneousCommonAccesses.
+func TextureLayoutAccessOK(l, other BarrierLayout, a BarrierAccess, simultaneous bool) bool {
+	if simultaneous && l == LayoutCommon {
+		return a&^SimultaneousCommonAccesses == 0
+	}
+	return LayoutAccessOK(l, other, a)
+}
+
 // AccessSyncRow says that when a barrier names Access, at least one bit of
 // Syncs must be named too (see AccessSyncOK for umbrellas). Any marks the
 // rows the spec gives as "any valid sync bits".

@@ -1,7 +1,9 @@
 package umd
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -175,8 +177,8 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 			Command: fmt.Sprintf("ExecuteCommandLists list %d", index), Call: -1, Barrier: -1,
 			Field: field, Value: value.String(), Rule: fmt.Sprintf("%s subresource %d: %s", r.name, sub, rule)})
 	}
-	for _, t := range cl.tracks {
-		if t.gen != cl.gen || t.res.IsBuffer() {
+	for _, t := range cl.current() {
+		if t.res.IsBuffer() {
 			continue
 		}
 		check := func(sub uint32, s *subState) {
@@ -197,7 +199,7 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 	}
 	for _, a := range cl.assumptions {
 		actual := a.res.layoutOf(a.sub)
-		if !ddi.LayoutAccessOK(actual, actual, a.access) {
+		if !ddi.TextureLayoutAccessOK(actual, actual, a.access, a.res.simultaneous) {
 			report(a.res, a.sub, a.command, actual, fmt.Sprintf(`%s needs a layout that allows it; the subresource is in %s (000 "Barrier-Free Access")`, a.access, actual))
 		}
 	}
@@ -227,11 +229,16 @@ func (s *splitScope) add(cl *CommandList) { s.lists = append(s.lists, cl) }
 // layouts that the scope does not pair: a begin still open at its end, an
 // end whose begin is not in it.
 func (s *splitScope) unmatched() []Message {
-	var out []Message
+	type warning struct {
+		list int
+		res  ddi.HResource
+		msg  Message
+	}
+	var ws []warning
 	warn := func(i int, r *Resource, field, what string) {
-		out = append(out, Message{Severity: SeverityWarning, Category: CategoryExecution, ID: MsgUnusedCrossExecuteSplitBarrier,
+		ws = append(ws, warning{i, r.Handle, Message{Severity: SeverityWarning, Category: CategoryExecution, ID: MsgUnusedCrossExecuteSplitBarrier,
 			Command: fmt.Sprintf("ExecuteCommandLists list %d", i), Call: -1, Barrier: -1, Field: field, Value: "SPLIT",
-			Rule: fmt.Sprintf(`%s: %s; on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing (000 "Split Barriers")`, r.name, what)})
+			Rule: fmt.Sprintf(`%s: %s; on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing (000 "Split Barriers")`, r.name, what)}})
 	}
 	open := map[*Resource]int{}
 	for i, cl := range s.lists {
@@ -255,6 +262,17 @@ func (s *splitScope) unmatched() []Message {
 	}
 	for r, i := range open {
 		warn(i, r, "SyncAfter", "a split begun and not ended in this ExecuteCommandLists")
+	}
+	// The tracks are a map: order the warnings by list, then resource.
+	slices.SortStableFunc(ws, func(a, b warning) int {
+		if c := cmp.Compare(a.list, b.list); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.res, b.res)
+	})
+	out := make([]Message, len(ws))
+	for i, w := range ws {
+		out[i] = w.msg
 	}
 	return out
 }

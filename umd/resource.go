@@ -43,6 +43,9 @@ type Resource struct {
 	// layoutOK every layout slot it may be in (resource.CheckLayout).
 	allowed  ddi.BarrierAccess
 	layoutOK uint64
+	// simultaneous: a texture created ALLOW_SIMULTANEOUS_ACCESS, whose
+	// COMMON layout accepts ddi.SimultaneousCommonAccesses.
+	simultaneous bool
 	// layouts are its subresources' layouts as the submissions so far
 	// leave them (nil: all InitialLayout); Device.mu guards them.
 	layouts []ddi.BarrierLayout
@@ -185,6 +188,7 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	rs := &Resource{Handle: ddi.HResource(d.nextHandle()), Desc: r, Heap: hp, Offset: offset, Addr: hp.Addr + offset,
 		DataSize: data, MetaSize: meta, Span: span, Committed: heap != nil, InitialLayout: res.InitialBarrierLayout}
 	rs.name = fmt.Sprintf("resource 0x%x", uint64(rs.Handle))
+	rs.simultaneous = !r.Desc.IsBuffer() && r.Desc.IsSimultaneousAccess()
 	rs.allowed = r.AllowedAccesses(hp.Desc.Kind) &^ ddi.AccessNoAccess
 	for _, l := range ddi.AllBarrierLayouts() {
 		if slot, ok := layoutSlot(l); ok && r.CheckLayout("", l) == nil {

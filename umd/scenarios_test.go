@@ -162,6 +162,165 @@ var scenarios = []scenario{
 		e.run(cl)
 		return []ddi.HResource{rt, out}
 	}},
+	// 000 "Self Resource Copy": copies within one buffer and within one
+	// texture subresource, between regions that do not intersect.
+	{"self-copy", func(e *env) []ddi.HResource {
+		b := e.buffer("B", 8192, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		t := e.texture("T", 64, 64, rtFlags, ddi.LayoutCommon)
+		out := e.buffer("OUT", 8192, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{BufferRange(b, 0, 4096)}}})
+		cl.Barrier([]ddi.Barrier{buf(ddi.SyncComputeShading, ddi.SyncCopy, ddi.AccessUnorderedAccess, ddi.AccessCopySource|ddi.AccessCopyDest, b)})
+		cl.CopyBufferRegion(b, 4096, b, 0, 4096)
+		cl.Barrier([]ddi.Barrier{buf(ddi.SyncCopy, ddi.SyncComputeShading, ddi.AccessCopyDest, ddi.AccessShaderResource, b)})
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeBuffer(b)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncNone, ddi.SyncRenderTarget, ddi.AccessNoAccess, ddi.AccessRenderTarget,
+			ddi.LayoutCommon, ddi.LayoutRenderTarget, t)})
+		cl.ClearRenderTargetView(WholeTexture(t), 0x01020304)
+		cl.Draw(Draw{RenderTargets: []View{WholeTexture(t)}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncCopy, ddi.AccessRenderTarget, ddi.AccessCopySource|ddi.AccessCopyDest,
+			ddi.LayoutRenderTarget, ddi.LayoutCommon, t)})
+		cl.CopyTextureRegion(t, 0, 32, 0, 0, t, 0, &Box{0, 0, 0, 32, 64, 1})
+		e.run(cl)
+		return []ddi.HResource{b, t, out}
+	}},
+	// 000 "Single-Queue Simultaneous Access": a buffer written in one half
+	// while its other half is read, with no barrier; then a barrier for the
+	// half that was written. And a simultaneous-access texture used as a
+	// render target and sampled in COMMON, no layout change.
+	{"simultaneous-access", func(e *env) []ddi.HResource {
+		b := e.buffer("B", 8192, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		out := e.buffer("OUT", 8192, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		sa := e.texture("SA", 32, 32, rtFlags|ddi.ResourceFlagSimultaneousAccess, ddi.LayoutCommon)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{BufferRange(b, 0, 4096)}}})
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{BufferRange(b, 4096, 4096)}, UnorderedAccess: []View{BufferRange(out, 0, 4096)}}})
+		cl.Barrier([]ddi.Barrier{buf(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessShaderResource, b)})
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{BufferRange(b, 0, 4096)}, UnorderedAccess: []View{BufferRange(out, 4096, 4096)}}})
+		cl.Draw(Draw{RenderTargets: []View{WholeTexture(sa)}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutCommon, ddi.LayoutCommon, sa)})
+		cl.Draw(Draw{Pixel: Shader{ShaderResources: []View{WholeTexture(sa)}}, RenderTargets: []View{WholeTexture(e.texture("OUT2", 32, 32, rtFlags, ddi.LayoutRenderTarget))}})
+		e.run(cl)
+		return []ddi.HResource{b, out, sa}
+	}},
+	// 000 "Subresource Ranges": barriers on a mip and on a slice of a
+	// mipped array, the rest left where it is.
+	{"subresource-ranges", func(e *env) []ddi.HResource {
+		r, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 64, 64, 2, 3, rtFlags, ddi.LayoutRenderTarget), resource.HeapDefault)
+		require.NoError(e.t, err)
+		out := e.buffer("OUT", 65536, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		mip0 := ddi.SubresourceRange{IndexOrFirstMipLevel: 0, NumMipLevels: 1, FirstArraySlice: 0, NumArraySlices: 2, FirstPlane: 0, NumPlanes: 1}
+		mip1 := ddi.SubresourceRange{IndexOrFirstMipLevel: 1, NumMipLevels: 2, FirstArraySlice: 1, NumArraySlices: 1, FirstPlane: 0, NumPlanes: 1}
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.ClearRenderTargetView(WholeTexture(r), 0x7f7f7f7f)
+		cl.Draw(Draw{RenderTargets: []View{{Resource: r, Subresources: mip0}}})
+		cl.Barrier([]ddi.Barrier{texRange(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, r, mip0, 0)})
+		cl.Draw(Draw{Pixel: Shader{ShaderResources: []View{{Resource: r, Subresources: mip0}}}, RenderTargets: []View{{Resource: r, Subresources: mip1}}})
+		cl.Barrier([]ddi.Barrier{texRange(ddi.SyncRenderTarget, ddi.SyncComputeShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutShaderResource, r, mip1, 0)})
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{{Resource: r, Subresources: mip0}, {Resource: r, Subresources: mip1}},
+			UnorderedAccess: []View{WholeBuffer(out)}}})
+		e.run(cl)
+		return []ddi.HResource{r, out}
+	}},
+	// 000 "Split Barriers": the transition of a render target to a shader
+	// resource begins after the draw and ends before the read, with other
+	// work in between.
+	{"split", func(e *env) []ddi.HResource {
+		rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
+		other := e.buffer("OTHER", 16384, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		out := e.buffer("OUT", 16384, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncSplit, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutShaderResource, rt)})
+		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeBuffer(other)}}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncSplit, ddi.SyncComputeShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutShaderResource, rt)})
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeTexture(rt)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+		e.run(cl)
+		return []ddi.HResource{rt, other, out}
+	}},
+	// 000 "D3D12DDI_RANGED_BARRIER_0094": an atomic copy between buffers;
+	// its ranged barriers alone order and publish it.
+	{"atomic-copy", func(e *env) []ddi.HResource {
+		src := e.buffer("SRC", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		dst := e.buffer("DST", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		out := e.buffer("OUT", 8192, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeBuffer(dst)}, UnorderedAccess: []View{WholeBuffer(src)}}})
+		cl.Barrier([]ddi.Barrier{buf(ddi.SyncComputeShading, ddi.SyncCopy, ddi.AccessUnorderedAccess, ddi.AccessCopySource, src)})
+		cl.AtomicCopyBufferUINT(dst, 16, src, 64, true)
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeBuffer(dst)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+		e.run(cl)
+		return []ddi.HResource{src, dst, out}
+	}},
+	// A copy queue uploading into a buffer the direct queue then reads,
+	// ordered by a fence (000 "Copy Queues").
+	{"copy-queue-upload", func(e *env) []ddi.HResource {
+		up := e.buffer("UP", 4096, 0, resource.HeapUpload)
+		data := make([]byte, 4096)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		require.NoError(e.t, e.d.WriteBuffer(up, 0, data))
+		b := e.buffer("B", 4096, 0, resource.HeapDefault)
+		out := e.buffer("OUT", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		copyQ, err := e.d.CreateQueue(ddi.CommandListTypeCopy)
+		require.NoError(e.t, err)
+		f := e.d.CreateFence()
+		cc := e.list(ddi.CommandListTypeCopy)
+		cc.CopyBufferRegion(b, 0, up, 0, 4096)
+		require.NoError(e.t, cc.Close())
+		require.NoError(e.t, copyQ.ExecuteCommandLists(cc))
+		copyQ.Signal(f, 1)
+		e.direct.Wait(f, 1)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeBuffer(b)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+		e.run(cl)
+		return []ddi.HResource{b, out}
+	}},
+	// The runtime's translation of legacy ResourceBarrier states reaches the
+	// driver as LEGACY_* layouts (000 "Legacy layouts").
+	{"legacy-layouts", func(e *env) []ddi.HResource {
+		rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
+		out := e.texture("OUT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutLegacyPixelShaderResource, rt)})
+		cl.Draw(Draw{Pixel: Shader{ShaderResources: []View{WholeTexture(rt)}}, RenderTargets: []View{WholeTexture(out)}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncPixelShading, ddi.SyncRenderTarget, ddi.AccessShaderResource, ddi.AccessRenderTarget,
+			ddi.LayoutLegacyPixelShaderResource, ddi.LayoutRenderTarget, rt)})
+		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+		e.run(cl)
+		return []ddi.HResource{rt, out}
+	}},
+	// A video decode queue writing a texture the direct queue then samples.
+	{"video-decode", func(e *env) []ddi.HResource {
+		bits := e.buffer("BITSTREAM", 4096, 0, resource.HeapDefault)
+		frame := e.texture("FRAME", 64, 64, ddi.ResourceFlagShaderResource, ddi.LayoutCommon)
+		out := e.buffer("OUT", 16384, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+		vq, err := e.d.CreateQueue(ddi.CommandListTypeVideoDecode)
+		require.NoError(e.t, err)
+		f := e.d.CreateFence()
+		vl := e.list(ddi.CommandListTypeVideoDecode)
+		vl.Barrier([]ddi.Barrier{tex(ddi.SyncNone, ddi.SyncVideoDecode, ddi.AccessNoAccess, ddi.AccessVideoDecodeWrite,
+			ddi.LayoutCommon, ddi.LayoutVideoDecodeWrite, frame)})
+		vl.DecodeFrame(Video{Inputs: []View{WholeBuffer(bits)}, Outputs: []View{WholeTexture(frame)}})
+		vl.Barrier([]ddi.Barrier{tex(ddi.SyncVideoDecode, ddi.SyncNone, ddi.AccessVideoDecodeWrite, ddi.AccessNoAccess,
+			ddi.LayoutVideoDecodeWrite, ddi.LayoutCommon, frame)})
+		require.NoError(e.t, vl.Close())
+		require.NoError(e.t, vq.ExecuteCommandLists(vl))
+		vq.Signal(f, 1)
+		e.direct.Wait(f, 1)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeTexture(frame)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+		e.run(cl)
+		return []ddi.HResource{frame, out}
+	}},
 }
 
 func TestScenariosClean(t *testing.T) {
@@ -190,6 +349,8 @@ var faultHazards = []struct {
 	{"drop-invalidate", []hwmodel.HazardKind{hwmodel.HazardMissingInvalidate}, []string{"discrete", "unified3d"}},
 	{"drop-decompress", []hwmodel.HazardKind{hwmodel.HazardCompressedRead}, []string{"discrete", "unified3d"}},
 	{"drop-metadata-init", []hwmodel.HazardKind{hwmodel.HazardUninitializedMetadata}, []string{"discrete", "unified3d"}},
+	{"drop-split-end-wait", []hwmodel.HazardKind{hwmodel.HazardReadAfterWrite}, []string{"discrete", "unified3d", "coherent"}},
+	{"drop-ranged-flush", []hwmodel.HazardKind{hwmodel.HazardMissingInvalidate}, []string{"discrete", "unified3d"}},
 }
 
 func TestFaultsAreCaught(t *testing.T) {

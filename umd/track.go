@@ -1,6 +1,9 @@
 package umd
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/resource"
 )
@@ -68,6 +71,20 @@ func (cl *CommandList) known(r *Resource) *track {
 		return nil
 	}
 	return t
+}
+
+// current returns the tracks of the resources the list touched since its
+// last Reset, in handle order (the map's order is random; messages built
+// from them must not be).
+func (cl *CommandList) current() []*track {
+	out := make([]*track, 0, len(cl.tracks))
+	for _, t := range cl.tracks {
+		if t.gen == cl.gen {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b *track) int { return cmp.Compare(a.res.Handle, b.res.Handle) })
+	return out
 }
 
 // sub returns the state of one subresource.

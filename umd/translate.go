@@ -84,7 +84,8 @@ type compOp struct {
 }
 
 // splitEnd is the end half of a split: wait for the begin's event (0: the
-// begin was in another command list) holding the end's SyncAfter.
+// begin was in another command list, so wait for all earlier work; errata
+// E-SPLIT-ACROSS-LISTS) holding the end's SyncAfter.
 type splitEnd struct {
 	event uint32
 	hold  cmdbuf.StageMask

@@ -143,10 +143,10 @@ func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection,
 	case t.LayoutAfter == ddi.LayoutUndefined && t.LayoutBefore != ddi.LayoutUndefined && t.AccessAfter != ddi.AccessNoAccess:
 		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "AccessAfter", t.AccessAfter.String(),
 			`with only LayoutAfter UNDEFINED, AccessAfter must be NO_ACCESS (000 "D3D12_BARRIER_LAYOUT_UNDEFINED")`)
-	case !ddi.LayoutAccessOK(t.LayoutBefore, t.LayoutAfter, t.AccessBefore):
+	case !ddi.TextureLayoutAccessOK(t.LayoutBefore, t.LayoutAfter, t.AccessBefore, r.simultaneous):
 		return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierAccess, "AccessBefore", t.AccessBefore.String(),
 			`not compatible with LayoutBefore %s (000 "Layout Access Compatibility")`, t.LayoutBefore)
-	case !ddi.LayoutAccessOK(t.LayoutAfter, t.LayoutBefore, t.AccessAfter):
+	case !ddi.TextureLayoutAccessOK(t.LayoutAfter, t.LayoutBefore, t.AccessAfter, r.simultaneous):
 		return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierAccess, "AccessAfter", t.AccessAfter.String(),
 			`not compatible with LayoutAfter %s (000 "Layout Access Compatibility")`, t.LayoutAfter)
 	}
@@ -293,7 +293,9 @@ func (v *checker) sequence(r *Resource, sel resource.Selection, whole bool, g dd
 		case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
 			ok = v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
 				`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
-		case t != nil && s.barriered && t.LayoutBefore != ddi.LayoutUndefined && t.LayoutBefore != s.layout:
+		case t != nil && s.barriered && g.SyncBefore != ddi.SyncSplit && t.LayoutBefore != ddi.LayoutUndefined &&
+			t.LayoutBefore != s.layout:
+			// (An end of a split was compared with its begin above.)
 			ok = v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", t.LayoutBefore.String(),
 				`the previous barrier in this command list left the subresource in %s (000 "Layout Transitions")`, s.layout)
 		}

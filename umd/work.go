@@ -210,7 +210,7 @@ func (w *work) add(t *track, sub uint32, whole bool, addr, size uint64, access d
 	case s.split.event != 0:
 		w.fail(MsgSplitMismatch, "", r.name, `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
 		return
-	case s.barriered && !r.IsBuffer() && !ddi.LayoutAccessOK(s.layout, s.layout, access):
+	case s.barriered && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
 		w.fail(MsgIncompatibleAccessWork, "", r.name, `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
 		return
 	}
