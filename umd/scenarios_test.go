@@ -359,16 +359,31 @@ func TestFaultsAreCaught(t *testing.T) {
 			t.Run(fh.fault+"/"+p, func(t *testing.T) {
 				f, err := FaultByName(fh.fault)
 				require.NoError(t, err)
+				// seen: the scenarios where each hazard was reported;
+				// wrong: those of them whose bytes also differ from the
+				// reference.
 				seen := map[hwmodel.HazardKind][]string{}
+				wrong := map[hwmodel.HazardKind][]string{}
 				for _, s := range scenarios {
 					e := newEnv(t, p, Options{Faults: f})
-					s.run(e)
+					rs := s.run(e)
+					var regions []hwmodel.Region
+					for _, h := range rs {
+						r, _ := e.d.Resource(h)
+						regions = append(regions, r.Region())
+					}
+					diffs, err := e.d.Machine().Compare(regions...)
+					require.NoError(t, err)
 					for _, h := range e.d.Machine().Hazards() {
 						seen[h.Kind] = append(seen[h.Kind], s.name)
+						if len(diffs) > 0 {
+							wrong[h.Kind] = append(wrong[h.Kind], s.name)
+						}
 					}
 				}
 				for _, k := range fh.kinds {
 					assert.NotEmpty(t, seen[k], "no scenario shows %s with %s on %s (saw %v)", k, fh.fault, p, seen)
+					assert.NotEmpty(t, wrong[k], "no scenario with %s under %s on %s has wrong bytes", k, fh.fault, p)
 				}
 			})
 		}

@@ -176,7 +176,7 @@ func (w *work) access(field string, v View, access ddi.BarrierAccess, dir cmdbuf
 			w.fail(MsgInvalidWork, field, fmt.Sprintf("%d+%d", v.Offset, size), "only copies address single bytes: offset and size must be multiples of 4")
 			return
 		}
-		w.add(t, 0, true, r.Addr+v.Offset, size, access, dir, client)
+		w.add(field, t, 0, true, r.Addr+v.Offset, size, access, dir, client)
 		return
 	}
 	sel, err := r.Desc.Resolve(v.Subresources)
@@ -187,13 +187,14 @@ func (w *work) access(field string, v View, access ddi.BarrierAccess, dir cmdbuf
 	whole := sel.Count() == r.Desc.SubresourceCount()
 	sel.Each(func(sub uint32) {
 		fp := r.Desc.Footprints[sub]
-		w.add(t, sub, whole, r.Addr+fp.Offset, fp.Size, access, dir, client)
+		w.add(field, t, sub, whole, r.Addr+fp.Offset, fp.Size, access, dir, client)
 	})
 }
 
 // add adds one contiguous access to a subresource, checked against what
-// the list knows of it; whole says the command touches every subresource.
-func (w *work) add(t *track, sub uint32, whole bool, addr, size uint64, access ddi.BarrierAccess, dir cmdbuf.Dir, client cmdbuf.Client) {
+// the list knows of it; whole says the command touches every subresource,
+// field is the argument that names it.
+func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size uint64, access ddi.BarrierAccess, dir cmdbuf.Dir, client cmdbuf.Client) {
 	if w.failed {
 		return
 	}
@@ -204,14 +205,14 @@ func (w *work) add(t *track, sub uint32, whole bool, addr, size uint64, access d
 	s := t.sub(sub)
 	switch {
 	case s.ended:
-		w.fail(MsgSyncNoneAccessed, "", r.name,
+		w.fail(MsgSyncNoneAccessed, field, subName(r, sub),
 			`an earlier barrier had SyncAfter NONE: no access may follow it in this ExecuteCommandLists scope (000 "D3D12_BARRIER_SYNC_NONE")`)
 		return
 	case s.split.event != 0:
-		w.fail(MsgSplitMismatch, "", r.name, `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
+		w.fail(MsgSplitMismatch, field, subName(r, sub), `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
 		return
 	case s.barriered && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
-		w.fail(MsgIncompatibleAccessWork, "", r.name, `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
+		w.fail(MsgIncompatibleAccessWork, field, subName(r, sub), `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
 		return
 	}
 	s.accessed = true
@@ -550,8 +551,8 @@ func (w *work) pair(rs *Resource, ssub uint32, saddr uint64, rd *Resource, dsub 
 	if !w.checkAccess("pSrc", rs, ddi.AccessCopySource) || !w.checkAccess("pDst", rd, ddi.AccessCopyDest) {
 		return
 	}
-	w.add(w.cl.trackOf(rs), ssub, false, saddr, n, ddi.AccessCopySource, cmdbuf.DirRead, cmdbuf.ClientCopy)
-	w.add(w.cl.trackOf(rd), dsub, false, daddr, n, ddi.AccessCopyDest, cmdbuf.DirWrite, cmdbuf.ClientCopy)
+	w.add("pSrc", w.cl.trackOf(rs), ssub, false, saddr, n, ddi.AccessCopySource, cmdbuf.DirRead, cmdbuf.ClientCopy)
+	w.add("pDst", w.cl.trackOf(rd), dsub, false, daddr, n, ddi.AccessCopyDest, cmdbuf.DirWrite, cmdbuf.ClientCopy)
 }
 
 // checkAccess checks an access against the queue and the resource.
@@ -765,4 +766,13 @@ func (w *work) footprint(field string, h ddi.HResource, sub uint32) (uint64, boo
 		return 0, false
 	}
 	return fp.Size, true
+}
+
+// subName names a subresource in a message: the resource alone for a
+// buffer or a one-subresource texture.
+func subName(r *Resource, sub uint32) string {
+	if r.IsBuffer() || r.Desc.SubresourceCount() == 1 {
+		return r.name
+	}
+	return fmt.Sprintf("%s subresource %d", r.name, sub)
 }
