@@ -62,6 +62,7 @@ type assumption struct {
 	sub     uint32
 	access  ddi.BarrierAccess
 	command string
+	ordinal int // the command's MARKER number ("Draw #3")
 }
 
 // CreateCommandList creates a command list of a type; it is open for

@@ -197,11 +197,17 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 			}
 		}
 	}
+	// A command may make an access twice (a render target is read and
+	// written): one report per command, subresource and access.
+	reported := map[assumption]bool{}
 	for _, a := range cl.assumptions {
 		actual := a.res.layoutOf(a.sub)
-		if !ddi.TextureLayoutAccessOK(actual, actual, a.access, a.res.simultaneous) {
-			report(a.res, a.sub, a.command, actual, fmt.Sprintf(`%s needs a layout that allows it; the subresource is in %s (000 "Barrier-Free Access")`, a.access, actual))
+		if reported[a] || ddi.TextureLayoutAccessOK(actual, actual, a.access, a.res.simultaneous) {
+			continue
 		}
+		reported[a] = true
+		report(a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
+			a.command, a.ordinal, a.access, actual))
 	}
 }
 

@@ -177,6 +177,11 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		}
 		offset = res.ReuseBufferGPUVA.BaseAddressUMD.Offset
 		if err := hp.Desc.CheckPlacement(offset, &placed); err != nil {
+			var fe *resource.FieldError
+			if errors.As(err, &fe) && fe.Field == "HeapOffset" {
+				return 0, 0, createError(cmd, "ReuseBufferGPUVA.BaseAddress.UMD.Offset", fe.Value, err,
+					"%s (the placed offset, errata E-PLACED-OFFSET)", fe.Rule)
+			}
 			return 0, 0, fromResource(cmd, err)
 		}
 	}
@@ -199,6 +204,11 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
 	}
 	if err := d.place(rs, surface); err != nil {
+		if heap != nil { // nothing is created: forget the heap made for it
+			d.rmu.Lock()
+			delete(d.heaps, hp.Handle)
+			d.rmu.Unlock()
+		}
 		return 0, 0, err
 	}
 	hp.occ.Add(uint64(rs.Handle), resource.Span{Offset: offset, Size: span})
@@ -245,13 +255,15 @@ func (d *Device) place(r *Resource, surface bool) error {
 		}
 	}
 	if r.Committed {
-		if err := d.m.Fill(r.Addr, r.Span, 0); err != nil {
-			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
+		err := d.m.Fill(r.Addr, r.Span, 0)
+		if err == nil && surface {
+			err = d.m.InitializeMetadataPlain(r.Surface)
 		}
-		if surface {
-			if err := d.m.InitializeMetadataPlain(r.Surface); err != nil {
-				return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
+		if err != nil {
+			if surface {
+				d.m.RemoveSurface(r.Surface)
 			}
+			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
 		}
 	}
 	return nil

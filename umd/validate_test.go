@@ -47,7 +47,9 @@ func newFixture(t *testing.T) *fixture {
 // undefinedBit is the lowest bit a flag set does not define.
 func undefinedBit(defined uint32) uint32 { return 1 << bits.TrailingZeros32(^defined) }
 
-func all() ddi.SubresourceRange { return ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources} }
+func all() ddi.SubresourceRange {
+	return ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
+}
 
 func ranged(flags ddi.RangedBarrierFlags, r ddi.HResource, begin, end uint64) ddi.Barrier {
 	return ddi.NewRangedBarrier(ddi.RangedBarrier{Flags: flags, Resource: r, Range: ddi.Range{Begin: begin, End: end}})

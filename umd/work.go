@@ -226,7 +226,8 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 		}
 	}
 	if !s.barriered && !r.IsBuffer() && !r.Desc.Desc.IsSimultaneousAccess() {
-		cl.assumptions = append(cl.assumptions, assumption{res: r, sub: sub, access: access, command: w.command})
+		cl.assumptions = append(cl.assumptions, assumption{res: r, sub: sub, access: access, command: w.command,
+			ordinal: cl.commands})
 	}
 	cl.accs = append(cl.accs, spec)
 }
