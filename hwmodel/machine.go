@@ -100,6 +100,7 @@ type Machine struct {
 	ref      *reference
 	mappings []mapping
 	nextVA   uint64
+	mappedB  uint64 // bytes mapped, against Capacity
 	surfaces map[uint16]*Surface
 	// surfaceIndex lists, per memory page, the surfaces overlapping it in
 	// definition order.
@@ -179,6 +180,10 @@ func (m *Machine) parentLevel(k cmdbuf.Cache, engine int) *level {
 // Profile returns the machine's profile.
 func (m *Machine) Profile() *Profile { return m.prof }
 
+// Capacity is the GPU memory the model has, in bytes: what Allocate maps
+// in all (a mid-range discrete GPU's).
+const Capacity = 16 << 30
+
 // Allocate maps size bytes of GPU virtual address space aligned to align (a
 // power of two; 0 means 64 KiB) and returns its address. cpuVisible marks
 // upload and readback memory, which CPUWrite and CPURead may touch.
@@ -192,10 +197,14 @@ func (m *Machine) Allocate(size, align uint64, cpuVisible bool) (uint64, error) 
 	if align&(align-1) != 0 {
 		return 0, fmt.Errorf("hwmodel: alignment %d is not a power of two", align)
 	}
+	if size > Capacity-m.mappedB {
+		return 0, fmt.Errorf("hwmodel: out of memory: %d bytes asked, %d of the GPU's %d mapped", size, m.mappedB, uint64(Capacity))
+	}
 	base := (m.nextVA + align - 1) &^ (align - 1)
 	if base+size < base || base+size > 1<<56 {
 		return 0, fmt.Errorf("hwmodel: %d bytes do not fit the address space", size)
 	}
+	m.mappedB += size
 	m.mappings = append(m.mappings, mapping{base, size, cpuVisible})
 	m.nextVA = base + size
 	return base, nil

@@ -471,3 +471,29 @@ func TestInvalidateLeavesInFlightWrites(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, diffs)
 }
+
+func TestLargeFillsAndCapacity(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	big, err := r.m.Allocate(8<<30, 0, false)
+	require.NoError(t, err)
+	require.NoError(t, r.m.Fill(big+100, 6<<30, 0x5a))
+	assert.LessOrEqual(t, r.m.mem.Pages(), 2, "whole pages filled stay unmaterialised")
+	got := make([]byte, 8)
+	r.m.mem.Read(big+96, got)
+	assert.Equal(t, []byte{FillByte(big + 96), FillByte(big + 97), FillByte(big + 98), FillByte(big + 99), 0x5a, 0x5a, 0x5a, 0x5a}, got)
+	r.m.mem.Read(big+3<<30, got)
+	assert.Equal(t, bytes.Repeat([]byte{0x5a}, 8), got)
+	end := big + 100 + 6<<30
+	r.m.mem.Read(end-4, got)
+	assert.Equal(t, []byte{0x5a, 0x5a, 0x5a, 0x5a, FillByte(end), FillByte(end + 1), FillByte(end + 2), FillByte(end + 3)}, got)
+	// A materialised page filled whole drops its bytes.
+	r.m.mem.Write(big+PageSize*5, []byte{1, 2, 3})
+	require.NoError(t, r.m.Fill(big+PageSize*5, PageSize, 7))
+	r.m.mem.Read(big+PageSize*5, got)
+	assert.Equal(t, bytes.Repeat([]byte{7}, 8), got)
+
+	_, err = r.m.Allocate(Capacity, 0, false)
+	assert.ErrorContains(t, err, "out of memory")
+	_, err = r.m.Allocate(Capacity-8<<30, 0, false)
+	assert.NoError(t, err, "up to the capacity")
+}

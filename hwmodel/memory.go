@@ -7,14 +7,19 @@ const PageSize = 64 << 10
 // filled with a deterministic pattern, so a multi-GiB heap costs nothing
 // until used. The pattern (FillByte) never produces the byte values of valid
 // compression metadata, so metadata nobody initialised reads as invalid.
+// A Fill that covers whole pages not yet touched records one byte per page
+// instead (uniform), so zeroing a large resource costs nothing either.
 type Mem struct {
-	pages map[uint64]*[PageSize]byte
+	pages   map[uint64]*[PageSize]byte
+	uniform map[uint64]byte
 	// last caches the most recent page lookup.
 	lastIndex uint64
 	last      *[PageSize]byte
 }
 
-func newMem() *Mem { return &Mem{pages: make(map[uint64]*[PageSize]byte)} }
+func newMem() *Mem {
+	return &Mem{pages: make(map[uint64]*[PageSize]byte), uniform: make(map[uint64]byte)}
+}
 
 // FillByte is the content of never-written memory at addr: a hash of the
 // address with the top bit clear.
@@ -33,9 +38,18 @@ func (m *Mem) page(index uint64) *[PageSize]byte {
 	p, ok := m.pages[index]
 	if !ok {
 		p = new([PageSize]byte)
-		base := index * PageSize
-		for i := range p {
-			p[i] = FillByte(base + uint64(i))
+		if v, ok := m.uniform[index]; ok {
+			if v != 0 {
+				for i := range p {
+					p[i] = v
+				}
+			}
+			delete(m.uniform, index)
+		} else {
+			base := index * PageSize
+			for i := range p {
+				p[i] = FillByte(base + uint64(i))
+			}
 		}
 		m.pages[index] = p
 	}
@@ -61,15 +75,23 @@ func (m *Mem) Write(addr uint64, src []byte) {
 	}
 }
 
-// Fill sets n bytes at addr to v.
+// Fill sets n bytes at addr to v. Whole pages become uniform: their
+// materialised copy, if any, is dropped.
 func (m *Mem) Fill(addr, n uint64, v byte) {
 	for n > 0 {
-		p := m.page(addr / PageSize)
 		off := addr % PageSize
 		k := min(n, PageSize-off)
-		s := p[off : off+k]
-		for i := range s {
-			s[i] = v
+		if index := addr / PageSize; k == PageSize {
+			delete(m.pages, index)
+			m.uniform[index] = v
+			if m.lastIndex == index {
+				m.last = nil
+			}
+		} else {
+			s := m.page(index)[off : off+k]
+			for i := range s {
+				s[i] = v
+			}
 		}
 		n, addr = n-k, addr+k
 	}

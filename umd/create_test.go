@@ -59,6 +59,23 @@ func TestCreateHeapAndResourceRejects(t *testing.T) {
 	_, err = d.CreateCommitted(wrongLayout, resource.HeapDefault)
 	createFails(t, err, "InitialBarrierLayout")
 
+	bufLayout := BufferDesc(4096, 0)
+	bufLayout.InitialBarrierLayout = ddi.LayoutCommon
+	_, err = d.CreateCommitted(bufLayout, resource.HeapDefault)
+	createFails(t, err, "InitialBarrierLayout")
+
+	huge := BufferDesc(1<<63, 0)
+	_, err = d.CreateCommitted(huge, resource.HeapDefault)
+	createFails(t, err, "Width")
+
+	hugeTex := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 16384, 16384, 2048, 0, rtFlags, ddi.LayoutRenderTarget)
+	_, err = d.CreateCommitted(hugeTex, resource.HeapDefault)
+	createFails(t, err, "pHeap.ByteSize") // 2 TiB: more than the GPU has
+
+	unknownFormat := Texture2DDesc(ddi.Format(9999), 64, 64, 1, 1, 0, ddi.LayoutCommon)
+	_, err = d.CreateCommitted(unknownFormat, resource.HeapDefault)
+	createFails(t, err, "Format")
+
 	_, err = d.CreateHeap(resource.HeapDefault, 0)
 	require.Error(t, err)
 

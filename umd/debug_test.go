@@ -125,3 +125,74 @@ func TestDebugSplitAcrossExecuteOnBuffers(t *testing.T) {
 	e.run(a, b)
 	assert.Len(t, e.d.Messages(), 4)
 }
+
+// Legacy and enhanced barriers on one subresource meet only in COMMON
+// (000 "Interop with legacy ResourceBarrier"); a LEGACY_ LayoutBefore also
+// accepts COMMON, where a state promotion leaves the texture (000 "Legacy
+// layouts").
+func TestDebugLegacyInterop(t *testing.T) {
+	cases := []struct {
+		name        string
+		first, then ddi.Barrier
+		want        MessageID // 0: no message
+	}{
+		{"legacy-after-promotion",
+			tex(ddi.SyncNone, ddi.SyncNone, ddi.AccessNoAccess, ddi.AccessNoAccess, ddi.LayoutUndefined, ddi.LayoutUndefined, 0),
+			tex(ddi.SyncCopy, ddi.SyncPixelShading, ddi.AccessCopyDest, ddi.AccessShaderResource, ddi.LayoutLegacyCopyDest, ddi.LayoutLegacyShaderResource, 0),
+			0},
+		{"legacy-after-legacy",
+			tex(ddi.SyncNone, ddi.SyncPixelShading, ddi.AccessNoAccess, ddi.AccessShaderResource, ddi.LayoutCommon, ddi.LayoutLegacyShaderResource, 0),
+			tex(ddi.SyncPixelShading, ddi.SyncCopy, ddi.AccessShaderResource, ddi.AccessCopySource, ddi.LayoutLegacyShaderResource, ddi.LayoutLegacyCopySource, 0),
+			0},
+		{"legacy-after-enhanced",
+			tex(ddi.SyncNone, ddi.SyncPixelShading, ddi.AccessNoAccess, ddi.AccessShaderResource, ddi.LayoutCommon, ddi.LayoutShaderResource, 0),
+			tex(ddi.SyncPixelShading, ddi.SyncCopy, ddi.AccessShaderResource, ddi.AccessCopySource, ddi.LayoutLegacyShaderResource, ddi.LayoutLegacyCopySource, 0),
+			MsgBarrierInteropInvalidLayout},
+		{"enhanced-after-legacy",
+			tex(ddi.SyncNone, ddi.SyncPixelShading, ddi.AccessNoAccess, ddi.AccessShaderResource, ddi.LayoutCommon, ddi.LayoutLegacyShaderResource, 0),
+			tex(ddi.SyncPixelShading, ddi.SyncCopy, ddi.AccessShaderResource, ddi.AccessCopySource, ddi.LayoutShaderResource, ddi.LayoutCopySource, 0),
+			MsgBarrierInteropInvalidLayout},
+		{"legacy-state-mismatch",
+			tex(ddi.SyncNone, ddi.SyncCopy, ddi.AccessNoAccess, ddi.AccessCopyDest, ddi.LayoutCommon, ddi.LayoutLegacyCopyDest, 0),
+			tex(ddi.SyncPixelShading, ddi.SyncCopy, ddi.AccessShaderResource, ddi.AccessCopySource, ddi.LayoutLegacyShaderResource, ddi.LayoutLegacyCopySource, 0),
+			MsgLayoutMismatch},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, "discrete", Options{Debug: true})
+			h := e.texture("T", 16, 16, ddi.ResourceFlagShaderResource, ddi.LayoutCommon)
+			first, then := c.first, c.then
+			first.Texture().Resource, then.Texture().Resource = h, h
+			a, b := e.list(ddi.CommandListTypeDirect), e.list(ddi.CommandListTypeDirect)
+			a.Barrier([]ddi.Barrier{first})
+			b.Barrier([]ddi.Barrier{then})
+			e.run(a, b)
+			msgs := e.d.Messages()
+			if c.want == 0 {
+				assert.Empty(t, msgs)
+				return
+			}
+			require.Len(t, msgs, 1)
+			t.Log(msgs[0].Error())
+			assert.Equal(t, c.want, msgs[0].ID)
+			assert.Equal(t, "LayoutBefore", msgs[0].Field)
+		})
+	}
+}
+
+// A memory-only barrier (both layouts UNDEFINED) leaves the layout as it
+// was: the next submission still sees the texture in RENDER_TARGET.
+func TestMemoryOnlyBarrierKeepsTheLayout(t *testing.T) {
+	e := newEnv(t, "discrete", Options{Debug: true})
+	rt := e.texture("RT", 16, 16, rtFlags, ddi.LayoutRenderTarget)
+	a := e.list(ddi.CommandListTypeDirect)
+	a.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+	a.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncRenderTarget, ddi.AccessRenderTarget, ddi.AccessRenderTarget,
+		ddi.LayoutUndefined, ddi.LayoutUndefined, rt)})
+	a.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+	e.run(a)
+	r, _ := e.d.Resource(rt)
+	assert.Equal(t, ddi.LayoutRenderTarget, r.layoutOf(0))
+	assert.Empty(t, e.d.Messages())
+	e.clean(rt)
+}

@@ -148,7 +148,7 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 				continue
 			}
 			if t.uniform {
-				if t.all.barriered {
+				if t.all.known {
 					for sub := uint32(0); sub < t.res.Desc.SubresourceCount(); sub++ {
 						t.res.setLayout(sub, t.all.layout)
 					}
@@ -156,7 +156,7 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 				continue
 			}
 			for sub, s := range t.subs {
-				if s.barriered {
+				if s.known {
 					t.res.setLayout(uint32(sub), s.layout)
 				}
 			}
@@ -172,8 +172,8 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 // checkAssumptions compares what a list assumed of layouts with the layouts
 // its subresources have at submission (d.mu held).
 func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
-	report := func(r *Resource, sub uint32, field string, value ddi.BarrierLayout, rule string) {
-		d.messages = append(d.messages, Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgLayoutMismatch,
+	report := func(id MessageID, r *Resource, sub uint32, field string, value ddi.BarrierLayout, rule string) {
+		d.messages = append(d.messages, Message{Severity: SeverityError, Category: CategoryExecution, ID: id,
 			Command: fmt.Sprintf("ExecuteCommandLists list %d", index), Call: -1, Barrier: -1,
 			Field: field, Value: value.String(), Rule: fmt.Sprintf("%s subresource %d: %s", r.name, sub, rule)})
 	}
@@ -183,8 +183,11 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 		}
 		check := func(sub uint32, s *subState) {
 			actual := t.res.layoutOf(sub)
-			if s.barriered && s.first != ddi.LayoutUndefined && !layoutMatches(s.first, actual) {
-				report(t.res, sub, "LayoutBefore", s.first, fmt.Sprintf(`the subresource is in %s when the list runs (000 "Layout Validation")`, actual))
+			if !s.known || s.first == ddi.LayoutUndefined {
+				return
+			}
+			if id, rule := layoutBeforeError(s.first, actual); id != 0 {
+				report(id, t.res, sub, "LayoutBefore", s.first, rule)
 			}
 		}
 		if t.uniform {
@@ -206,19 +209,32 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 			continue
 		}
 		reported[a] = true
-		report(a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
+		report(MsgLayoutMismatch, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
 			a.command, a.ordinal, a.access, actual))
 	}
 }
 
-// layoutMatches says whether a barrier's LayoutBefore names the layout a
-// subresource has. A LEGACY_* layout stands for COMMON or the layout of its
-// legacy state (000 "Legacy layouts": the runtime cannot know which).
-func layoutMatches(before, actual ddi.BarrierLayout) bool {
-	if before == actual {
-		return true
+// layoutBeforeError says what is wrong with a barrier whose LayoutBefore
+// is before on a subresource in actual (ID 0: nothing) (000 "Legacy
+// layouts", "Interop with legacy ResourceBarrier"):
+//
+//   - a LEGACY_* layout (a legacy barrier the runtime translated) stands for
+//     its legacy state's layout, or COMMON after a state promotion;
+//   - a legacy barrier may not name a subresource an enhanced barrier left
+//     in a layout other than COMMON, nor an enhanced barrier one a legacy
+//     barrier left in a state other than COMMON
+//     (BARRIER_INTEROP_INVALID_LAYOUT);
+//   - otherwise LayoutBefore must be the layout.
+func layoutBeforeError(before, actual ddi.BarrierLayout) (MessageID, string) {
+	switch {
+	case before == actual || isLegacy(before) && actual == ddi.LayoutCommon:
+		return 0, ""
+	case isLegacy(before) && !isLegacy(actual):
+		return MsgBarrierInteropInvalidLayout, fmt.Sprintf(`a legacy barrier names a subresource an enhanced barrier left in %s: it must be put in COMMON first (000 "Interop with legacy ResourceBarrier")`, actual)
+	case isLegacy(actual) && !isLegacy(before):
+		return MsgBarrierInteropInvalidLayout, fmt.Sprintf(`the subresource is in the legacy layout %s: a legacy barrier must return it to COMMON before this barrier names it (000 "Interop with legacy ResourceBarrier")`, actual)
 	}
-	return isLegacy(before) && (actual == ddi.LayoutCommon || isLegacy(actual))
+	return MsgLayoutMismatch, fmt.Sprintf(`the subresource is in %s when the list runs (000 "Layout Validation")`, actual)
 }
 
 // splitScope matches split halves across the lists of one

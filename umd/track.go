@@ -18,13 +18,18 @@ import (
 
 // subState is what the list knows of one subresource.
 type subState struct {
-	barriered bool              // a barrier in this list named it
-	first     ddi.BarrierLayout // the LayoutBefore of that first barrier
-	layout    ddi.BarrierLayout // the LayoutAfter of the last one
-	syncAfter ddi.BarrierSync   // the last barrier's SyncAfter, umbrellas expanded
-	accessed  bool              // a command accessed it
-	ended     bool              // the last barrier had SyncAfter NONE: nothing may follow
-	split     splitKey          // an open split begin (event 0: none)
+	barriered bool // a barrier in this list named it
+	// known: a barrier in this list set the layout (not a memory-only
+	// barrier, both layouts UNDEFINED, which leaves it as it was: 000
+	// "D3D12_BARRIER_LAYOUT_UNDEFINED"); first is that first barrier's
+	// LayoutBefore, layout the last one's LayoutAfter.
+	known     bool
+	first     ddi.BarrierLayout
+	layout    ddi.BarrierLayout
+	syncAfter ddi.BarrierSync // the last barrier's SyncAfter, umbrellas expanded
+	accessed  bool            // a command accessed it
+	ended     bool            // the last barrier had SyncAfter NONE: nothing may follow
+	split     splitKey        // an open split begin (event 0: none)
 	// foreignEnd: the list ended a split it did not begin (the begin is in
 	// an earlier list or ExecuteCommandLists).
 	foreignEnd bool

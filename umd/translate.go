@@ -256,10 +256,13 @@ func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole boo
 			s.foreignEnd = s.foreignEnd || s.split.event == 0
 			s.split = splitKey{}
 		}
-		if !s.barriered {
-			s.barriered, s.first = true, lb
+		s.barriered = true
+		if lb != ddi.LayoutUndefined || la != ddi.LayoutUndefined {
+			if !s.known {
+				s.known, s.first = true, lb
+			}
+			s.layout = la
 		}
-		s.layout = la
 		s.syncAfter = after
 		s.ended = g.SyncAfter == ddi.SyncNone
 		if g.SyncAfter == ddi.SyncSplit {

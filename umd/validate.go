@@ -293,7 +293,7 @@ func (v *checker) sequence(r *Resource, sel resource.Selection, whole bool, g dd
 		case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
 			ok = v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
 				`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
-		case t != nil && s.barriered && g.SyncBefore != ddi.SyncSplit && t.LayoutBefore != ddi.LayoutUndefined &&
+		case t != nil && s.known && g.SyncBefore != ddi.SyncSplit && t.LayoutBefore != ddi.LayoutUndefined &&
 			t.LayoutBefore != s.layout:
 			// (An end of a split was compared with its begin above.)
 			ok = v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", t.LayoutBefore.String(),

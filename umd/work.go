@@ -211,7 +211,7 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 	case s.split.event != 0:
 		w.fail(MsgSplitMismatch, field, subName(r, sub), `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
 		return
-	case s.barriered && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
+	case s.known && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
 		w.fail(MsgIncompatibleAccessWork, field, subName(r, sub), `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
 		return
 	}
@@ -219,13 +219,13 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: uint32(size), Dir: dir, Client: client, Surface: r.Surface},
 		res: r, sub: sub}
 	if r.Surface != 0 && cl.d.prof.Aware[cl.engine][client] {
-		if s.barriered {
+		if s.known {
 			spec.acc.Compressed = r.compressedIn(s.layout)
 		} else {
 			spec.patch = true
 		}
 	}
-	if !s.barriered && !r.IsBuffer() && !r.Desc.Desc.IsSimultaneousAccess() {
+	if !s.known && !r.IsBuffer() && !r.Desc.Desc.IsSimultaneousAccess() {
 		cl.assumptions = append(cl.assumptions, assumption{res: r, sub: sub, access: access, command: w.command,
 			ordinal: cl.commands})
 	}
