@@ -1,0 +1,157 @@
+package umd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/resource"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// callPackets counts, by opcode, the packets of the n-th Barrier call in a
+// list's disassembly: from its MARKER to the next one.
+func callPackets(t *testing.T, cl *CommandList, n int) map[string]int {
+	t.Helper()
+	want := "Barrier #"
+	counts := map[string]int{}
+	in, seen := false, 0
+	for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {
+		if l.Op == "MARKER" {
+			if in {
+				break
+			}
+			if strings.Contains(l.Text, want) {
+				in = seen == n
+				seen++
+			}
+			continue
+		}
+		if in {
+			counts[l.Op]++
+		}
+	}
+	require.True(t, seen > n, "the list has no Barrier call %d", n)
+	return counts
+}
+
+// One call of 16 barriers of every kind, after work that writes every
+// resource and before work that reads them: at most one WAIT and one
+// CACHE ahead of the compression work, at most one compression packet
+// per surface, at most one CACHE after it (000 "Barrier Ordering": the
+// barriers of one call are one unit) — and the result is hazard-free with
+// the reference's bytes.
+func TestSixteenBarriersMerge(t *testing.T) {
+	for _, p := range hwmodel.ProfileNames() {
+		t.Run(p, func(t *testing.T) {
+			e := newEnv(t, p, Options{})
+			var rts, uavs, dss, bufs []ddi.HResource
+			for range 6 {
+				rts = append(rts, e.texture("RT", 32, 32, rtFlags, ddi.LayoutRenderTarget))
+			}
+			for range 2 {
+				uavs = append(uavs, e.texture("UAVTEX", 32, 32, uavFlags, ddi.LayoutUnorderedAccess))
+				h, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatD32Float, 32, 32, 1, 1, ddi.ResourceFlagDepthStencil|ddi.ResourceFlagShaderResource,
+					ddi.LayoutDepthStencilWrite), resource.HeapDefault)
+				require.NoError(t, err)
+				dss = append(dss, h)
+			}
+			for range 4 {
+				bufs = append(bufs, e.buffer("BUF", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault))
+			}
+			out := e.buffer("OUT", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+
+			cl := e.list(ddi.CommandListTypeDirect)
+			var rtViews, uavViews, bufViews []View
+			for _, h := range rts {
+				rtViews = append(rtViews, WholeTexture(h))
+			}
+			for _, h := range uavs {
+				uavViews = append(uavViews, WholeTexture(h))
+			}
+			for _, h := range bufs {
+				bufViews = append(bufViews, WholeBuffer(h))
+			}
+			for _, ds := range dss {
+				v := WholeTexture(ds)
+				cl.Draw(Draw{DepthStencil: &v, DepthWrite: true, RenderTargets: rtViews})
+			}
+			cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: append(append([]View{}, uavViews...), bufViews...)}})
+
+			var bs []ddi.Barrier
+			// Half the render targets stay compressed (the direct queue's
+			// shader resource layout), half are decompressed for COMMON,
+			// which the copy queue's engine, unaware of compression, may read.
+			for i, h := range rts {
+				after := ddi.LayoutDirectQueueShaderResource
+				if i%2 == 1 {
+					after = ddi.LayoutCommon
+				}
+				bs = append(bs, tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+					ddi.LayoutRenderTarget, after, h))
+			}
+			for _, h := range uavs {
+				bs = append(bs, tex(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessUnorderedAccess,
+					ddi.LayoutUnorderedAccess, ddi.LayoutUnorderedAccess, h))
+			}
+			for _, h := range dss {
+				bs = append(bs, tex(ddi.SyncDepthStencil, ddi.SyncPixelShading, ddi.AccessDepthStencilWrite, ddi.AccessShaderResource,
+					ddi.LayoutDepthStencilWrite, ddi.LayoutDirectQueueShaderResource, h))
+			}
+			for _, h := range bufs {
+				bs = append(bs, buf(ddi.SyncComputeShading, ddi.SyncPixelShading, ddi.AccessUnorderedAccess, ddi.AccessShaderResource, h))
+			}
+			bs = append(bs, glob(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessUnorderedAccess),
+				glob(ddi.SyncCopy, ddi.SyncCopy, ddi.AccessCopyDest, ddi.AccessCopySource))
+			require.Len(t, bs, 16)
+			cl.Barrier(bs)
+			require.NoError(t, cl.Err())
+
+			var srvs []View
+			for _, h := range append(append([]ddi.HResource{}, rts...), dss...) {
+				srvs = append(srvs, WholeTexture(h))
+			}
+			srvs = append(srvs, bufViews...)
+			cl.Draw(Draw{Pixel: Shader{ShaderResources: srvs, UnorderedAccess: []View{WholeBuffer(out)}}})
+			cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: uavViews}})
+
+			counts := callPackets(t, cl, 0)
+			t.Logf("%s: %v", p, counts)
+			assert.LessOrEqual(t, counts["WAIT"], 1, "one wait for the call")
+			surfaces := 0
+			for _, h := range append(append(append([]ddi.HResource{}, rts...), dss...), uavs...) {
+				if r, _ := e.d.Resource(h); r.Surface != 0 {
+					surfaces++
+				}
+			}
+			compression := counts["DECOMPRESS"] + counts["METADATA_INIT"]
+			assert.LessOrEqual(t, compression, surfaces, "at most one compression packet per surface")
+			if e.d.Profile().Compresses.RenderTarget {
+				assert.GreaterOrEqual(t, compression, 3, "the three render targets put in COMMON are decompressed")
+			}
+			maxCache := 1
+			if compression > 0 {
+				maxCache = 2 // the flush the compression work needs
+			}
+			assert.LessOrEqual(t, counts["CACHE"], maxCache)
+			for op := range counts {
+				assert.Contains(t, []string{"WAIT", "CACHE", "DECOMPRESS", "METADATA_INIT"}, op)
+			}
+
+			// The driver's record of the call says the same.
+			recs := cl.Records()
+			require.Len(t, recs, 1)
+			assert.Equal(t, 16, recs[0].Barriers)
+			assert.Equal(t, counts["WAIT"], recs[0].Waits)
+			assert.Equal(t, counts["CACHE"], recs[0].CacheOps)
+			assert.Equal(t, compression, recs[0].NumOps)
+
+			e.run(cl)
+			all := append(append(append(append([]ddi.HResource{out}, rts...), uavs...), dss...), bufs...)
+			e.clean(all...)
+		})
+	}
+}
