@@ -1,6 +1,9 @@
 package ddi
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // BarrierType is D3D12DDI_BARRIER_TYPE: which member of the
 // D3D12DDIARG_BARRIER_0094 union is in use (000 "DDI", D3D12DDI_BARRIER_TYPE).
@@ -257,4 +260,47 @@ func (b *Barrier) Common() (GlobalBarrier, bool) {
 		return GlobalBarrier{}, false
 	}
 	return *b.Global(), true
+}
+
+// String prints the barrier on one line, members as the enums print them:
+//
+//	TEXTURE 0x5 RENDER_TARGET->COPY RENDER_TARGET->COPY_SOURCE layout RENDER_TARGET->COMMON all
+//
+// (type, resource, SyncBefore->SyncAfter, AccessBefore->AccessAfter, then
+// what the type adds).
+func (b *Barrier) String() string {
+	side := func(g *GlobalBarrier) string {
+		return fmt.Sprintf("%s->%s %s->%s", g.SyncBefore, g.SyncAfter, g.AccessBefore, g.AccessAfter)
+	}
+	switch b.Type {
+	case BarrierTypeGlobal:
+		return "GLOBAL " + side(b.Global())
+	case BarrierTypeTexture:
+		t := b.Texture()
+		s := fmt.Sprintf("TEXTURE 0x%x %s layout %s->%s %s", uint64(t.Resource), side(b.Global()),
+			t.LayoutBefore, t.LayoutAfter, t.Subresources)
+		if t.Flags != 0 {
+			s += " " + t.Flags.String()
+		}
+		return s
+	case BarrierTypeBuffer:
+		return fmt.Sprintf("BUFFER 0x%x %s", uint64(b.Buffer().Resource), side(b.Global()))
+	case BarrierTypeRanged:
+		r := b.Ranged()
+		return fmt.Sprintf("RANGED 0x%x %s [%d,%d)", uint64(r.Resource), r.Flags, r.Range.Begin, r.Range.End)
+	}
+	return b.Type.String()
+}
+
+// String prints a range: "all" for every subresource, "subresource N" for
+// an index, otherwise "mips F+N slices F+N planes F+N".
+func (r SubresourceRange) String() string {
+	switch {
+	case r.NumMipLevels == 0 && r.IndexOrFirstMipLevel == AllSubresources:
+		return "all"
+	case r.NumMipLevels == 0:
+		return fmt.Sprintf("subresource %d", r.IndexOrFirstMipLevel)
+	}
+	return fmt.Sprintf("mips %d+%d slices %d+%d planes %d+%d", r.IndexOrFirstMipLevel, r.NumMipLevels,
+		r.FirstArraySlice, r.NumArraySlices, r.FirstPlane, r.NumPlanes)
 }

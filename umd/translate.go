@@ -393,21 +393,38 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	}
 	// Ranged barriers: ACQUIRE waits for all earlier work and makes the
 	// range visible to the atomic copy; RELEASE waits for the copy and makes
-	// its writes visible to everyone.
-	for _, r := range p.ranged {
-		s := span{lo: r.lo, hi: r.hi}
+	// its writes visible to everyone. The call's ranged barriers share one
+	// wait (for everything if any acquires); each gets a cache operation on
+	// exactly its bytes.
+	// Without cache work the wait holds only the copy (after acquires) or
+	// everything (after a release, whose readers are anyone).
+	if len(p.ranged) > 0 {
 		copier := clients(cmdbuf.ClientCopy)
-		if r.release {
-			wait(stageMask(cmdbuf.StageCopy), stageMask(cmdbuf.StageCP))
-			if !f.DropRangedFlush {
-				fl, in := cl.cacheWork(copier, allClients, false)
-				cache(fl, in, s, false)
+		acqFlush, acqInval := cl.cacheWork(allClients&^blitClient, copier, false)
+		relFlush, relInval := cl.cacheWork(copier, allClients, false)
+		drain, hold := stageMask(cmdbuf.StageCopy), stageMask(cmdbuf.StageCopy)
+		caches := false
+		for _, r := range p.ranged {
+			if r.release {
+				hold = cmdbuf.AllStages
+				caches = caches || relFlush|relInval != 0
+			} else {
+				drain = cmdbuf.AllStages
+				caches = caches || acqFlush|acqInval != 0
 			}
-		} else {
-			wait(cmdbuf.AllStages, stageMask(cmdbuf.StageCP))
-			if !f.DropRangedFlush {
-				fl, in := cl.cacheWork(allClients&^blitClient, copier, false)
-				cache(fl, in, s, false)
+		}
+		if caches && !f.DropRangedFlush {
+			hold = stageMask(cmdbuf.StageCP)
+		}
+		wait(drain, hold)
+		for _, r := range p.ranged {
+			if f.DropRangedFlush {
+				break
+			}
+			if r.release {
+				cache(relFlush, relInval, span{lo: r.lo, hi: r.hi}, false)
+			} else {
+				cache(acqFlush, acqInval, span{lo: r.lo, hi: r.hi}, false)
 			}
 		}
 	}

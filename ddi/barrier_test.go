@@ -1,0 +1,25 @@
+package ddi
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestBarrierString(t *testing.T) {
+	tb := NewTextureBarrier(TextureBarrier{SyncBefore: SyncRenderTarget, SyncAfter: SyncCopy, AccessBefore: AccessRenderTarget,
+		AccessAfter: AccessCopySource, LayoutBefore: LayoutRenderTarget, LayoutAfter: LayoutCommon, Resource: 5,
+		Subresources: SubresourceRange{IndexOrFirstMipLevel: AllSubresources}, Flags: TextureBarrierFlagDiscard})
+	assert.Equal(t, "TEXTURE 0x5 RENDER_TARGET->COPY RENDER_TARGET->COPY_SOURCE layout RENDER_TARGET->COMMON all DISCARD", tb.String())
+	sub := NewTextureBarrier(TextureBarrier{Subresources: SubresourceRange{IndexOrFirstMipLevel: 1, NumMipLevels: 2, NumArraySlices: 3, NumPlanes: 1}})
+	assert.Equal(t, "TEXTURE 0x0 NONE->NONE COMMON->COMMON layout COMMON->COMMON mips 1+2 slices 0+3 planes 0+1", sub.String())
+	one := NewTextureBarrier(TextureBarrier{Subresources: SubresourceRange{IndexOrFirstMipLevel: 4}})
+	assert.Contains(t, one.String(), "subresource 4")
+	g := NewGlobalBarrier(GlobalBarrier{SyncBefore: SyncComputeShading, SyncAfter: SyncAll, AccessBefore: AccessUnorderedAccess, AccessAfter: AccessNoAccess})
+	assert.Equal(t, "GLOBAL COMPUTE_SHADING->ALL UNORDERED_ACCESS->NO_ACCESS", g.String())
+	b := NewBufferBarrier(BufferBarrier{SyncBefore: SyncCopy, SyncAfter: SyncSplit, AccessBefore: AccessCopyDest, AccessAfter: AccessVertexBuffer, Resource: 0x10})
+	assert.Equal(t, "BUFFER 0x10 COPY->SPLIT COPY_DEST->VERTEX_BUFFER", b.String())
+	r := NewRangedBarrier(RangedBarrier{Flags: RangedBarrierFlagAtomicCopy | RangedBarrierFlagRelease, Resource: 3, Range: Range{Begin: 8, End: 16}})
+	assert.Equal(t, "RANGED 0x3 ATOMIC_COPY|RELEASE [8,16)", r.String())
+	assert.Equal(t, "0x9", (&Barrier{Type: 9}).String())
+}
