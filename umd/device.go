@@ -162,9 +162,9 @@ func (d *Device) WriteBuffer(h ddi.HResource, offset uint64, data []byte) error 
 	case r == nil:
 		return fmt.Errorf("umd: WriteBuffer: no resource has handle 0x%x", uint64(h))
 	case !r.IsBuffer() || !r.Heap.Desc.CPUVisible():
-		return fmt.Errorf("umd: WriteBuffer: %s is not a buffer in an upload or readback heap", r.name)
+		return fmt.Errorf("umd: WriteBuffer: %s is not a buffer in an upload or readback heap", r.Name())
 	case offset > r.Desc.DataSize || uint64(len(data)) > r.Desc.DataSize-offset:
-		return fmt.Errorf("umd: WriteBuffer: %d bytes at %d run past the %d-byte %s", len(data), offset, r.Desc.DataSize, r.name)
+		return fmt.Errorf("umd: WriteBuffer: %d bytes at %d run past the %d-byte %s", len(data), offset, r.Desc.DataSize, r.Name())
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

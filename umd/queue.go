@@ -175,7 +175,7 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 	report := func(id MessageID, r *Resource, sub uint32, field string, value ddi.BarrierLayout, rule string) {
 		d.messages = append(d.messages, Message{Severity: SeverityError, Category: CategoryExecution, ID: id,
 			Command: fmt.Sprintf("ExecuteCommandLists list %d", index), Call: -1, Barrier: -1,
-			Field: field, Value: value.String(), Rule: fmt.Sprintf("%s subresource %d: %s", r.name, sub, rule)})
+			Field: field, Value: value.String(), Rule: fmt.Sprintf("%s subresource %d: %s", r.Name(), sub, rule)})
 	}
 	for _, t := range cl.current() {
 		if t.res.IsBuffer() {
@@ -260,7 +260,7 @@ func (s *splitScope) unmatched() []Message {
 	warn := func(i int, r *Resource, field, what string) {
 		ws = append(ws, warning{i, r.Handle, Message{Severity: SeverityWarning, Category: CategoryExecution, ID: MsgUnusedCrossExecuteSplitBarrier,
 			Command: fmt.Sprintf("ExecuteCommandLists list %d", i), Call: -1, Barrier: -1, Field: field, Value: "SPLIT",
-			Rule: fmt.Sprintf(`%s: %s; on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing (000 "Split Barriers")`, r.name, what)}})
+			Rule: fmt.Sprintf(`%s: %s; on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing (000 "Split Barriers")`, r.Name(), what)}})
 	}
 	open := map[*Resource]int{}
 	for i, cl := range s.lists {

@@ -3,6 +3,7 @@ package umd
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebref/ebref/ddi"
@@ -49,11 +50,13 @@ type Resource struct {
 	// layouts are its subresources' layouts as the submissions so far
 	// leave them (nil: all InitialLayout); Device.mu guards them.
 	layouts []ddi.BarrierLayout
-	name    string
+	// label is its name (SetName may change it while other threads
+	// record commands that mention it).
+	label atomic.Pointer[string]
 }
 
 // Name is the resource's label in hazard messages.
-func (r *Resource) Name() string { return r.name }
+func (r *Resource) Name() string { return *r.label.Load() }
 
 // IsBuffer reports whether the resource is a buffer.
 func (r *Resource) IsBuffer() bool { return r.Desc.Desc.IsBuffer() }
@@ -63,7 +66,7 @@ func (r *Resource) CompressedIn(l ddi.BarrierLayout) bool { return r.compressedI
 
 // Region is the resource's data as an hwmodel region, for comparisons.
 func (r *Resource) Region() hwmodel.Region {
-	return hwmodel.Region{Name: r.name, Addr: r.Addr, Size: r.Desc.DataSize, Surface: r.Surface}
+	return hwmodel.Region{Name: r.Name(), Addr: r.Addr, Size: r.Desc.DataSize, Surface: r.Surface}
 }
 
 // ErrCreate classes every creation error (errors.Is).
@@ -192,7 +195,8 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	}
 	rs := &Resource{Handle: ddi.HResource(d.nextHandle()), Desc: r, Heap: hp, Offset: offset, Addr: hp.Addr + offset,
 		DataSize: data, MetaSize: meta, Span: span, Committed: heap != nil, InitialLayout: res.InitialBarrierLayout}
-	rs.name = fmt.Sprintf("resource 0x%x", uint64(rs.Handle))
+	name := fmt.Sprintf("resource 0x%x", uint64(rs.Handle))
+	rs.label.Store(&name)
 	rs.simultaneous = !r.Desc.IsBuffer() && r.Desc.IsSimultaneousAccess()
 	rs.allowed = r.AllowedAccesses(hp.Desc.Kind) &^ ddi.AccessNoAccess
 	for _, l := range ddi.AllBarrierLayouts() {
@@ -211,8 +215,8 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		}
 		return 0, 0, err
 	}
+	d.rmu.Lock() // the heap's occupancy is shared by every thread placing in it
 	hp.occ.Add(uint64(rs.Handle), resource.Span{Offset: offset, Size: span})
-	d.rmu.Lock()
 	d.resources[rs.Handle] = rs
 	d.rmu.Unlock()
 	var hh ddi.HHeap
@@ -242,7 +246,7 @@ func (d *Device) makeHeap(hd resource.Heap) (*Heap, error) {
 func (d *Device) place(r *Resource, surface bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.m.Label(r.Addr, r.Desc.DataSize, r.name)
+	d.m.Label(r.Addr, r.Desc.DataSize, r.Name())
 	if surface {
 		if d.nextSurface == 0xffff {
 			return createError("CreateHeapAndResource", "pResource", "", nil, "the GPU has no compression surface left (65535 live)")
@@ -250,7 +254,7 @@ func (d *Device) place(r *Resource, surface bool) error {
 		d.nextSurface++
 		r.Surface = d.nextSurface
 		if err := d.m.DefineSurface(hwmodel.Surface{ID: r.Surface, Base: r.Addr, Size: r.DataSize,
-			Meta: r.Addr + r.DataSize, Name: r.name}); err != nil {
+			Meta: r.Addr + r.DataSize, Name: r.Name()}); err != nil {
 			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
 		}
 	}
@@ -277,7 +281,7 @@ func (d *Device) SetName(h ddi.HResource, name string) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	r.name = name
+	r.label.Store(&name)
 	d.m.Label(r.Addr, r.Desc.DataSize, name)
 	return nil
 }

@@ -773,7 +773,7 @@ func (w *work) footprint(field string, h ddi.HResource, sub uint32) (uint64, boo
 // buffer or a one-subresource texture.
 func subName(r *Resource, sub uint32) string {
 	if r.IsBuffer() || r.Desc.SubresourceCount() == 1 {
-		return r.name
+		return r.Name()
 	}
-	return fmt.Sprintf("%s subresource %d", r.name, sub)
+	return fmt.Sprintf("%s subresource %d", r.Name(), sub)
 }
