@@ -23,3 +23,14 @@ func TestBarrierString(t *testing.T) {
 	assert.Equal(t, "RANGED 0x3 ATOMIC_COPY|RELEASE [8,16)", r.String())
 	assert.Equal(t, "0x9", (&Barrier{Type: 9}).String())
 }
+
+func TestHRESULT(t *testing.T) {
+	u := func(r HRESULT) uint32 { return uint32(r) }
+	assert.Equal(t, uint32(0x80070057), u(E_INVALIDARG))
+	assert.Equal(t, uint32(0x8007000E), u(E_OUTOFMEMORY))
+	assert.Equal(t, uint32(0x80004005), u(E_FAIL))
+	assert.True(t, E_INVALIDARG.Failed())
+	assert.False(t, S_OK.Failed())
+	assert.Equal(t, "E_OUTOFMEMORY", E_OUTOFMEMORY.String())
+	assert.Equal(t, "0x887A0005", HRESULT(-0x7785fffb).String())
+}

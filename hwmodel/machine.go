@@ -180,6 +180,9 @@ func (m *Machine) parentLevel(k cmdbuf.Cache, engine int) *level {
 // Profile returns the machine's profile.
 func (m *Machine) Profile() *Profile { return m.prof }
 
+// ErrOutOfMemory is Allocate's error when the capacity is used up.
+var ErrOutOfMemory = errors.New("hwmodel: out of memory")
+
 // Capacity is the GPU memory the model has, in bytes: what Allocate maps
 // in all (a mid-range discrete GPU's).
 const Capacity = 16 << 30
@@ -198,7 +201,7 @@ func (m *Machine) Allocate(size, align uint64, cpuVisible bool) (uint64, error) 
 		return 0, fmt.Errorf("hwmodel: alignment %d is not a power of two", align)
 	}
 	if size > Capacity-m.mappedB {
-		return 0, fmt.Errorf("hwmodel: out of memory: %d bytes asked, %d of the GPU's %d mapped", size, m.mappedB, uint64(Capacity))
+		return 0, fmt.Errorf("%w: %d bytes asked, %d of the GPU's %d mapped", ErrOutOfMemory, size, m.mappedB, uint64(Capacity))
 	}
 	base := (m.nextVA + align - 1) &^ (align - 1)
 	if base+size < base || base+size > 1<<56 {

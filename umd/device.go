@@ -37,7 +37,7 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
-	handles   atomic.Uint64
+	handles   atomic.Uint64 // the last fresh handle reserve handed out
 	workIDs   atomic.Uint32
 
 	// mu guards the machine, surfaces, queues, fences and the layouts
@@ -119,9 +119,6 @@ func (d *Device) Messages() []Message {
 	defer d.mu.Unlock()
 	return append([]Message(nil), d.messages...)
 }
-
-// nextHandle hands out a handle: small integers, never 0.
-func (d *Device) nextHandle() uint64 { return d.handles.Add(1) }
 
 // resource looks a resource up.
 func (d *Device) resource(h ddi.HResource) *Resource {

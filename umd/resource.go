@@ -134,23 +134,32 @@ func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
 // first barrier must discard (000 "Placed Resource Metadata
 // Initialization").
 func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HHeap, res *ddi.CreateResource0088) (ddi.HHeap, ddi.HResource, error) {
+	return d.createHeapAndResource(heap, existing, res, 0, 0)
+}
+
+// createHeapAndResource creates under the handles asked for (the
+// function-table view passes the runtime's), or fresh ones where 0.
+func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HHeap, res *ddi.CreateResource0088,
+	wantHeap ddi.HHeap, wantRes ddi.HResource) (hh ddi.HHeap, hr ddi.HResource, err error) {
 	const cmd = "CreateHeapAndResource"
 	if heap == nil && res == nil {
 		return 0, 0, createError(cmd, "pHeap, pResource", "NULL", nil, "one of the heap and resource descriptions must be given")
 	}
 	var hd resource.Heap
-	var err error
 	if heap != nil {
 		if hd, err = resource.NewHeap(*heap); err != nil {
 			return 0, 0, fromResource(cmd, err)
 		}
 	}
 	if res == nil {
-		hp, err := d.makeHeap(hd)
-		if err != nil {
+		if hh, _, err = d.reserve(true, wantHeap, false, 0); err != nil {
 			return 0, 0, err
 		}
-		return hp.Handle, 0, nil
+		if _, err := d.makeHeap(hd, hh); err != nil {
+			d.release(hh, 0)
+			return 0, 0, err
+		}
+		return hh, 0, nil
 	}
 	r, err := resource.New(resource.DescFromCreateResource(res))
 	if err != nil {
@@ -188,12 +197,16 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 			return 0, 0, fromResource(cmd, err)
 		}
 	}
+	if hh, hr, err = d.reserve(heap != nil, wantHeap, true, wantRes); err != nil {
+		return 0, 0, err
+	}
 	if heap != nil {
-		if hp, err = d.makeHeap(hd); err != nil {
+		if hp, err = d.makeHeap(hd, hh); err != nil {
+			d.release(hh, hr)
 			return 0, 0, err
 		}
 	}
-	rs := &Resource{Handle: ddi.HResource(d.nextHandle()), Desc: r, Heap: hp, Offset: offset, Addr: hp.Addr + offset,
+	rs := &Resource{Handle: hr, Desc: r, Heap: hp, Offset: offset, Addr: hp.Addr + offset,
 		DataSize: data, MetaSize: meta, Span: span, Committed: heap != nil, InitialLayout: res.InitialBarrierLayout}
 	name := fmt.Sprintf("resource 0x%x", uint64(rs.Handle))
 	rs.label.Store(&name)
@@ -208,35 +221,85 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
 	}
 	if err := d.place(rs, surface); err != nil {
-		if heap != nil { // nothing is created: forget the heap made for it
-			d.rmu.Lock()
-			delete(d.heaps, hp.Handle)
-			d.rmu.Unlock()
-		}
+		d.release(hh, hr) // nothing is created: forget the heap made for it
 		return 0, 0, err
 	}
 	d.rmu.Lock() // the heap's occupancy is shared by every thread placing in it
 	hp.occ.Add(uint64(rs.Handle), resource.Span{Offset: offset, Size: span})
 	d.resources[rs.Handle] = rs
 	d.rmu.Unlock()
-	var hh ddi.HHeap
-	if heap != nil {
-		hh = hp.Handle
-	}
-	return hh, rs.Handle, nil
+	return hh, hr, nil
 }
 
-// makeHeap maps a heap's memory and registers it.
-func (d *Device) makeHeap(hd resource.Heap) (*Heap, error) {
+// reserve claims the handles a creation will register: the ones asked for
+// (not 0), which must be unused, or fresh ones. Until registered they name
+// nothing; release gives them back.
+func (d *Device) reserve(heap bool, wantHeap ddi.HHeap, res bool, wantRes ddi.HResource) (ddi.HHeap, ddi.HResource, error) {
+	d.rmu.Lock()
+	defer d.rmu.Unlock()
+	used := func(h uint64) bool {
+		_, a := d.heaps[ddi.HHeap(h)]
+		_, b := d.resources[ddi.HResource(h)]
+		return a || b
+	}
+	claim := func(want uint64, field string) (uint64, error) {
+		if want == 0 {
+			for {
+				if h := d.handles.Add(1); !used(h) {
+					return h, nil
+				}
+			}
+		}
+		if used(want) {
+			return 0, createError("CreateHeapAndResource", field, fmt.Sprintf("0x%x", want), nil, "the handle already names a heap or resource")
+		}
+		return want, nil
+	}
+	var hh, hr uint64
+	var err error
+	if heap {
+		if hh, err = claim(uint64(wantHeap), "hHeap"); err != nil {
+			return 0, 0, err
+		}
+		d.heaps[ddi.HHeap(hh)] = nil
+	}
+	if res {
+		if hh == uint64(wantRes) && wantRes != 0 {
+			delete(d.heaps, ddi.HHeap(hh))
+			return 0, 0, createError("CreateHeapAndResource", "hResource", fmt.Sprintf("0x%x", uint64(wantRes)), nil, "the heap and the resource need different handles")
+		}
+		if hr, err = claim(uint64(wantRes), "hResource"); err != nil {
+			delete(d.heaps, ddi.HHeap(hh))
+			return 0, 0, err
+		}
+		d.resources[ddi.HResource(hr)] = nil
+	}
+	return ddi.HHeap(hh), ddi.HResource(hr), nil
+}
+
+// release forgets reserved handles (0: none).
+func (d *Device) release(hh ddi.HHeap, hr ddi.HResource) {
+	d.rmu.Lock()
+	defer d.rmu.Unlock()
+	if hh != 0 {
+		delete(d.heaps, hh)
+	}
+	if hr != 0 {
+		delete(d.resources, hr)
+	}
+}
+
+// makeHeap maps a heap's memory and registers it under h.
+func (d *Device) makeHeap(hd resource.Heap, h ddi.HHeap) (*Heap, error) {
 	d.mu.Lock()
 	addr, err := d.m.Allocate(hd.Size, hd.Alignment, hd.CPUVisible())
 	d.mu.Unlock()
 	if err != nil {
 		return nil, createError("CreateHeapAndResource", "pHeap.ByteSize", fmt.Sprint(hd.Size), err, "%v", err)
 	}
-	hp := &Heap{Handle: ddi.HHeap(d.nextHandle()), Desc: hd, Addr: addr}
+	hp := &Heap{Handle: h, Desc: hd, Addr: addr}
 	d.rmu.Lock()
-	d.heaps[hp.Handle] = hp
+	d.heaps[h] = hp
 	d.rmu.Unlock()
 	return hp, nil
 }
