@@ -58,6 +58,22 @@ type Resource struct {
 // Name is the resource's label in hazard messages.
 func (r *Resource) Name() string { return *r.label.Load() }
 
+// compatible is what ACCESS_COMMON stands for on the resource in layout l:
+// the accesses the layout allows (a simultaneous-access texture's COMMON
+// allows more, errata E-SA-COMMON-ACCESS). UNDEFINED stands for any layout:
+// a memory-only barrier (both layouts UNDEFINED) keeps whatever layout the
+// texture has (000 "D3D12_BARRIER_LAYOUT_UNDEFINED").
+func (r *Resource) compatible(l ddi.BarrierLayout) ddi.BarrierAccess {
+	switch {
+	case l == ddi.LayoutUndefined:
+		return r.allowed
+	case r.simultaneous && l == ddi.LayoutCommon:
+		return ddi.SimultaneousCommonAccesses
+	}
+	a, _ := ddi.CompatibleAccesses(l)
+	return a
+}
+
 // IsBuffer reports whether the resource is a buffer.
 func (r *Resource) IsBuffer() bool { return r.Desc.Desc.IsBuffer() }
 

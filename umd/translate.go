@@ -171,8 +171,7 @@ func (cl *CommandList) planBuffer(p *plan, x *ddi.BufferBarrier, r *Resource) {
 // planTexture translates a texture barrier.
 func (cl *CommandList) planTexture(p *plan, x *ddi.TextureBarrier, r *Resource, sel resource.Selection, whole bool) {
 	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
-	before, _ := ddi.CompatibleAccesses(x.LayoutBefore)
-	after, _ := ddi.CompatibleAccesses(x.LayoutAfter)
+	before, after := r.compatible(x.LayoutBefore), r.compatible(x.LayoutAfter)
 	work := workNone
 	if g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
 		work = r.transitionWork(x.LayoutBefore, x.LayoutAfter, x.Flags&ddi.TextureBarrierFlagDiscard != 0)

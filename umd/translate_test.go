@@ -155,3 +155,18 @@ func TestSixteenBarriersMerge(t *testing.T) {
 		})
 	}
 }
+
+// ACCESS_COMMON stands for every access the layout allows; in a
+// memory-only barrier (both layouts UNDEFINED) the layout is unchanged and
+// unknown to the barrier, so COMMON is every access the texture allows.
+func TestAccessCommonExpands(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	rt := e.texture("RT", 16, 16, rtFlags, ddi.LayoutRenderTarget)
+	cl := e.list(ddi.CommandListTypeDirect)
+	cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+	cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessCommon, ddi.AccessShaderResource,
+		ddi.LayoutUndefined, ddi.LayoutUndefined, rt)})
+	recs := cl.Records()
+	require.Len(t, recs, 1)
+	assert.NotZero(t, recs[0].Flush&cmdbuf.CacheColor.Mask(), "the render-target writes are flushed")
+}
