@@ -99,7 +99,8 @@ type rangedOp struct {
 
 func (p *plan) reset() {
 	comp, sComp, ends, ranged := p.comp[:0], p.sComp[:0], p.ends[:0], p.ranged[:0]
-	*p = plan{comp: comp, sComp: sComp, ends: ends, ranged: ranged}
+	*p = plan{} // a clear, not a copy of a composite literal
+	p.comp, p.sComp, p.ends, p.ranged = comp, sComp, ends, ranged
 }
 
 // writers are the clients whose writes a barrier's AccessBefore names.
