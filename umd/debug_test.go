@@ -196,3 +196,20 @@ func TestMemoryOnlyBarrierKeepsTheLayout(t *testing.T) {
 	assert.Empty(t, e.d.Messages())
 	e.clean(rt)
 }
+
+// The end of a split begun in an earlier submission names the begin's
+// LayoutBefore, but the subresource is already in LayoutAfter: no mismatch.
+func TestDebugSplitEndAcrossSubmissions(t *testing.T) {
+	e := newEnv(t, "discrete", Options{Debug: true})
+	rt := e.texture("RT", 16, 16, rtFlags, ddi.LayoutRenderTarget)
+	a, b := e.list(ddi.CommandListTypeDirect), e.list(ddi.CommandListTypeDirect)
+	a.Barrier([]ddi.Barrier{tex(ddi.SyncNone, ddi.SyncSplit, ddi.AccessNoAccess, ddi.AccessShaderResource,
+		ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt)})
+	b.Barrier([]ddi.Barrier{tex(ddi.SyncSplit, ddi.SyncPixelShading, ddi.AccessNoAccess, ddi.AccessShaderResource,
+		ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt)})
+	e.run(a)
+	e.run(b)
+	assert.Empty(t, e.d.Messages())
+	r, _ := e.d.Resource(rt)
+	assert.Equal(t, ddi.LayoutDirectQueueShaderResource, r.layoutOf(0))
+}

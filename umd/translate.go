@@ -247,19 +247,26 @@ func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole boo
 	}
 	endEvent, endSeen := uint32(0), false
 	t.each(sel, whole, func(s *subState) {
+		foreign := false
 		if g.SyncBefore == ddi.SyncSplit {
+			foreign = s.split.event == 0
 			if !endSeen {
 				endEvent, endSeen = s.split.event, true
 			} else if s.split.event != endEvent {
 				endEvent = 0 // begun in different calls: wait for all background work
 			}
-			s.foreignEnd = s.foreignEnd || s.split.event == 0
+			s.foreignEnd = s.foreignEnd || foreign
 			s.split = splitKey{}
 		}
 		s.barriered = true
 		if lb != ddi.LayoutUndefined || la != ddi.LayoutUndefined {
 			if !s.known {
 				s.known, s.first = true, lb
+				if foreign {
+					// The begin, in an earlier list, already moved the
+					// subresource to LayoutAfter: that is what it must be in.
+					s.first = la
+				}
 			}
 			s.layout = la
 		}

@@ -212,7 +212,11 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 		w.fail(MsgSplitMismatch, field, subName(r, sub), `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
 		return
 	case s.known && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
-		w.fail(MsgIncompatibleAccessWork, field, subName(r, sub), `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
+		id := MsgIncompatibleAccessWork
+		if access&(ddi.AccessCopySource|ddi.AccessCopyDest) != 0 {
+			id = MsgCopyInvalidLayout // the debug layer's own message for copies
+		}
+		w.fail(id, field, subName(r, sub), `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
 		return
 	}
 	s.accessed = true
@@ -452,6 +456,16 @@ func (cl *CommandList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src
 		w.fail(MsgInvalidWork, "NumBytes", "0", "a copy moves at least one byte")
 		return
 	}
+	for _, b := range []struct {
+		h     ddi.HResource
+		field string
+		id    MessageID
+	}{{dst, "pDstBuffer", MsgCopyBufferRegionInvalidDst}, {src, "pSrcBuffer", MsgCopyBufferRegionInvalidSrc}} {
+		if r := cl.d.resource(b.h); r != nil && !r.IsBuffer() {
+			w.fail(b.id, b.field, r.Name(), "CopyBufferRegion copies between buffers; this is a texture")
+			return
+		}
+	}
 	if dst == src && dstOffset < srcOffset+size && srcOffset < dstOffset+size {
 		w.fail(MsgSelfCopyIntersects, "DstOffset", fmt.Sprint(dstOffset),
 			"[%d,%d) and the source [%d,%d) of the same buffer intersect (000 \"Self Resource Copy\")",
@@ -666,11 +680,35 @@ func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64,
 	if wide {
 		n = 8
 	}
+	bad := func(id MessageID, field, value, rule string) {
+		cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "AtomicCopyBufferUINT", Call: -1, Barrier: -1,
+			Field: field, Value: value, Rule: rule})
+	}
 	if dstOffset%n != 0 || srcOffset%n != 0 {
-		cl.fail(Message{Category: CategoryStateSetting, ID: MsgAtomicCopyInvalidOffsetAlignment, Command: "AtomicCopyBufferUINT",
-			Call: -1, Barrier: -1, Field: "DstOffset/SrcOffset", Value: fmt.Sprintf("%d/%d", dstOffset, srcOffset),
-			Rule: fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n)})
+		bad(MsgAtomicCopyInvalidOffsetAlignment, "DstOffset/SrcOffset", fmt.Sprintf("%d/%d", dstOffset, srcOffset),
+			fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n))
 		return
+	}
+	// The ranges must lie in buffers (checked here, before the ranged
+	// barriers are recorded, so the message names the copy).
+	for _, b := range []struct {
+		h      ddi.HResource
+		off    uint64
+		field  string
+		bounds MessageID
+	}{{dst, dstOffset, "pDstBuffer", MsgAtomicCopyDstRangeOutOfBounds}, {src, srcOffset, "pSrcBuffer", MsgAtomicCopySrcRangeOutOfBounds}} {
+		r := cl.d.resource(b.h)
+		switch {
+		case r == nil:
+			bad(MsgInvalidHandle, b.field, fmt.Sprintf("0x%x", uint64(b.h)), "no resource has this handle")
+			return
+		case !r.IsBuffer():
+			bad(MsgInvalidWork, b.field, r.Name(), "atomic copies copy between buffers; this is a texture")
+			return
+		case b.off > r.Desc.DataSize || n > r.Desc.DataSize-b.off:
+			bad(b.bounds, b.field, fmt.Sprintf("%d+%d", b.off, n), fmt.Sprintf("outside the %d-byte %s", r.Desc.DataSize, r.Name()))
+			return
+		}
 	}
 	acquire := ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagAcquire
 	cl.Barrier([]ddi.Barrier{

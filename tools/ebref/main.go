@@ -7,6 +7,10 @@
 //	                                what the driver reports on a profile
 //	ebref decode FILE|- [--text]    decode raw D3D12DDIARG_BARRIER_0094 records
 //	ebref disasm FILE|- [--json]    disassemble a packet dump
+//	ebref run FILE.ebs [--profile P] [--json]
+//	                                run one scenario (docs/scenarios.md)
+//	ebref hlk [flags]               run the conformance suites (docs/conformance.md)
+//	ebref hlk merge REPORT.json...  join the reports of a sharded run
 //
 // Exit status: 0 on success, 1 when the input is bad (one line on stderr
 // names what), 2 for bad usage.
@@ -42,6 +46,8 @@ var commands = []command{
 	{"caps", "[--profile P] [--json]", "print what the driver reports (OPTIONS_DATA_0089, queue layouts)", runCaps},
 	{"decode", "FILE|- [--text]", "decode raw little-endian D3D12DDIARG_BARRIER_0094 records", runDecode},
 	{"disasm", "FILE|- [--json]", "disassemble a command-buffer dump or raw packet dwords", runDisasm},
+	{"run", "FILE.ebs [--profile P] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
+	{"hlk", "[flags] | merge REPORT...", "run the conformance suites on every profile; report console/JSON/JUnit", runHLK},
 }
 
 func main() {

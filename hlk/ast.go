@@ -1,0 +1,164 @@
+package hlk
+
+import (
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/resource"
+	"github.com/ebref/ebref/umd"
+)
+
+// Scenario is one case of a scenario file: one `scenario` section (or the
+// whole file when it has none) with one set of parameter values.
+type Scenario struct {
+	File     string  // the file's path, as given
+	Title    string  // the section's title ("" for a file without sections)
+	Params   []Param // this case's parameter values, in declaration order
+	Profiles []string
+	Requires []string // features a profile must have, or the case is NotSupported
+	Debug    bool     // the debug layer's ExecuteCommandLists checks
+	Steps    []Step
+	Expects  []Expect
+}
+
+// Param is one parameter's value in a case.
+type Param struct{ Name, Value string }
+
+// Name identifies the case: the file, the section title, the parameters.
+func (s *Scenario) Name() string {
+	n := s.File
+	if s.Title != "" {
+		n += ": " + s.Title
+	}
+	if len(s.Params) > 0 {
+		n += " ["
+		for i, p := range s.Params {
+			if i > 0 {
+				n += " "
+			}
+			n += p.Name + "=" + p.Value
+		}
+		n += "]"
+	}
+	return n
+}
+
+// Step is one top-level statement, run in order.
+type Step interface{ At() Pos }
+
+// At is where a statement starts.
+func (p Pos) At() Pos { return p }
+
+// HeapStep creates a heap.
+type HeapStep struct {
+	Pos
+	Name string
+	Kind resource.HeapKind
+	Size uint64
+}
+
+// ResourceStep creates a buffer or texture, committed in a heap of Kind or
+// placed in Heap at Offset.
+type ResourceStep struct {
+	Pos
+	Name   string
+	Desc   ddi.CreateResource0088
+	Kind   resource.HeapKind
+	Heap   string // placed in this heap ("": committed)
+	Offset uint64
+}
+
+// QueueStep creates a queue.
+type QueueStep struct {
+	Pos
+	Name string
+	Type ddi.CommandListType
+}
+
+// FenceStep creates a fence.
+type FenceStep struct {
+	Pos
+	Name string
+}
+
+// ListStep records a command list.
+type ListStep struct {
+	Pos
+	Name string
+	Type ddi.CommandListType
+	Cmds []Cmd
+}
+
+// ExecuteStep submits lists to a queue.
+type ExecuteStep struct {
+	Pos
+	Queue string
+	Lists []string
+}
+
+// FenceOpStep signals (Wait false) or waits for a fence on a queue.
+type FenceOpStep struct {
+	Pos
+	Wait  bool
+	Queue string
+	Fence string
+	Value uint64
+}
+
+// WriteStep writes bytes into a CPU-visible buffer.
+type WriteStep struct {
+	Pos
+	Resource string
+	Offset   uint64
+	Data     []byte
+}
+
+// Cmd is one command recorded in a list: an operation name, its views by
+// role, its numbers, its barriers.
+type Cmd struct {
+	Pos
+	Op       string
+	Views    map[string][]ViewRef // by role: "rt", "srv", "dst", ...
+	Args     []uint64
+	Flag     bool     // ds-write, a 64-bit atomic copy
+	Box      *umd.Box // copy-texture's source box
+	Barriers []BarrierSpec
+}
+
+// ViewRef names a resource and what of it: all of it, a byte range of a
+// buffer (offset+size) or one subresource (@index).
+type ViewRef struct {
+	Pos
+	Res      string // a resource name, "" with Raw for a raw handle
+	Raw      uint64
+	IsRaw    bool
+	Offset   uint64
+	Size     uint64
+	HasRange bool
+	Sub      uint32
+	HasSub   bool
+}
+
+// BarrierSpec is one barrier as written: every member but the resource
+// handle, which the run fills in from the name.
+type BarrierSpec struct {
+	Pos
+	Barrier ddi.Barrier
+	Res     ViewRef // the resource ("" for a global barrier)
+	HasRes  bool
+	Sub     *SubSpec // the subresources when written (nil: all)
+}
+
+// Expect is one expectation, checked after the scenario ran.
+type Expect struct {
+	Pos
+	Kind   string // reference, bytes, no-hazard, hazard, error, warning, packets, cost, no-error
+	Res    []ViewRef
+	Bytes  []byte
+	Hazard hwmodel.HazardKind
+	ID     umd.MessageID
+	List   string
+	Field  string
+	Op     string // packets: the opcode; cost: the metric
+	Cmp    string
+	N      uint64
+}

@@ -1,0 +1,166 @@
+package hlk
+
+import (
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/resource"
+	"github.com/ebref/ebref/umd"
+)
+
+// A Driver is what the suites run against: a user-mode driver that records
+// onto ebref's simulated GPU, which judges it. The reference driver
+// (package umd) is Reference; another implementation plugs in by
+// implementing these interfaces (its argument types are umd's plain
+// structures: View, Draw, Dispatch, Video, Box, Message, BarrierRecord).
+type Driver interface {
+	// Name identifies the driver in reports.
+	Name() string
+	// Faults lists the fault injections the driver offers, for --inject
+	// and --mutation.
+	Faults() []string
+	// Open opens a device on a hardware profile.
+	Open(p *hwmodel.Profile, o DeviceOptions) (Device, error)
+}
+
+// DeviceOptions are how a case opens its device.
+type DeviceOptions struct {
+	Debug bool   // the debug layer's ExecuteCommandLists checks
+	Fault string // one of Driver.Faults, "" for none
+}
+
+// Device is an open device.
+type Device interface {
+	// Machine is the simulated GPU the device records for.
+	Machine() *hwmodel.Machine
+	CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error)
+	CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error)
+	CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error)
+	SetName(h ddi.HResource, name string) error
+	// Describe returns a resource's description and the memory region
+	// the judge compares.
+	Describe(h ddi.HResource) (*resource.Resource, hwmodel.Region, bool)
+	WriteBuffer(h ddi.HResource, offset uint64, data []byte) error
+	// Contents is a resource's bytes as a client that decodes
+	// compression reads them, after WaitIdle.
+	Contents(h ddi.HResource) ([]byte, error)
+	CreateQueue(t ddi.CommandListType) (Queue, error)
+	CreateFence() Fence
+	CreateCommandList(t ddi.CommandListType) (CommandList, error)
+	// WaitIdle runs everything submitted to completion.
+	WaitIdle() error
+	// Messages are the debug layer's execute-time findings so far.
+	Messages() []umd.Message
+}
+
+// Queue is a command queue.
+type Queue interface {
+	ExecuteCommandLists(lists ...CommandList) error
+	Signal(f Fence, v uint64)
+	Wait(f Fence, v uint64)
+}
+
+// Fence is a fence; only its Device's queues use it.
+type Fence any
+
+// CommandList records commands; its first error stops recording.
+type CommandList interface {
+	Barrier(bs []ddi.Barrier)
+	Draw(d umd.Draw)
+	Dispatch(d umd.Dispatch)
+	DispatchRays(d umd.DispatchRays)
+	BuildRaytracingAccelerationStructure(dest umd.View, inputs []umd.View, source *umd.View, scratch umd.View)
+	CopyRaytracingAccelerationStructure(dest, source umd.View)
+	EmitRaytracingAccelerationStructurePostbuildInfo(dest, source umd.View)
+	CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset, size uint64)
+	CopyResource(dst, src ddi.HResource)
+	CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint32, src ddi.HResource, srcSub uint32, box *umd.Box)
+	CopyTextureToBuffer(dst ddi.HResource, offset uint64, src ddi.HResource, srcSub uint32)
+	CopyBufferToTexture(dst ddi.HResource, dstSub uint32, src ddi.HResource, offset uint64)
+	ResolveSubresource(dst ddi.HResource, dstSub uint32, src ddi.HResource, srcSub uint32)
+	ClearRenderTargetView(v umd.View, value uint32)
+	ClearDepthStencilView(v umd.View, value uint32)
+	ClearUnorderedAccessView(v umd.View, value uint32)
+	DiscardResource(v umd.View)
+	SetPredication(buffer ddi.HResource, offset uint64)
+	AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool)
+	DecodeFrame(v umd.Video)
+	ProcessFrames(v umd.Video)
+	EncodeFrame(v umd.Video)
+	Close() error
+	// Err is the error that stopped recording (a *umd.Message), if any.
+	Err() error
+	Warnings() []umd.Message
+	// Buffer is the packets recorded, Records the barrier calls' records.
+	Buffer() *cmdbuf.Buffer
+	Records() []umd.BarrierRecord
+}
+
+// Reference is ebref's own driver, package umd.
+var Reference Driver = refDriver{}
+
+type refDriver struct{}
+
+func (refDriver) Name() string     { return "ebref umd" }
+func (refDriver) Faults() []string { return umd.FaultNames() }
+
+func (refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
+	opts := umd.Options{Debug: o.Debug}
+	if o.Fault != "" {
+		f, err := umd.FaultByName(o.Fault)
+		if err != nil {
+			return nil, err
+		}
+		opts.Faults = f
+	}
+	d, err := umd.Open(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return refDevice{d}, nil
+}
+
+// refDevice adapts *umd.Device: its queues, fences and lists are umd's
+// concrete types.
+type refDevice struct{ *umd.Device }
+
+func (d refDevice) Describe(h ddi.HResource) (*resource.Resource, hwmodel.Region, bool) {
+	r, ok := d.Resource(h)
+	if !ok {
+		return nil, hwmodel.Region{}, false
+	}
+	return r.Desc, r.Region(), true
+}
+
+func (d refDevice) CreateQueue(t ddi.CommandListType) (Queue, error) {
+	q, err := d.Device.CreateQueue(t)
+	if err != nil {
+		return nil, err
+	}
+	return refQueue{q}, nil
+}
+
+func (d refDevice) CreateFence() Fence { return d.Device.CreateFence() }
+
+func (d refDevice) CreateCommandList(t ddi.CommandListType) (CommandList, error) {
+	return d.Device.CreateCommandList(t)
+}
+
+type refQueue struct{ *umd.Queue }
+
+func (q refQueue) ExecuteCommandLists(lists ...CommandList) error {
+	cls := make([]*umd.CommandList, len(lists))
+	for i, l := range lists {
+		cl, ok := l.(*umd.CommandList)
+		if !ok {
+			return fmt.Errorf("hlk: list %d was not recorded by the reference driver", i)
+		}
+		cls[i] = cl
+	}
+	return q.Queue.ExecuteCommandLists(cls...)
+}
+
+func (q refQueue) Signal(f Fence, v uint64) { q.Queue.Signal(f.(*umd.Fence), v) }
+func (q refQueue) Wait(f Fence, v uint64)   { q.Queue.Wait(f.(*umd.Fence), v) }

@@ -1,0 +1,661 @@
+package hlk
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
+)
+
+// Status is a case's outcome, as conformance suites grade them. A run is
+// conformant when every case is Pass, NotSupported or Skipped.
+type Status uint8
+
+// The statuses.
+const (
+	Pass         Status = iota
+	Fail                // an expectation does not hold
+	NotSupported        // the profile lacks a feature the case requires
+	Skipped             // the case is not for this profile
+	Crash               // the driver or the harness panicked
+	Timeout             // the case did not finish in time
+)
+
+var statusNames = [...]string{"Pass", "Fail", "NotSupported", "Skipped", "Crash", "Timeout"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", s)
+}
+
+// ParseStatus is the inverse of String.
+func ParseStatus(s string) (Status, error) {
+	for i, n := range statusNames {
+		if n == s {
+			return Status(i), nil
+		}
+	}
+	return 0, fmt.Errorf("hlk: no status %q", s)
+}
+
+// Conformant reports whether the status keeps a run conformant.
+func (s Status) Conformant() bool { return s == Pass || s == NotSupported || s == Skipped }
+
+// Result is what running one case on one profile gave.
+type Result struct {
+	Status       Status
+	Failures     []string       // why it is not Pass, one line each
+	Expectations []ExpectResult // each expectation, in file order
+	Observed     []Observed     // every validation message and run error
+	Hazards      []hwmodel.Hazard
+	Faults       []hwmodel.Fault
+	Counters     hwmodel.Counters
+	Lists        []ListDump // each list's packets, for `ebref run`
+}
+
+// ExpectResult is one expectation's outcome.
+type ExpectResult struct {
+	Pos    Pos
+	Text   string // the expectation, restated
+	OK     bool
+	Detail string // what was found
+}
+
+// Observed is a validation message or an error of the run.
+type Observed struct {
+	Severity umd.Severity
+	ID       umd.MessageID // 0 for an error that is not a validation message
+	List     string        // the list it arose in ("" for creation and execution)
+	Field    string
+	Text     string
+	Pos      Pos // the statement that caused it
+	expected bool
+}
+
+// ListDump is one recorded list: its disassembly and its barrier calls.
+type ListDump struct {
+	Name    string
+	Type    ddi.CommandListType
+	Lines   []cmdbuf.Line
+	Calls   [][]ddi.Barrier // the barrier calls, in order, as recorded
+	Records []umd.BarrierRecord
+}
+
+// exec is one case running.
+type exec struct {
+	sc     *Scenario
+	dev    Device
+	heaps  map[string]ddi.HHeap
+	res    map[string]ddi.HResource
+	queues map[string]Queue
+	fences map[string]Fence
+	lists  map[string]CommandList
+	dumps  map[string]*ListDump
+	res0   Result
+}
+
+// Run runs a case on a profile with a driver. It does not recover panics:
+// the runner does.
+func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
+	if len(sc.Profiles) > 0 && !contains(sc.Profiles, p.Name) {
+		return Result{Status: Skipped, Failures: []string{fmt.Sprintf("the case is for %s only", strings.Join(sc.Profiles, ", "))}}
+	}
+	for _, f := range sc.Requires {
+		if !features[f](p) {
+			return Result{Status: NotSupported, Failures: []string{fmt.Sprintf("profile %s lacks %s", p.Name, f)}}
+		}
+	}
+	dev, err := d.Open(p, DeviceOptions{Debug: sc.Debug, Fault: fault})
+	if err != nil {
+		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
+	}
+	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
+		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}}
+	for _, st := range sc.Steps {
+		x.step(st)
+	}
+	if err := dev.WaitIdle(); err != nil {
+		x.observe(Observed{Severity: umd.SeverityError, Text: fmt.Sprintf("running: %v", err)})
+	}
+	for _, m := range dev.Messages() {
+		x.observe(Observed{Severity: m.Severity, ID: m.ID, Field: m.Field, Text: m.Error()})
+	}
+	m := dev.Machine()
+	x.res0.Hazards = append([]hwmodel.Hazard(nil), m.Hazards()...)
+	x.res0.Faults = append([]hwmodel.Fault(nil), m.Faults()...)
+	x.res0.Counters = m.Total()
+	for _, st := range sc.Steps {
+		if ls, ok := st.(*ListStep); ok {
+			x.res0.Lists = append(x.res0.Lists, *x.dumps[ls.Name])
+		}
+	}
+	x.check()
+	return x.res0
+}
+
+func (x *exec) observe(o Observed) { x.res0.Observed = append(x.res0.Observed, o) }
+
+// createErr records a creation or run error, as a validation message when
+// it is one.
+func (x *exec) createErr(pos Pos, err error) {
+	o := Observed{Severity: umd.SeverityError, Text: err.Error(), Pos: pos}
+	var ce *umd.CreateError
+	var m *umd.Message
+	switch {
+	case errors.As(err, &ce):
+		o.ID, o.Field = ce.ID, ce.Field
+	case errors.As(err, &m):
+		o.ID, o.Field = m.ID, m.Field
+	}
+	x.observe(o)
+}
+
+func (x *exec) step(st Step) {
+	switch s := st.(type) {
+	case *HeapStep:
+		h, err := x.dev.CreateHeap(s.Kind, s.Size)
+		if err != nil {
+			x.createErr(s.Pos, err)
+		}
+		x.heaps[s.Name] = h
+	case *ResourceStep:
+		var h ddi.HResource
+		var err error
+		if s.Heap != "" {
+			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, s.Desc)
+		} else {
+			h, err = x.dev.CreateCommitted(s.Desc, s.Kind)
+		}
+		if err != nil {
+			x.createErr(s.Pos, err)
+		} else if err := x.dev.SetName(h, s.Name); err != nil {
+			x.createErr(s.Pos, err)
+		}
+		x.res[s.Name] = h
+	case *QueueStep:
+		q, err := x.dev.CreateQueue(s.Type)
+		if err != nil {
+			x.createErr(s.Pos, err)
+		}
+		x.queues[s.Name] = q
+	case *FenceStep:
+		x.fences[s.Name] = x.dev.CreateFence()
+	case *ListStep:
+		x.record(s)
+	case *ExecuteStep:
+		q := x.queues[s.Queue]
+		if q == nil {
+			return // its creation failed, which was reported
+		}
+		var lists []CommandList
+		for _, n := range s.Lists {
+			if l := x.lists[n]; l != nil {
+				lists = append(lists, l)
+			}
+		}
+		if err := q.ExecuteCommandLists(lists...); err != nil {
+			// A list that failed recording was reported then; anything
+			// else is an error of its own.
+			var m *umd.Message
+			if !errors.As(err, &m) {
+				x.createErr(s.Pos, err)
+			}
+		}
+	case *FenceOpStep:
+		q, f := x.queues[s.Queue], x.fences[s.Fence]
+		if q == nil || f == nil {
+			return
+		}
+		if s.Wait {
+			q.Wait(f, s.Value)
+		} else {
+			q.Signal(f, s.Value)
+		}
+	case *WriteStep:
+		if err := x.dev.WriteBuffer(x.res[s.Resource], s.Offset, s.Data); err != nil {
+			x.createErr(s.Pos, err)
+		}
+	}
+}
+
+// record records a list and closes it.
+func (x *exec) record(s *ListStep) {
+	cl, err := x.dev.CreateCommandList(s.Type)
+	if err != nil {
+		x.createErr(s.Pos, err)
+		x.dumps[s.Name] = &ListDump{Name: s.Name, Type: s.Type}
+		return
+	}
+	dump := &ListDump{Name: s.Name, Type: s.Type}
+	var failedAt Pos
+	for _, c := range s.Cmds {
+		had := cl.Err() != nil
+		if c.Op == "barrier" {
+			bs := x.barriers(c.Barriers)
+			cl.Barrier(bs)
+			dump.Calls = append(dump.Calls, bs)
+		} else {
+			x.command(cl, c)
+		}
+		if !had && cl.Err() != nil {
+			failedAt = c.Pos
+		}
+	}
+	if err := cl.Close(); err != nil {
+		o := Observed{Severity: umd.SeverityError, List: s.Name, Text: err.Error(), Pos: failedAt}
+		var m *umd.Message
+		if errors.As(err, &m) {
+			o.ID, o.Field = m.ID, m.Field
+		}
+		x.observe(o)
+	}
+	for _, w := range cl.Warnings() {
+		x.observe(Observed{Severity: umd.SeverityWarning, ID: w.ID, List: s.Name, Field: w.Field, Text: w.Error(), Pos: s.Pos})
+	}
+	dump.Lines = cmdbuf.Listing(cl.Buffer(), nil)
+	dump.Records = cl.Records()
+	x.dumps[s.Name] = dump
+	x.lists[s.Name] = cl
+}
+
+// handle resolves a view's resource.
+func (x *exec) handle(v ViewRef) ddi.HResource {
+	if v.IsRaw {
+		return ddi.HResource(v.Raw)
+	}
+	return x.res[v.Res]
+}
+
+// view resolves a view.
+func (x *exec) view(v ViewRef) umd.View {
+	h := x.handle(v)
+	switch {
+	case v.HasRange:
+		return umd.BufferRange(h, v.Offset, v.Size)
+	case v.HasSub:
+		return umd.Subresource(h, v.Sub)
+	}
+	return umd.WholeTexture(h) // a buffer ignores the subresources
+}
+
+func (x *exec) views(c Cmd, role string) []umd.View {
+	var out []umd.View
+	for _, v := range c.Views[role] {
+		out = append(out, x.view(v))
+	}
+	return out
+}
+
+// one is a role's single view (nil if absent).
+func (x *exec) one(c Cmd, role string) *umd.View {
+	vs := c.Views[role]
+	if len(vs) == 0 {
+		return nil
+	}
+	v := x.view(vs[0])
+	return &v
+}
+
+// barriers fills in the handles and subresources of a call's barriers.
+func (x *exec) barriers(specs []BarrierSpec) []ddi.Barrier {
+	out := make([]ddi.Barrier, len(specs))
+	for i, s := range specs {
+		b := s.Barrier
+		if s.HasRes {
+			h := x.handle(s.Res)
+			var sub *ddi.SubresourceRange
+			switch b.Type {
+			case ddi.BarrierTypeTexture:
+				b.Texture().Resource = h
+				sub = &b.Texture().Subresources
+			case ddi.BarrierTypeBuffer:
+				b.Buffer().Resource = h
+			case ddi.BarrierTypeRanged:
+				b.Ranged().Resource = h
+				sub = &b.Ranged().Subresources
+			}
+			if sub != nil && s.Sub != nil {
+				*sub = x.subresources(h, s.Sub)
+			}
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// subresources turns a written range into the DDI's; missing slices or
+// planes are all of the resource's.
+func (x *exec) subresources(h ddi.HResource, s *SubSpec) ddi.SubresourceRange {
+	switch {
+	case s.All:
+		return ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
+	case s.IsIndex:
+		return ddi.SubresourceRange{IndexOrFirstMipLevel: s.Index}
+	}
+	r := ddi.SubresourceRange{IndexOrFirstMipLevel: s.Mips[0], NumMipLevels: s.Mips[1], FirstArraySlice: s.Slices[0],
+		NumArraySlices: s.Slices[1], FirstPlane: s.Planes[0], NumPlanes: s.Planes[1]}
+	desc, _, ok := x.dev.Describe(h)
+	if ok {
+		if !s.HasMips {
+			r.IndexOrFirstMipLevel, r.NumMipLevels = 0, desc.MipLevels
+		}
+		if !s.HasSlices {
+			r.FirstArraySlice, r.NumArraySlices = 0, desc.ArraySize
+		}
+		if !s.HasPlanes {
+			r.FirstPlane, r.NumPlanes = 0, desc.PlaneCount()
+		}
+	}
+	return r
+}
+
+// command records a work command.
+func (x *exec) command(cl CommandList, c Cmd) {
+	pos := func(i int) umd.View { return x.view(c.Views[fmt.Sprint(i)][0]) }
+	h := func(i int) ddi.HResource { return pos(i).Resource }
+	sub := func(i int) uint32 { return c.Views[fmt.Sprint(i)][0].Sub }
+	u32 := func(i int) uint32 { return uint32(c.Args[i]) }
+	switch c.Op {
+	case "draw":
+		d := umd.Draw{Arguments: x.one(c, "args"), IndexBuffer: x.one(c, "ib"), VertexBuffers: x.views(c, "vb"),
+			Vertex:       umd.Shader{ConstantBuffers: x.views(c, "vs-cbv"), ShaderResources: x.views(c, "vs-srv"), UnorderedAccess: x.views(c, "vs-uav")},
+			StreamOutput: x.views(c, "so"),
+			Pixel:        umd.Shader{ConstantBuffers: x.views(c, "ps-cbv"), ShaderResources: x.views(c, "ps-srv"), UnorderedAccess: x.views(c, "ps-uav")},
+			ShadingRate:  x.one(c, "shading-rate"), RenderTargets: x.views(c, "rt")}
+		if ds := x.one(c, "ds-write"); ds != nil {
+			d.DepthStencil, d.DepthWrite = ds, true
+		} else {
+			d.DepthStencil = x.one(c, "ds")
+		}
+		cl.Draw(d)
+	case "dispatch":
+		cl.Dispatch(umd.Dispatch{Arguments: x.one(c, "args"),
+			Shader: umd.Shader{ConstantBuffers: x.views(c, "cbv"), ShaderResources: x.views(c, "srv"), UnorderedAccess: x.views(c, "uav")}})
+	case "dispatch-rays":
+		cl.DispatchRays(umd.DispatchRays{AccelerationStructures: x.views(c, "as"),
+			Shader: umd.Shader{ConstantBuffers: x.views(c, "cbv"), ShaderResources: x.views(c, "srv"), UnorderedAccess: x.views(c, "uav")}})
+	case "build-as":
+		var scratch umd.View
+		if s := x.one(c, "scratch"); s != nil {
+			scratch = *s
+		}
+		cl.BuildRaytracingAccelerationStructure(pos(0), x.views(c, "inputs"), x.one(c, "source"), scratch)
+	case "copy-as":
+		cl.CopyRaytracingAccelerationStructure(pos(0), pos(1))
+	case "postbuild-info":
+		cl.EmitRaytracingAccelerationStructurePostbuildInfo(pos(0), pos(1))
+	case "copy-buffer":
+		cl.CopyBufferRegion(h(0), c.Args[0], h(2), c.Args[1], c.Args[2])
+	case "copy-resource":
+		cl.CopyResource(h(0), h(1))
+	case "copy-texture":
+		cl.CopyTextureRegion(h(0), sub(0), u32(0), u32(1), u32(2), h(4), sub(4), c.Box)
+	case "copy-texture-to-buffer":
+		cl.CopyTextureToBuffer(h(0), c.Args[0], h(2), sub(2))
+	case "copy-buffer-to-texture":
+		cl.CopyBufferToTexture(h(0), sub(0), h(1), c.Args[0])
+	case "resolve":
+		cl.ResolveSubresource(h(0), sub(0), h(1), sub(1))
+	case "clear-rt":
+		cl.ClearRenderTargetView(pos(0), u32(0))
+	case "clear-ds":
+		cl.ClearDepthStencilView(pos(0), u32(0))
+	case "clear-uav":
+		cl.ClearUnorderedAccessView(pos(0), u32(0))
+	case "discard":
+		cl.DiscardResource(pos(0))
+	case "predication":
+		cl.SetPredication(h(0), c.Args[0])
+	case "atomic-copy":
+		cl.AtomicCopyBufferUINT(h(0), c.Args[0], h(2), c.Args[1], c.Flag)
+	case "decode", "process", "encode":
+		v := umd.Video{Inputs: x.views(c, "in"), References: x.views(c, "ref"), Outputs: x.views(c, "out")}
+		switch c.Op {
+		case "decode":
+			cl.DecodeFrame(v)
+		case "process":
+			cl.ProcessFrames(v)
+		default:
+			cl.EncodeFrame(v)
+		}
+	}
+}
+
+// check evaluates the expectations and the implicit ones: no machine
+// fault, no validation error nobody expected, no hazard unless one is
+// expected.
+func (x *exec) check() {
+	r := &x.res0
+	hazardExpected := false
+	for _, e := range x.sc.Expects {
+		if e.Kind == "hazard" {
+			hazardExpected = true
+		}
+		er := x.expectation(e)
+		r.Expectations = append(r.Expectations, er)
+		if !er.OK {
+			r.Failures = append(r.Failures, fmt.Sprintf("%s: expect %s: %s", e.Pos, er.Text, er.Detail))
+		}
+	}
+	for _, f := range r.Faults {
+		r.Failures = append(r.Failures, fmt.Sprintf("the GPU faulted: %s", f))
+	}
+	for _, o := range r.Observed {
+		if o.Severity == umd.SeverityError && !o.expected {
+			r.Failures = append(r.Failures, "unexpected error: "+o.Text)
+		}
+	}
+	if !hazardExpected {
+		for i, h := range r.Hazards {
+			if i == 3 {
+				r.Failures = append(r.Failures, fmt.Sprintf("... and %d more hazards", len(r.Hazards)-3))
+				break
+			}
+			r.Failures = append(r.Failures, "hazard: "+h.Message)
+		}
+	}
+	if len(r.Failures) > 0 {
+		r.Status = Fail
+	}
+}
+
+func (x *exec) expectation(e Expect) ExpectResult {
+	r := &x.res0
+	er := ExpectResult{Pos: e.Pos, Text: e.String()}
+	switch e.Kind {
+	case "reference":
+		var regions []hwmodel.Region
+		names := e.Res
+		if len(names) == 0 {
+			for _, st := range x.sc.Steps {
+				if rs, ok := st.(*ResourceStep); ok {
+					names = append(names, ViewRef{Res: rs.Name})
+				}
+			}
+		}
+		for _, v := range names {
+			_, reg, ok := x.dev.Describe(x.handle(v))
+			if !ok {
+				er.Detail = fmt.Sprintf("%s was not created", v.Res)
+				return er
+			}
+			regions = append(regions, reg)
+		}
+		diffs, err := x.dev.Machine().Compare(regions...)
+		if err != nil {
+			er.Detail = err.Error()
+			return er
+		}
+		if len(diffs) > 0 {
+			var ds []string
+			for i, d := range diffs {
+				if i == 3 {
+					ds = append(ds, fmt.Sprintf("... and %d more", len(diffs)-3))
+					break
+				}
+				ds = append(ds, d.String())
+			}
+			er.Detail = "differs from the reference: " + strings.Join(ds, "; ")
+			return er
+		}
+		er.OK, er.Detail = true, "equal to the reference"
+	case "bytes":
+		v := e.Res[0]
+		data, err := x.dev.Contents(x.handle(v))
+		if err != nil {
+			er.Detail = err.Error()
+			return er
+		}
+		off := v.Offset
+		if off > uint64(len(data)) || uint64(len(e.Bytes)) > uint64(len(data))-off {
+			er.Detail = fmt.Sprintf("%s has %d bytes", v.Res, len(data))
+			return er
+		}
+		got := data[off : off+uint64(len(e.Bytes))]
+		if !bytes.Equal(got, e.Bytes) {
+			er.Detail = fmt.Sprintf("found % x", abbreviate(got))
+			return er
+		}
+		er.OK, er.Detail = true, "equal"
+	case "no-hazard":
+		er.OK = len(r.Hazards) == 0
+		er.Detail = fmt.Sprintf("%d hazards", len(r.Hazards))
+	case "hazard":
+		for _, h := range r.Hazards {
+			if h.Kind == e.Hazard && (len(e.Res) == 0 || h.Resource == e.Res[0].Res) {
+				er.OK, er.Detail = true, h.Message
+				return er
+			}
+		}
+		var kinds []string
+		for _, h := range r.Hazards {
+			kinds = append(kinds, h.Kind.String()+" on "+h.Resource)
+		}
+		er.Detail = "none; found " + orNone(kinds)
+	case "error", "warning":
+		sev := umd.SeverityError
+		if e.Kind == "warning" {
+			sev = umd.SeverityWarning
+		}
+		var seen []string
+		for i := range r.Observed {
+			o := &r.Observed[i]
+			if o.Severity != sev {
+				continue
+			}
+			seen = append(seen, fmt.Sprintf("#%d", o.ID))
+			if o.ID == e.ID && (e.List == "" || o.List == e.List) && (e.Field == "" || o.Field == e.Field) {
+				o.expected = true
+				er.OK, er.Detail = true, o.Text
+				return er
+			}
+		}
+		er.Detail = "none; found " + orNone(seen)
+	case "packets":
+		op, _ := lookupOpcode(e.Op)
+		var n uint64
+		if e.List != "" {
+			for _, l := range x.dumps[e.List].Lines {
+				if l.Op == e.Op {
+					n++
+				}
+			}
+		} else {
+			n = r.Counters.PacketCount(op)
+		}
+		er.OK, er.Detail = compare(n, e.Cmp, e.N), fmt.Sprint(n)
+	case "cost":
+		n := metrics[e.Op](r.Counters)
+		er.OK, er.Detail = compare(n, e.Cmp, e.N), fmt.Sprint(n)
+	}
+	return er
+}
+
+func compare(n uint64, cmp string, want uint64) bool {
+	switch cmp {
+	case "==":
+		return n == want
+	case "<=":
+		return n <= want
+	case ">=":
+		return n >= want
+	case "<":
+		return n < want
+	case ">":
+		return n > want
+	}
+	return false
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func abbreviate(b []byte) []byte {
+	if len(b) > 32 {
+		return b[:32]
+	}
+	return b
+}
+
+// String restates an expectation.
+func (e Expect) String() string {
+	s := e.Kind
+	switch e.Kind {
+	case "reference":
+		for _, v := range e.Res {
+			s += " " + v.String()
+		}
+	case "bytes":
+		s += fmt.Sprintf(" %s = % x", e.Res[0], abbreviate(e.Bytes))
+	case "hazard":
+		s += " " + e.Hazard.String()
+		if len(e.Res) > 0 {
+			s += " on " + e.Res[0].String()
+		}
+	case "error", "warning":
+		s += fmt.Sprintf(" %d (%s)", e.ID, e.ID.Name())
+		if e.List != "" {
+			s += " in " + e.List
+		}
+		if e.Field != "" {
+			s += " field " + e.Field
+		}
+	case "packets":
+		if e.List != "" {
+			s += " in " + e.List
+		}
+		s += fmt.Sprintf(" %s %s %d", e.Op, e.Cmp, e.N)
+	case "cost":
+		s += fmt.Sprintf(" %s %s %d", e.Op, e.Cmp, e.N)
+	}
+	return s
+}
+
+// String writes a view as the language does.
+func (v ViewRef) String() string {
+	s := v.Res
+	if v.IsRaw {
+		s = fmt.Sprintf("0x%x", v.Raw)
+		if v.Raw == 0 {
+			s = "NULL"
+		}
+	}
+	switch {
+	case v.HasRange:
+		s += fmt.Sprintf("[%d+%d]", v.Offset, v.Size)
+	case v.HasSub:
+		s += fmt.Sprintf("@%d", v.Sub)
+	}
+	return s
+}

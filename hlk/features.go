@@ -1,0 +1,64 @@
+package hlk
+
+import (
+	"sort"
+
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// features are what `require` can ask of a profile; a case requiring one
+// its profile lacks is NotSupported there.
+var features = map[string]func(p *hwmodel.Profile) bool{
+	// compression: the profile compresses some kind of texture.
+	"compression": func(p *hwmodel.Profile) bool {
+		c := p.Compresses
+		return c.RenderTarget || c.DepthStencil || c.UnorderedAccess
+	},
+	// caches: some client's path has a cache another client's lacks, so
+	// barriers need cache operations.
+	"caches": func(p *hwmodel.Profile) bool { return len(p.Caches) > 1 },
+}
+
+func featureNames() []string {
+	var out []string
+	for n := range features {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// metrics are what `expect cost` can bound: the machine's counters summed
+// over its engines.
+var metrics = map[string]func(c hwmodel.Counters) uint64{
+	"cycles":             func(c hwmodel.Counters) uint64 { return c.Cycles },
+	"work-cycles":        func(c hwmodel.Counters) uint64 { return c.WorkCycles },
+	"stall-cycles":       func(c hwmodel.Counters) uint64 { return c.StallCycles },
+	"held-cycles":        func(c hwmodel.Counters) uint64 { return c.HeldCycles },
+	"cache-cycles":       func(c hwmodel.Counters) uint64 { return c.CacheCycles },
+	"compression-cycles": func(c hwmodel.Counters) uint64 { return c.CompressionCycles },
+	"batch-end-cycles":   func(c hwmodel.Counters) uint64 { return c.BatchEndCycles },
+	"flushed-lines":      func(c hwmodel.Counters) uint64 { return sum(c.FlushedLines[:]) },
+	"invalidated-lines":  func(c hwmodel.Counters) uint64 { return sum(c.InvalidatedLines[:]) },
+	"decompressed-bytes": func(c hwmodel.Counters) uint64 { return c.DecompressedBytes },
+	"metadata-bytes":     func(c hwmodel.Counters) uint64 { return c.MetadataBytes },
+	"submissions":        func(c hwmodel.Counters) uint64 { return c.Submissions },
+}
+
+func metricNames() []string {
+	var out []string
+	for n := range metrics {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sum(v []uint64) (s uint64) {
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

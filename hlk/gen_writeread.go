@@ -1,0 +1,258 @@
+package hlk
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ebref/ebref/ddi"
+)
+
+// The write × read product, in the style of the Vulkan CTS synchronization
+// tests: for every operation that writes a resource and every operation
+// that then reads it, on every queue type both may run on, the minimal
+// correct barrier between them (SyncBefore the writer's scope, SyncAfter
+// the reader's, the two accesses, the writer's layout to the reader's),
+// checked on every profile against the reference bytes of the resource and
+// of what the reader wrote. The reader runs once before the writer too
+// (writing its own copies of the outputs, named with a 0, so the two reads
+// do not race each other), so its caches hold the old bytes and a missing
+// invalidate shows; the barrier between that read and the write is the
+// minimal one the other way round.
+
+// rwOp is one writing or reading operation on a resource X.
+type rwOp struct {
+	name   string
+	kind   string // what X is: buffer, color, depth, ms (multisampled colour), as (acceleration structure)
+	flags  ddi.ResourceFlags
+	access ddi.BarrierAccess
+	sync   ddi.BarrierSync
+	// layouts are the layout the operation uses X in, per queue type it
+	// can run on (buffers: UNDEFINED).
+	layouts map[ddi.CommandListType]ddi.BarrierLayout
+	needs   []string // the other resources it uses (rwResources)
+	cmd     string   // the command, X for the resource
+	outputs []string // what it writes besides X, for the reference check
+}
+
+// rwResources declares the operations' other resources.
+var rwResources = map[string][]string{
+	"SRC":   {"buffer SRC 16384 in upload", "write SRC 0 fill 0x5a 16384"},
+	"MS":    {"texture MS 32x32 samples 4 flags RENDER_TARGET layout RESOLVE_SOURCE"},
+	"IN":    {"buffer IN 4096"},
+	"SCR":   {"buffer SCR 4096 flags UNORDERED_ACCESS"},
+	"OUT":   {"texture OUT 32x32 flags RENDER_TARGET layout RENDER_TARGET"},
+	"OUTB":  {"buffer OUTB 16384 flags UNORDERED_ACCESS"},
+	"OUTT":  {"texture OUTT 32x32 flags RENDER_TARGET layout RESOLVE_DEST"},
+	"OUTAS": {"buffer OUTAS 16384 flags RAYTRACING_ACCELERATION_STRUCTURE"},
+}
+
+const (
+	direct  = ddi.CommandListTypeDirect
+	compute = ddi.CommandListTypeCompute
+	copyQ   = ddi.CommandListTypeCopy
+)
+
+func on(l ddi.BarrierLayout, qs ...ddi.CommandListType) map[ddi.CommandListType]ddi.BarrierLayout {
+	m := map[ddi.CommandListType]ddi.BarrierLayout{}
+	for _, q := range qs {
+		m[q] = l
+	}
+	return m
+}
+
+// merge joins per-queue layout maps.
+func merge(ms ...map[ddi.CommandListType]ddi.BarrierLayout) map[ddi.CommandListType]ddi.BarrierLayout {
+	out := map[ddi.CommandListType]ddi.BarrierLayout{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+var undef = ddi.LayoutUndefined
+
+var rwWriters = []rwOp{
+	{"draw-rt", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
+		on(ddi.LayoutRenderTarget, direct), nil, "draw rt X", nil},
+	{"clear-rt", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
+		on(ddi.LayoutRenderTarget, direct), nil, "clear-rt X 0x11223344", nil},
+	{"draw-rt-ms", "ms", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
+		on(ddi.LayoutRenderTarget, direct), nil, "draw rt X", nil},
+	{"draw-ds", "depth", ddi.ResourceFlagDepthStencil, ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil,
+		on(ddi.LayoutDepthStencilWrite, direct), nil, "draw ds-write X", nil},
+	{"clear-ds", "depth", ddi.ResourceFlagDepthStencil, ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil,
+		on(ddi.LayoutDepthStencilWrite, direct), nil, "clear-ds X 0x3f800000", nil},
+	{"cs-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
+		on(undef, direct, compute), nil, "dispatch uav X", nil},
+	{"cs-uav-texture", "color", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
+		on(ddi.LayoutUnorderedAccess, direct, compute), nil, "dispatch uav X", nil},
+	{"ps-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncPixelShading,
+		on(undef, direct), nil, "draw ps-uav X", nil},
+	{"clear-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView,
+		on(undef, direct, compute), nil, "clear-uav X 7", nil},
+	{"copy-buffer", "buffer", 0, ddi.AccessCopyDest, ddi.SyncCopy,
+		on(undef, direct, compute, copyQ), []string{"SRC"}, "copy-buffer X 0 SRC 0 4096", nil},
+	{"copy-texture", "color", 0, ddi.AccessCopyDest, ddi.SyncCopy,
+		merge(on(ddi.LayoutCopyDest, direct, compute), on(ddi.LayoutCommon, copyQ)), []string{"SRC"}, "copy-buffer-to-texture X@0 SRC 0", nil},
+	{"stream-out", "buffer", 0, ddi.AccessStreamOutput, ddi.SyncVertexShading,
+		on(undef, direct), nil, "draw so X", nil},
+	{"resolve", "color", 0, ddi.AccessResolveDest, ddi.SyncResolve,
+		on(ddi.LayoutResolveDest, direct), []string{"MS"}, "resolve X@0 MS@0", nil},
+	{"build-as", "as", ddi.ResourceFlagRaytracingAccelerationStructure, ddi.AccessRaytracingAccelerationStructureWrite,
+		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "SCR"},
+		"build-as X inputs IN scratch SCR", nil},
+}
+
+var rwReaders = []rwOp{
+	{"ps-srv", "color", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncPixelShading,
+		on(ddi.LayoutDirectQueueShaderResource, direct), []string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
+	{"ps-srv-depth", "depth", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncPixelShading,
+		on(ddi.LayoutDirectQueueShaderResource, direct), []string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
+	{"ps-srv-buffer", "buffer", 0, ddi.AccessShaderResource, ddi.SyncPixelShading,
+		on(undef, direct), []string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
+	{"vs-srv", "color", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncVertexShading,
+		on(ddi.LayoutDirectQueueShaderResource, direct), []string{"OUT"}, "draw vs-srv X rt OUT", []string{"OUT"}},
+	{"cs-srv", "color", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncComputeShading,
+		merge(on(ddi.LayoutDirectQueueShaderResource, direct), on(ddi.LayoutComputeQueueShaderResource, compute)),
+		[]string{"OUTB"}, "dispatch srv X uav OUTB", []string{"OUTB"}},
+	{"cs-srv-buffer", "buffer", 0, ddi.AccessShaderResource, ddi.SyncComputeShading,
+		on(undef, direct, compute), []string{"OUTB"}, "dispatch srv X uav OUTB", []string{"OUTB"}},
+	{"copy-src-buffer", "buffer", 0, ddi.AccessCopySource, ddi.SyncCopy,
+		on(undef, direct, compute, copyQ), []string{"OUTB"}, "copy-buffer OUTB 0 X 0 4096", []string{"OUTB"}},
+	{"copy-src-texture", "color", 0, ddi.AccessCopySource, ddi.SyncCopy,
+		merge(on(ddi.LayoutCopySource, direct, compute), on(ddi.LayoutCommon, copyQ)), []string{"OUTB"},
+		"copy-texture-to-buffer OUTB 0 X@0", []string{"OUTB"}},
+	{"vertex-buffer", "buffer", 0, ddi.AccessVertexBuffer, ddi.SyncVertexShading,
+		on(undef, direct), []string{"OUT"}, "draw vb X rt OUT", []string{"OUT"}},
+	{"index-buffer", "buffer", 0, ddi.AccessIndexBuffer, ddi.SyncIndexInput,
+		on(undef, direct), []string{"OUT"}, "draw ib X rt OUT", []string{"OUT"}},
+	{"constant-buffer", "buffer", 0, ddi.AccessConstantBuffer, ddi.SyncPixelShading,
+		on(undef, direct), []string{"OUT"}, "draw ps-cbv X rt OUT", []string{"OUT"}},
+	{"indirect-args", "buffer", 0, ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect,
+		on(undef, direct, compute), []string{"OUTB"}, "dispatch args X uav OUTB", []string{"OUTB"}},
+	{"depth-read", "depth", 0, ddi.AccessDepthStencilRead, ddi.SyncDepthStencil,
+		on(ddi.LayoutDepthStencilRead, direct), []string{"OUT"}, "draw ds X rt OUT", []string{"OUT"}},
+	{"blend", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
+		on(ddi.LayoutRenderTarget, direct), nil, "draw rt X", nil},
+	{"cs-uav-read-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
+		on(undef, direct, compute), nil, "dispatch uav X", nil},
+	{"cs-uav-read-texture", "color", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
+		on(ddi.LayoutUnorderedAccess, direct, compute), nil, "dispatch uav X", nil},
+	{"resolve-source", "ms", 0, ddi.AccessResolveSource, ddi.SyncResolve,
+		on(ddi.LayoutResolveSource, direct), []string{"OUTT"}, "resolve OUTT@0 X@0", []string{"OUTT"}},
+	{"trace-rays", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncRaytracing,
+		on(undef, direct, compute), []string{"OUTB"}, "dispatch-rays as X uav OUTB", []string{"OUTB"}},
+	{"copy-as", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncCopyRaytracingAccelerationStructure,
+		on(undef, direct, compute), []string{"OUTAS"}, "copy-as OUTAS X", []string{"OUTAS"}},
+}
+
+// rwDecl declares X for a pair.
+func rwDecl(kind string, flags ddi.ResourceFlags, layout ddi.BarrierLayout) string {
+	f := ""
+	if flags != 0 {
+		f = " flags " + flags.String()
+	}
+	switch kind {
+	case "buffer", "as":
+		return "buffer X 16384" + f
+	case "depth":
+		return fmt.Sprintf("texture X 32x32 format D32_FLOAT%s layout %s", f, layout)
+	case "ms":
+		return fmt.Sprintf("texture X 32x32 samples 4%s layout %s", f, layout)
+	}
+	return fmt.Sprintf("texture X 32x32%s layout %s", f, layout)
+}
+
+func genWriteRead() map[string]string {
+	files := map[string]*genFile{}
+	for _, w := range rwWriters {
+		for _, r := range rwReaders {
+			if w.kind != r.kind {
+				continue
+			}
+			for _, q := range []ddi.CommandListType{direct, compute, copyQ} {
+				wl, wok := w.layouts[q]
+				rl, rok := r.layouts[q]
+				if !wok || !rok {
+					continue
+				}
+				name := strings.ToLower(q.String()) + ".ebs"
+				g := files[name]
+				if g == nil {
+					g = &genFile{}
+					g.header("every writer × reader pair on %s lists, with the minimal barrier between them (gen_writeread.go)", q)
+					files[name] = g
+				}
+				g.section(fmt.Sprintf("%s then %s", w.name, r.name), rwCase(w, r, q, wl, rl)...)
+			}
+		}
+	}
+	out := map[string]string{}
+	for n, g := range files {
+		out[n] = g.text()
+	}
+	return out
+}
+
+// rwCase writes one pair's scenario.
+func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout) []string {
+	lines := []string{rwDecl(w.kind, w.flags|r.flags, rl)}
+	needs := map[string]bool{}
+	for _, n := range append(append([]string{}, w.needs...), r.needs...) {
+		needs[n] = true
+	}
+	var names []string
+	for n := range needs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var writes []string
+	for _, n := range names {
+		for _, d := range rwResources[n] {
+			if strings.HasPrefix(d, "write ") {
+				writes = append(writes, d)
+			} else {
+				lines = append(lines, d)
+			}
+		}
+	}
+	// The priming read's outputs: the same declarations, named with a 0.
+	prime := r.cmd
+	var outputs []string
+	for _, o := range r.outputs {
+		for _, d := range rwResources[o] {
+			lines = append(lines, strings.Replace(d, " "+o+" ", " "+o+"0 ", 1))
+		}
+		prime = strings.ReplaceAll(prime, " "+o, " "+o+"0")
+		outputs = append(outputs, o, o+"0")
+	}
+	lines = append(lines, writes...)
+	barrier := func(a, b rwOp, al, bl ddi.BarrierLayout) string {
+		if w.kind == "buffer" || w.kind == "as" {
+			return fmt.Sprintf("  barrier buffer X sync %s -> %s access %s -> %s", a.sync, b.sync, a.access, b.access)
+		}
+		return fmt.Sprintf("  barrier texture X sync %s -> %s access %s -> %s layout %s -> %s", a.sync, b.sync, a.access, b.access, al, bl)
+	}
+	lines = append(lines,
+		"queue Q "+q.String(),
+		"list L "+q.String(),
+		"  "+prime,
+		barrier(r, w, rl, wl),
+		"  "+w.cmd,
+		barrier(w, r, wl, rl),
+		"  "+r.cmd,
+		"end",
+		"execute Q L",
+		"expect reference X"+prefixed(" ", outputs))
+	return lines
+}
+
+func prefixed(sep string, s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return sep + strings.Join(s, sep)
+}

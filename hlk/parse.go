@@ -1,0 +1,1430 @@
+package hlk
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/resource"
+	"github.com/ebref/ebref/umd"
+)
+
+// Reading a scenario file: lex it, splice its includes, split it into
+// sections (`scenario "title"`; the lines before the first are every
+// section's setup), expand each section's parameters into cases, parse each
+// case. The grammar is in docs/scenarios.md.
+
+// maxIncludeDepth bounds include nesting (and catches include cycles);
+// maxCases bounds the cases one section's parameters make.
+const (
+	maxIncludeDepth = 16
+	maxCases        = 4096
+)
+
+// LoadFile reads the scenario file at name in fsys, its includes resolved
+// relative to it, and returns its cases.
+func LoadFile(fsys fs.FS, name string) ([]*Scenario, error) {
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(name, string(src), func(p string) (string, error) {
+		b, err := fs.ReadFile(fsys, p)
+		return string(b), err
+	})
+}
+
+// Parse reads the scenario source of a file named name; include opens the
+// files it includes (paths relative to fsys's root, already joined with the
+// including file's directory), nil to forbid includes.
+func Parse(name, src string, include func(string) (string, error)) ([]*Scenario, error) {
+	lines, err := readLines(name, src, include, 0)
+	if err != nil {
+		return nil, err
+	}
+	var prelude []line
+	type section struct {
+		title string
+		pos   Pos
+		lines []line
+	}
+	var sections []section
+	for _, l := range lines {
+		if l.toks[0].kind == tWord && l.toks[0].text == "scenario" {
+			c := &cursor{toks: l.toks[1:], end: l.pos}
+			title, err := c.str("a scenario title in quotes")
+			if err != nil {
+				return nil, err
+			}
+			if err := c.done(); err != nil {
+				return nil, err
+			}
+			sections = append(sections, section{title: title, pos: l.pos})
+			continue
+		}
+		if len(sections) == 0 {
+			prelude = append(prelude, l)
+		} else {
+			s := &sections[len(sections)-1]
+			s.lines = append(s.lines, l)
+		}
+	}
+	if len(sections) == 0 {
+		sections = []section{{}}
+	}
+	var out []*Scenario
+	for _, s := range sections {
+		body := append(append([]line(nil), prelude...), s.lines...)
+		params, rest, err := extractParams(body)
+		if err != nil {
+			return nil, err
+		}
+		n := 1
+		for _, p := range params {
+			if n *= len(p.values); n > maxCases {
+				return nil, &ParseError{p.pos, fmt.Sprintf("the parameters make more than %d cases", maxCases)}
+			}
+		}
+		for _, values := range product(params) {
+			sc, err := parseCase(name, s.title, params, values, rest)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}
+
+// readLines lexes a file and splices its includes in.
+func readLines(name, src string, include func(string) (string, error), depth int) ([]line, error) {
+	lines, err := lex(name, src)
+	if err != nil {
+		return nil, err
+	}
+	var out []line
+	for _, l := range lines {
+		if l.toks[0].kind != tWord || l.toks[0].text != "include" {
+			out = append(out, l)
+			continue
+		}
+		c := &cursor{toks: l.toks[1:], end: l.pos}
+		p, err := c.str("a file name in quotes")
+		if err != nil {
+			return nil, err
+		}
+		if err := c.done(); err != nil {
+			return nil, err
+		}
+		switch {
+		case include == nil:
+			return nil, &ParseError{l.pos, "include is not available here"}
+		case depth >= maxIncludeDepth:
+			return nil, &ParseError{l.pos, fmt.Sprintf("includes nest deeper than %d (a cycle?)", maxIncludeDepth)}
+		}
+		full := path.Join(path.Dir(name), p)
+		text, err := include(full)
+		if err != nil {
+			return nil, &ParseError{l.toks[1].pos, fmt.Sprintf("cannot include %q: %v", p, err)}
+		}
+		inc, err := readLines(full, text, include, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, inc...)
+	}
+	return out, nil
+}
+
+// paramDecl is a `param NAME V...` line.
+type paramDecl struct {
+	name   string
+	values []string
+	pos    Pos
+}
+
+func extractParams(lines []line) ([]paramDecl, []line, error) {
+	var ps []paramDecl
+	var rest []line
+	for _, l := range lines {
+		if l.toks[0].kind != tWord || l.toks[0].text != "param" {
+			rest = append(rest, l)
+			continue
+		}
+		c := &cursor{toks: l.toks[1:], end: l.pos}
+		n, err := c.word("a parameter name")
+		if err != nil {
+			return nil, nil, err
+		}
+		var vs []string
+		for c.more() {
+			t := c.next()
+			vs = append(vs, t.text)
+		}
+		if len(vs) == 0 {
+			return nil, nil, &ParseError{l.pos, fmt.Sprintf("param %s needs at least one value", n)}
+		}
+		for _, p := range ps {
+			if p.name == n {
+				return nil, nil, &ParseError{l.pos, fmt.Sprintf("param %s is declared twice (first at %s)", n, p.pos)}
+			}
+		}
+		ps = append(ps, paramDecl{n, vs, l.pos})
+	}
+	return ps, rest, nil
+}
+
+// product lists every combination of parameter values, the first
+// parameter varying slowest.
+func product(ps []paramDecl) [][]string {
+	out := [][]string{nil}
+	for _, p := range ps {
+		var next [][]string
+		for _, prefix := range out {
+			for _, v := range p.values {
+				next = append(next, append(append([]string(nil), prefix...), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// substitute replaces ${NAME} in every word and number token.
+func substitute(lines []line, params []paramDecl, values []string) ([]line, error) {
+	out := make([]line, len(lines))
+	used := make([]bool, len(params))
+	for i, l := range lines {
+		toks := make([]token, len(l.toks))
+		for j, t := range l.toks {
+			if t.kind == tWord || t.kind == tNumber || t.kind == tString {
+				for k, p := range params {
+					ref := "${" + p.name + "}"
+					if strings.Contains(t.text, ref) {
+						used[k] = true
+						t.text = strings.ReplaceAll(t.text, ref, values[k])
+					}
+				}
+				if strings.Contains(t.text, "${") && t.kind != tString {
+					return nil, &ParseError{t.pos, fmt.Sprintf("%s names no parameter", t.text)}
+				}
+				if t.kind == tWord && t.text != "" && isDigit(t.text[0]) {
+					t.kind = tNumber
+				}
+			}
+			toks[j] = t
+		}
+		out[i] = line{toks: toks, pos: l.pos}
+	}
+	for k, p := range params {
+		if !used[k] {
+			return nil, &ParseError{p.pos, fmt.Sprintf("param %s is never used (write ${%s} where its value goes)", p.name, p.name)}
+		}
+	}
+	return out, nil
+}
+
+// parseCase parses one case's lines.
+func parseCase(file, title string, params []paramDecl, values []string, lines []line) (*Scenario, error) {
+	lines, err := substitute(lines, params, values)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{File: file, Title: title}
+	for k, p := range params {
+		sc.Params = append(sc.Params, Param{p.name, values[k]})
+	}
+	p := &parser{sc: sc, names: map[string]string{}}
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		c := &cursor{toks: l.toks, end: l.pos}
+		kw := c.next()
+		if kw.kind != tWord {
+			return nil, &ParseError{kw.pos, fmt.Sprintf("expected a statement, found %s", kw)}
+		}
+		if kw.text == "list" {
+			end, err := p.list(c, lines, i)
+			if err != nil {
+				return nil, err
+			}
+			i = end
+			continue
+		}
+		if err := p.statement(kw, c); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+// parser builds a Scenario; names records what each declared name is, so
+// a statement naming the wrong kind of object is caught here.
+type parser struct {
+	sc    *Scenario
+	names map[string]string // name → "heap", "resource", "queue", "fence", "list"
+}
+
+func (p *parser) declare(t token, kind string) error {
+	if k, ok := p.names[t.text]; ok {
+		return &ParseError{t.pos, fmt.Sprintf("%s is already declared as a %s", t.text, k)}
+	}
+	if reserved[t.text] {
+		return &ParseError{t.pos, fmt.Sprintf("%s is a keyword and cannot name a %s", t.text, kind)}
+	}
+	p.names[t.text] = kind
+	return nil
+}
+
+// ref checks that a name was declared as kind.
+func (p *parser) ref(t token, kind string) error {
+	k, ok := p.names[t.text]
+	switch {
+	case !ok:
+		return &ParseError{t.pos, fmt.Sprintf("no %s is named %s", kind, t.text)}
+	case k != kind:
+		return &ParseError{t.pos, fmt.Sprintf("%s is a %s, not a %s", t.text, k, kind)}
+	}
+	return nil
+}
+
+// reserved are the words that cannot name objects: NULL, end, all, and
+// the role keywords of work commands.
+var reserved = func() map[string]bool {
+	m := map[string]bool{"NULL": true, "end": true, "all": true, "box": true}
+	for _, roles := range commandRoles {
+		for _, r := range roles {
+			m[r] = true
+		}
+	}
+	return m
+}()
+
+func (p *parser) statement(kw token, c *cursor) error {
+	sc := p.sc
+	switch kw.text {
+	case "profiles":
+		for c.more() {
+			t := c.next()
+			if _, err := hwmodel.LookupProfile(t.text); err != nil {
+				return &ParseError{t.pos, fmt.Sprintf("no profile %s (have %s)", t.text, strings.Join(hwmodel.ProfileNames(), ", "))}
+			}
+			sc.Profiles = append(sc.Profiles, t.text)
+		}
+		if len(sc.Profiles) == 0 {
+			return &ParseError{kw.pos, "profiles needs at least one profile name"}
+		}
+		return nil
+	case "require":
+		for c.more() {
+			t := c.next()
+			if _, ok := features[t.text]; !ok {
+				return &ParseError{t.pos, fmt.Sprintf("no feature %s (have %s)", t.text, strings.Join(featureNames(), ", "))}
+			}
+			sc.Requires = append(sc.Requires, t.text)
+		}
+		return nil
+	case "debug":
+		sc.Debug = true
+		return c.done()
+	case "heap":
+		return p.heap(kw, c)
+	case "buffer", "texture":
+		return p.resource(kw, c)
+	case "queue":
+		t, err := c.wordTok("a queue name")
+		if err != nil {
+			return err
+		}
+		typ, err := c.listType()
+		if err != nil {
+			return err
+		}
+		if typ == ddi.CommandListTypeBundle {
+			return &ParseError{kw.pos, "there are no bundle queues"}
+		}
+		if err := p.declare(t, "queue"); err != nil {
+			return err
+		}
+		sc.Steps = append(sc.Steps, &QueueStep{kw.pos, t.text, typ})
+		return c.done()
+	case "fence":
+		t, err := c.wordTok("a fence name")
+		if err != nil {
+			return err
+		}
+		if err := p.declare(t, "fence"); err != nil {
+			return err
+		}
+		sc.Steps = append(sc.Steps, &FenceStep{kw.pos, t.text})
+		return c.done()
+	case "execute":
+		q, err := c.wordTok("a queue name")
+		if err != nil {
+			return err
+		}
+		if err := p.ref(q, "queue"); err != nil {
+			return err
+		}
+		st := &ExecuteStep{Pos: kw.pos, Queue: q.text}
+		for c.more() {
+			t := c.next()
+			if err := p.ref(t, "list"); err != nil {
+				return err
+			}
+			st.Lists = append(st.Lists, t.text)
+		}
+		if len(st.Lists) == 0 {
+			return &ParseError{c.endPos(), "expected the names of the lists to execute"}
+		}
+		sc.Steps = append(sc.Steps, st)
+		return nil
+	case "signal", "wait":
+		q, err := c.wordTok("a queue name")
+		if err != nil {
+			return err
+		}
+		if err := p.ref(q, "queue"); err != nil {
+			return err
+		}
+		f, err := c.wordTok("a fence name")
+		if err != nil {
+			return err
+		}
+		if err := p.ref(f, "fence"); err != nil {
+			return err
+		}
+		v, err := c.uint("a fence value")
+		if err != nil {
+			return err
+		}
+		sc.Steps = append(sc.Steps, &FenceOpStep{kw.pos, kw.text == "wait", q.text, f.text, v})
+		return c.done()
+	case "write":
+		t, err := c.wordTok("a buffer name")
+		if err != nil {
+			return err
+		}
+		if err := p.ref(t, "resource"); err != nil {
+			return err
+		}
+		off, err := c.uint("a byte offset")
+		if err != nil {
+			return err
+		}
+		data, err := c.bytes()
+		if err != nil {
+			return err
+		}
+		sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t.text, off, data})
+		return nil
+	case "expect":
+		return p.expect(kw, c)
+	case "end":
+		return &ParseError{kw.pos, "end without a list or call to end"}
+	}
+	return &ParseError{kw.pos, fmt.Sprintf("unknown statement %s: expected one of %s", kw.text, strings.Join(statementNames, ", "))}
+}
+
+var statementNames = []string{"scenario", "include", "param", "profiles", "require", "debug", "heap", "buffer", "texture",
+	"queue", "fence", "list", "execute", "signal", "wait", "write", "expect"}
+
+func (p *parser) heap(kw token, c *cursor) error {
+	t, err := c.wordTok("a heap name")
+	if err != nil {
+		return err
+	}
+	kind, err := c.heapKind()
+	if err != nil {
+		return err
+	}
+	size, err := c.uint("the heap's size in bytes")
+	if err != nil {
+		return err
+	}
+	if err := p.declare(t, "heap"); err != nil {
+		return err
+	}
+	p.sc.Steps = append(p.sc.Steps, &HeapStep{kw.pos, t.text, kind, size})
+	return c.done()
+}
+
+// resource parses `buffer NAME SIZE [opts]` and `texture NAME WxH[xD] [opts]`.
+func (p *parser) resource(kw token, c *cursor) error {
+	t, err := c.wordTok("a resource name")
+	if err != nil {
+		return err
+	}
+	st := &ResourceStep{Pos: kw.pos, Name: t.text, Kind: resource.HeapDefault}
+	d := &st.Desc
+	if kw.text == "buffer" {
+		size, err := c.uint("the buffer's size in bytes")
+		if err != nil {
+			return err
+		}
+		*d = umd.BufferDesc(size, 0)
+	} else {
+		dt, err := c.next1("the texture's size, WxH or WxHxD")
+		if err != nil {
+			return err
+		}
+		dims, err := parseDims(dt)
+		if err != nil {
+			return err
+		}
+		*d = umd.Texture2DDesc(ddi.FormatR8G8B8A8Unorm, uint32(dims[0]), uint32(dims[1]), 1, 1, 0, ddi.LayoutCommon)
+		switch len(dims) {
+		case 1:
+			d.ResourceType, d.Height = ddi.ResourceTypeTexture1D, 1
+		case 3:
+			d.ResourceType, d.DepthOrArraySize = ddi.ResourceTypeTexture3D, uint16(dims[2])
+		}
+	}
+	for c.more() {
+		opt := c.next()
+		var err error
+		switch {
+		case opt.text == "flags":
+			var v uint64
+			v, err = c.enum("resource flags (e.g. RENDER_TARGET|SHADER_RESOURCE)", func(s string) (uint64, error) {
+				f, err := ddi.ParseResourceFlags(s)
+				return uint64(f), err
+			})
+			d.Flags = ddi.ResourceFlags(v)
+		case opt.text == "in":
+			st.Kind, err = c.heapKind()
+		case opt.text == "at":
+			var h token
+			if h, err = c.wordTok("a heap name"); err == nil {
+				if err = p.ref(h, "heap"); err == nil {
+					st.Heap = h.text
+					st.Offset, err = c.uint("the offset in the heap")
+				}
+			}
+		case kw.text == "texture" && opt.text == "format":
+			var v uint64
+			v, err = c.enum("a DXGI format (e.g. R8G8B8A8_UNORM)", func(s string) (uint64, error) {
+				f, err := ddi.ParseFormat(s)
+				return uint64(f), err
+			})
+			d.Format = ddi.Format(v)
+		case kw.text == "texture" && opt.text == "mips":
+			var v uint64
+			v, err = c.uint("a mip count")
+			d.MipLevels = uint16(v)
+		case kw.text == "texture" && opt.text == "array":
+			var v uint64
+			v, err = c.uint("an array size")
+			d.DepthOrArraySize = uint16(v)
+		case kw.text == "texture" && opt.text == "samples":
+			var v uint64
+			v, err = c.uint("a sample count")
+			d.SampleDesc.Count = uint32(v)
+		case opt.text == "layout": // a buffer's must be UNDEFINED, which is the default
+			d.InitialBarrierLayout, err = c.layout()
+		default:
+			what := "flags, layout, in, at"
+			if kw.text == "texture" {
+				what = "format, mips, array, samples, flags, layout, in, at"
+			}
+			return &ParseError{opt.pos, fmt.Sprintf("unknown %s option %s: expected one of %s", kw.text, opt.text, what)}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := p.declare(t, "resource"); err != nil {
+		return err
+	}
+	p.sc.Steps = append(p.sc.Steps, st)
+	return nil
+}
+
+// list parses `list NAME TYPE` and its commands up to `end`; it returns the
+// index of the end line.
+func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
+	start := lines[i].pos
+	t, err := c.wordTok("a command list name")
+	if err != nil {
+		return 0, err
+	}
+	typ, err := c.listType()
+	if err != nil {
+		return 0, err
+	}
+	if err := c.done(); err != nil {
+		return 0, err
+	}
+	if err := p.declare(t, "list"); err != nil {
+		return 0, err
+	}
+	st := &ListStep{Pos: start, Name: t.text, Type: typ}
+	for i++; i < len(lines); i++ {
+		l := lines[i]
+		c := &cursor{toks: l.toks, end: l.pos}
+		kw := c.next()
+		switch {
+		case kw.kind != tWord:
+			return 0, &ParseError{kw.pos, fmt.Sprintf("expected a command, found %s", kw)}
+		case kw.text == "end":
+			if err := c.done(); err != nil {
+				return 0, err
+			}
+			p.sc.Steps = append(p.sc.Steps, st)
+			return i, nil
+		case kw.text == "call":
+			if err := c.done(); err != nil {
+				return 0, err
+			}
+			cmd := Cmd{Pos: kw.pos, Op: "barrier"}
+			for i++; ; i++ {
+				if i >= len(lines) {
+					return 0, &ParseError{kw.pos, "call without end"}
+				}
+				bc := &cursor{toks: lines[i].toks, end: lines[i].pos}
+				first, _ := bc.peek()
+				if first.kind == tWord && first.text == "end" {
+					bc.next()
+					if err := bc.done(); err != nil {
+						return 0, err
+					}
+					break
+				}
+				if first.kind == tWord && first.text == "barrier" {
+					bc.next()
+				}
+				b, err := p.barrier(bc)
+				if err != nil {
+					return 0, err
+				}
+				cmd.Barriers = append(cmd.Barriers, b)
+			}
+			st.Cmds = append(st.Cmds, cmd)
+		case kw.text == "barrier":
+			b, err := p.barrier(c)
+			if err != nil {
+				return 0, err
+			}
+			st.Cmds = append(st.Cmds, Cmd{Pos: kw.pos, Op: "barrier", Barriers: []BarrierSpec{b}})
+		case kw.text == "barriers":
+			if err := c.done(); err != nil {
+				return 0, err
+			}
+			st.Cmds = append(st.Cmds, Cmd{Pos: kw.pos, Op: "barrier"}) // a call of no barriers
+		default:
+			cmd, err := p.command(kw, c)
+			if err != nil {
+				return 0, err
+			}
+			st.Cmds = append(st.Cmds, cmd)
+		}
+	}
+	return 0, &ParseError{start, fmt.Sprintf("list %s without end", t.text)}
+}
+
+// barrier parses one barrier: `texture RES fields`, `buffer RES fields`,
+// `global fields`, `ranged RES range OFF+SIZE [flags F]`, `type N`.
+func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
+	kw, err := c.wordTok("a barrier type (global, texture, buffer, ranged)")
+	if err != nil {
+		return BarrierSpec{}, err
+	}
+	b := BarrierSpec{Pos: kw.pos}
+	var typ ddi.BarrierType
+	switch kw.text {
+	case "global":
+		typ = ddi.BarrierTypeGlobal
+	case "texture":
+		typ = ddi.BarrierTypeTexture
+	case "buffer":
+		typ = ddi.BarrierTypeBuffer
+	case "ranged":
+		typ = ddi.BarrierTypeRanged
+	case "type":
+		v, err := c.uint("a barrier type value")
+		if err != nil {
+			return b, err
+		}
+		b.Barrier.Type = ddi.BarrierType(v)
+		return b, c.done()
+	default:
+		return b, &ParseError{kw.pos, fmt.Sprintf("unknown barrier type %s: expected global, texture, buffer, ranged or type N", kw.text)}
+	}
+	b.Barrier.Type = typ
+	if typ != ddi.BarrierTypeGlobal {
+		v, err := p.view(c)
+		if err != nil {
+			return b, err
+		}
+		b.Res, b.HasRes = v, true
+	}
+	tx := b.Barrier.Texture()
+	g := b.Barrier.Global() // the sync and access members, which every non-ranged type starts with
+	rg := b.Barrier.Ranged()
+	if typ == ddi.BarrierTypeTexture || typ == ddi.BarrierTypeRanged {
+		tx.Subresources = ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
+		if typ == ddi.BarrierTypeRanged {
+			rg.Subresources = ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
+		}
+	}
+	seen := map[string]bool{}
+	for c.more() {
+		f := c.next()
+		if seen[f.text] {
+			return b, &ParseError{f.pos, fmt.Sprintf("%s is given twice", f.text)}
+		}
+		seen[f.text] = true
+		switch {
+		case f.text == "sync" && typ != ddi.BarrierTypeRanged:
+			before, after, err := c.pair(c.sync)
+			if err != nil {
+				return b, err
+			}
+			g.SyncBefore, g.SyncAfter = ddi.BarrierSync(before), ddi.BarrierSync(after)
+		case f.text == "access" && typ != ddi.BarrierTypeRanged:
+			before, after, err := c.pair(c.access)
+			if err != nil {
+				return b, err
+			}
+			g.AccessBefore, g.AccessAfter = ddi.BarrierAccess(before), ddi.BarrierAccess(after)
+		case f.text == "layout" && typ == ddi.BarrierTypeTexture:
+			before, after, err := c.pair(func() (uint64, error) { l, err := c.layout(); return uint64(l), err })
+			if err != nil {
+				return b, err
+			}
+			tx.LayoutBefore, tx.LayoutAfter = ddi.BarrierLayout(before), ddi.BarrierLayout(after)
+		case f.text == "subresources" && (typ == ddi.BarrierTypeTexture || typ == ddi.BarrierTypeRanged):
+			sub, err := c.subresources()
+			if err != nil {
+				return b, err
+			}
+			b.Sub = sub
+		case f.text == "flags" && typ == ddi.BarrierTypeTexture:
+			v, err := c.enum("texture barrier flags (e.g. DISCARD)", func(s string) (uint64, error) {
+				f, err := ddi.ParseTextureBarrierFlags(s)
+				return uint64(f), err
+			})
+			if err != nil {
+				return b, err
+			}
+			tx.Flags = ddi.TextureBarrierFlags(v)
+		case f.text == "flags" && typ == ddi.BarrierTypeRanged:
+			v, err := c.enum("ranged barrier flags (e.g. ATOMIC_COPY|ACQUIRE)", func(s string) (uint64, error) {
+				f, err := ddi.ParseRangedBarrierFlags(s)
+				return uint64(f), err
+			})
+			if err != nil {
+				return b, err
+			}
+			rg.Flags = ddi.RangedBarrierFlags(v)
+		case f.text == "range" && typ == ddi.BarrierTypeRanged:
+			off, size, err := c.plus("a byte range OFFSET+SIZE")
+			if err != nil {
+				return b, err
+			}
+			rg.Range = ddi.Range{Begin: off, End: off + size}
+		default:
+			return b, &ParseError{f.pos, fmt.Sprintf("unknown %s barrier member %s: expected %s", kw.text, f.text, barrierMembers[typ])}
+		}
+	}
+	return b, nil
+}
+
+var barrierMembers = map[ddi.BarrierType]string{
+	ddi.BarrierTypeGlobal:  "sync, access",
+	ddi.BarrierTypeTexture: "sync, access, layout, subresources, flags",
+	ddi.BarrierTypeBuffer:  "sync, access",
+	ddi.BarrierTypeRanged:  "range, flags, subresources",
+}
+
+// view parses a view: NAME, NAME[OFF+SIZE], NAME@SUB, NULL or a raw handle
+// number.
+func (p *parser) view(c *cursor) (ViewRef, error) {
+	t, err := c.next1("a resource name")
+	if err != nil {
+		return ViewRef{}, err
+	}
+	v := ViewRef{Pos: t.pos}
+	switch {
+	case t.kind == tNumber:
+		n, err := parseUint(t)
+		if err != nil {
+			return v, err
+		}
+		v.Raw, v.IsRaw = n, true
+		return v, nil
+	case t.kind == tWord && t.text == "NULL":
+		v.IsRaw = true
+		return v, nil
+	case t.kind != tWord:
+		return v, &ParseError{t.pos, fmt.Sprintf("expected a resource name, found %s", t)}
+	}
+	if err := p.ref(t, "resource"); err != nil {
+		return v, err
+	}
+	v.Res = t.text
+	if n, ok := c.peek(); ok && n.kind == tPunct && n.text == "[" {
+		c.next()
+		if v.Offset, v.Size, err = c.plus("a byte range OFFSET+SIZE"); err != nil {
+			return v, err
+		}
+		if _, err := c.punct("]"); err != nil {
+			return v, err
+		}
+		v.HasRange = true
+	} else if ok && n.kind == tPunct && n.text == "@" {
+		c.next()
+		s, err := c.uint("a subresource index")
+		if err != nil {
+			return v, err
+		}
+		v.Sub, v.HasSub = uint32(s), true
+	}
+	return v, nil
+}
+
+// views parses the views of a role, up to the next role keyword.
+func (p *parser) views(c *cursor, role string, roles []string) ([]ViewRef, error) {
+	var out []ViewRef
+	for c.more() {
+		t, _ := c.peek()
+		if t.kind == tWord && contains(roles, t.text) {
+			break
+		}
+		v, err := p.view(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, &ParseError{c.endPos(), fmt.Sprintf("%s needs at least one resource", role)}
+	}
+	return out, nil
+}
+
+// commandRoles lists, per work command, the roles its views may take
+// (flag roles take no view).
+var commandRoles = map[string][]string{
+	"draw": {"rt", "ds", "ds-write", "vs-srv", "vs-cbv", "vs-uav", "ps-srv", "ps-cbv", "ps-uav", "vb", "ib", "so", "args",
+		"shading-rate"},
+	"dispatch":      {"srv", "cbv", "uav", "args"},
+	"dispatch-rays": {"as", "srv", "cbv", "uav"},
+	"build-as":      {"inputs", "source", "scratch"},
+	"decode":        {"in", "ref", "out"},
+	"process":       {"in", "ref", "out"},
+	"encode":        {"in", "ref", "out"},
+}
+
+// positional gives the other commands' operands: v a view, n a number.
+var positional = map[string]string{
+	"build-as":               "v",
+	"copy-as":                "vv",
+	"postbuild-info":         "vv",
+	"copy-buffer":            "vnvnn",
+	"copy-resource":          "vv",
+	"copy-texture":           "vnnnv",
+	"copy-texture-to-buffer": "vnv",
+	"copy-buffer-to-texture": "vvn",
+	"resolve":                "vv",
+	"clear-rt":               "vn",
+	"clear-ds":               "vn",
+	"clear-uav":              "vn",
+	"discard":                "v",
+	"predication":            "vn",
+	"atomic-copy":            "vnvn",
+}
+
+// command parses a work command.
+func (p *parser) command(kw token, c *cursor) (Cmd, error) {
+	cmd := Cmd{Pos: kw.pos, Op: kw.text, Views: map[string][]ViewRef{}}
+	sig, isPos := positional[kw.text]
+	roles, hasRoles := commandRoles[kw.text]
+	if !isPos && !hasRoles {
+		var all []string
+		for n := range positional {
+			all = append(all, n)
+		}
+		for n := range commandRoles {
+			if _, dup := positional[n]; !dup {
+				all = append(all, n)
+			}
+		}
+		sortStrings(all)
+		return cmd, &ParseError{kw.pos, fmt.Sprintf("unknown command %s: expected barrier, call or one of %s", kw.text, strings.Join(all, ", "))}
+	}
+	for i, k := range sig {
+		switch k {
+		case 'v':
+			v, err := p.view(c)
+			if err != nil {
+				return cmd, err
+			}
+			cmd.Views[fmt.Sprint(i)] = []ViewRef{v}
+		case 'n':
+			n, err := c.uint("a number")
+			if err != nil {
+				return cmd, err
+			}
+			cmd.Args = append(cmd.Args, n)
+		}
+	}
+	for c.more() {
+		t := c.next()
+		switch {
+		case kw.text == "copy-texture" && t.text == "box":
+			var b [6]uint64
+			for j := range b {
+				n, err := c.uint("six box coordinates: left top front right bottom back")
+				if err != nil {
+					return cmd, err
+				}
+				b[j] = n
+			}
+			cmd.Box = &umd.Box{Left: uint32(b[0]), Top: uint32(b[1]), Front: uint32(b[2]), Right: uint32(b[3]), Bottom: uint32(b[4]), Back: uint32(b[5])}
+		case kw.text == "atomic-copy" && t.text == "64":
+			cmd.Flag = true
+		case hasRoles && contains(roles, t.text):
+			if _, dup := cmd.Views[t.text]; dup {
+				return cmd, &ParseError{t.pos, fmt.Sprintf("%s is given twice", t.text)}
+			}
+			if t.text == "ds-write" {
+				cmd.Flag = true
+			}
+			vs, err := p.views(c, t.text, roles)
+			if err != nil {
+				return cmd, err
+			}
+			cmd.Views[t.text] = vs
+		default:
+			what := "end of line"
+			if hasRoles {
+				what = strings.Join(roles, ", ")
+			}
+			return cmd, &ParseError{t.pos, fmt.Sprintf("unexpected %s in %s: expected %s", t.text, kw.text, what)}
+		}
+	}
+	return cmd, nil
+}
+
+// expect parses an expectation.
+func (p *parser) expect(kw token, c *cursor) error {
+	k, err := c.wordTok("what to expect (reference, bytes, no-hazard, hazard, error, warning, packets, cost)")
+	if err != nil {
+		return err
+	}
+	e := Expect{Pos: kw.pos, Kind: k.text}
+	switch k.text {
+	case "reference":
+		for c.more() {
+			v, err := p.view(c)
+			if err != nil {
+				return err
+			}
+			e.Res = append(e.Res, v)
+		}
+	case "bytes":
+		v, err := p.view(c)
+		if err != nil {
+			return err
+		}
+		if n, ok := c.peek(); ok && n.kind == tPunct && n.text == "=" {
+			c.next()
+		}
+		if e.Bytes, err = c.bytes(); err != nil {
+			return err
+		}
+		e.Res = []ViewRef{v}
+	case "no-hazard":
+	case "hazard":
+		t, err := c.wordTok("a hazard kind (e.g. read-after-write)")
+		if err != nil {
+			return err
+		}
+		if e.Hazard, err = hwmodel.ParseHazardKind(t.text); err != nil {
+			return &ParseError{t.pos, err.Error()}
+		}
+		if c.keyword("on") {
+			v, err := p.view(c)
+			if err != nil {
+				return err
+			}
+			e.Res = []ViewRef{v}
+		}
+	case "error", "warning":
+		t, err := c.next1("a message ID or name (e.g. 1334 or INCOMPATIBLE_BARRIER_LAYOUT)")
+		if err != nil {
+			return err
+		}
+		if e.ID, err = parseMessageID(t); err != nil {
+			return err
+		}
+		for c.more() {
+			switch {
+			case c.keyword("in"):
+				l, err := c.wordTok("a list name")
+				if err != nil {
+					return err
+				}
+				if err := p.ref(l, "list"); err != nil {
+					return err
+				}
+				e.List = l.text
+			case c.keyword("field"):
+				f, err := c.next1("a member name")
+				if err != nil {
+					return err
+				}
+				e.Field = f.text
+			default:
+				t := c.next()
+				return &ParseError{t.pos, fmt.Sprintf("unexpected %s: expected in LIST or field NAME", t.text)}
+			}
+		}
+	case "packets":
+		if c.keyword("in") {
+			l, err := c.wordTok("a list name")
+			if err != nil {
+				return err
+			}
+			if err := p.ref(l, "list"); err != nil {
+				return err
+			}
+			e.List = l.text
+		}
+		t, err := c.wordTok("an opcode (e.g. WAIT, CACHE, DECOMPRESS)")
+		if err != nil {
+			return err
+		}
+		if _, ok := lookupOpcode(t.text); !ok {
+			return &ParseError{t.pos, fmt.Sprintf("no opcode %s (have %s)", t.text, strings.Join(opcodeNames(), ", "))}
+		}
+		e.Op = t.text
+		if e.Cmp, e.N, err = c.comparison(); err != nil {
+			return err
+		}
+	case "cost":
+		t, err := c.wordTok("a cost metric (e.g. cycles, stall-cycles, decompressed-bytes)")
+		if err != nil {
+			return err
+		}
+		if _, ok := metrics[t.text]; !ok {
+			return &ParseError{t.pos, fmt.Sprintf("no cost metric %s (have %s)", t.text, strings.Join(metricNames(), ", "))}
+		}
+		e.Op = t.text
+		if e.Cmp, e.N, err = c.comparison(); err != nil {
+			return err
+		}
+	default:
+		return &ParseError{k.pos, fmt.Sprintf("unknown expectation %s: expected reference, bytes, no-hazard, hazard, error, warning, packets or cost", k.text)}
+	}
+	if err := c.done(); err != nil {
+		return err
+	}
+	p.sc.Expects = append(p.sc.Expects, e)
+	return nil
+}
+
+// cursor walks one line's tokens.
+type cursor struct {
+	toks []token
+	i    int
+	end  Pos // the line's start, for errors at its end
+}
+
+func (c *cursor) more() bool { return c.i < len(c.toks) }
+
+func (c *cursor) peek() (token, bool) {
+	if c.i < len(c.toks) {
+		return c.toks[c.i], true
+	}
+	return token{}, false
+}
+
+// next returns the next token; call only when more.
+func (c *cursor) next() token {
+	t := c.toks[c.i]
+	c.i++
+	return t
+}
+
+// endPos is where the line ends, for "expected X" at its end.
+func (c *cursor) endPos() Pos {
+	if len(c.toks) == 0 {
+		return c.end
+	}
+	t := c.toks[len(c.toks)-1]
+	return Pos{t.pos.File, t.pos.Line, t.pos.Col + len(t.text)}
+}
+
+// next1 returns the next token or an error naming what was expected.
+func (c *cursor) next1(what string) (token, error) {
+	if !c.more() {
+		return token{}, &ParseError{c.endPos(), "expected " + what + ", found end of line"}
+	}
+	return c.next(), nil
+}
+
+func (c *cursor) wordTok(what string) (token, error) {
+	t, err := c.next1(what)
+	if err != nil {
+		return t, err
+	}
+	if t.kind != tWord {
+		return t, &ParseError{t.pos, fmt.Sprintf("expected %s, found %s", what, t)}
+	}
+	return t, nil
+}
+
+func (c *cursor) word(what string) (string, error) {
+	t, err := c.wordTok(what)
+	return t.text, err
+}
+
+func (c *cursor) str(what string) (string, error) {
+	t, err := c.next1(what)
+	if err != nil {
+		return "", err
+	}
+	if t.kind != tString {
+		return "", &ParseError{t.pos, fmt.Sprintf("expected %s, found %s", what, t)}
+	}
+	return t.text, nil
+}
+
+func (c *cursor) punct(p string) (token, error) {
+	t, err := c.next1(fmt.Sprintf("%q", p))
+	if err != nil {
+		return t, err
+	}
+	if t.kind != tPunct || t.text != p {
+		return t, &ParseError{t.pos, fmt.Sprintf("expected %q, found %s", p, t)}
+	}
+	return t, nil
+}
+
+// keyword consumes the next token if it is the word kw.
+func (c *cursor) keyword(kw string) bool {
+	if t, ok := c.peek(); ok && t.kind == tWord && t.text == kw {
+		c.i++
+		return true
+	}
+	return false
+}
+
+func (c *cursor) done() error {
+	if c.more() {
+		t := c.next()
+		return &ParseError{t.pos, fmt.Sprintf("unexpected %s: expected end of line", t)}
+	}
+	return nil
+}
+
+func (c *cursor) uint(what string) (uint64, error) {
+	t, err := c.next1(what)
+	if err != nil {
+		return 0, err
+	}
+	if t.kind != tNumber {
+		return 0, &ParseError{t.pos, fmt.Sprintf("expected %s, found %s", what, t)}
+	}
+	return parseUint(t)
+}
+
+// plus parses OFFSET+SIZE.
+func (c *cursor) plus(what string) (uint64, uint64, error) {
+	a, err := c.uint(what)
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := c.punct("+"); err != nil {
+		return 0, 0, err
+	}
+	b, err := c.uint(what)
+	return a, b, err
+}
+
+// pair parses X -> Y with one parser for both.
+func (c *cursor) pair(one func() (uint64, error)) (uint64, uint64, error) {
+	a, err := one()
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := c.punct("->"); err != nil {
+		return 0, 0, err
+	}
+	b, err := one()
+	return a, b, err
+}
+
+// enum parses a name the given parser accepts, or a raw number.
+func (c *cursor) enum(what string, parse func(string) (uint64, error)) (uint64, error) {
+	t, err := c.next1(what)
+	if err != nil {
+		return 0, err
+	}
+	if t.kind == tNumber && !strings.Contains(t.text, "|") {
+		return parseUint(t)
+	}
+	if t.kind != tWord && t.kind != tNumber {
+		return 0, &ParseError{t.pos, fmt.Sprintf("expected %s, found %s", what, t)}
+	}
+	v, err := parse(t.text)
+	if err != nil {
+		return 0, &ParseError{t.pos, fmt.Sprintf("expected %s: %v", what, err)}
+	}
+	return v, nil
+}
+
+func (c *cursor) sync() (uint64, error) {
+	return c.enum("a sync scope (e.g. RENDER_TARGET, ALL, NONE)", func(s string) (uint64, error) {
+		v, err := ddi.ParseBarrierSync(s)
+		return uint64(v), err
+	})
+}
+
+func (c *cursor) access() (uint64, error) {
+	return c.enum("an access (e.g. SHADER_RESOURCE, NO_ACCESS, COMMON)", func(s string) (uint64, error) {
+		v, err := ddi.ParseBarrierAccess(s)
+		return uint64(v), err
+	})
+}
+
+func (c *cursor) layout() (ddi.BarrierLayout, error) {
+	v, err := c.enum("a layout (e.g. RENDER_TARGET, DIRECT_QUEUE_SHADER_RESOURCE, UNDEFINED)", func(s string) (uint64, error) {
+		v, err := ddi.ParseBarrierLayout(s)
+		return uint64(v), err
+	})
+	return ddi.BarrierLayout(v), err
+}
+
+func (c *cursor) listType() (ddi.CommandListType, error) {
+	t, err := c.next1("a command list type (DIRECT, COMPUTE, COPY, VIDEO_DECODE, VIDEO_PROCESS, VIDEO_ENCODE)")
+	if err != nil {
+		return 0, err
+	}
+	v, err := ddi.ParseCommandListType(strings.ToUpper(t.text))
+	if err != nil {
+		return 0, &ParseError{t.pos, fmt.Sprintf("expected a command list type (DIRECT, COMPUTE, COPY, VIDEO_DECODE, VIDEO_PROCESS, VIDEO_ENCODE), found %s", t)}
+	}
+	return v, nil
+}
+
+func (c *cursor) heapKind() (resource.HeapKind, error) {
+	t, err := c.next1("a heap kind (default, upload, readback)")
+	if err != nil {
+		return 0, err
+	}
+	k, err := resource.ParseHeapKind(strings.ToUpper(t.text))
+	if err != nil {
+		return 0, &ParseError{t.pos, fmt.Sprintf("expected a heap kind (default, upload, readback), found %s", t)}
+	}
+	return k, nil
+}
+
+// subresources parses all | N | [mips R] [slices R] [planes R], a range
+// R being A..B (inclusive) or F+N (first and count).
+func (c *cursor) subresources() (*SubSpec, error) {
+	s := &SubSpec{}
+	if c.keyword("all") {
+		s.All = true
+		return s, nil
+	}
+	if t, ok := c.peek(); ok && t.kind == tNumber {
+		n, err := c.uint("a subresource index")
+		s.Index, s.IsIndex = uint32(n), true
+		return s, err
+	}
+	any := false
+	for {
+		var dst *[2]uint32
+		var has *bool
+		switch {
+		case c.keyword("mips"):
+			dst, has = &s.Mips, &s.HasMips
+		case c.keyword("slices"):
+			dst, has = &s.Slices, &s.HasSlices
+		case c.keyword("planes"):
+			dst, has = &s.Planes, &s.HasPlanes
+		}
+		if dst == nil {
+			break
+		}
+		first, err := c.uint("a first index")
+		if err != nil {
+			return nil, err
+		}
+		sep, err := c.next1(`".." or "+"`)
+		if err != nil {
+			return nil, err
+		}
+		second, err := c.uint("a last index or a count")
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case sep.kind == tPunct && sep.text == "..":
+			if second < first {
+				return nil, &ParseError{sep.pos, fmt.Sprintf("the range %d..%d is backwards", first, second)}
+			}
+			second = second - first + 1
+		case sep.kind == tPunct && sep.text == "+":
+		default:
+			return nil, &ParseError{sep.pos, fmt.Sprintf(`expected ".." or "+", found %s`, sep)}
+		}
+		*dst, *has, any = [2]uint32{uint32(first), uint32(second)}, true, true
+	}
+	if !any {
+		return nil, &ParseError{c.endPos(), "expected all, an index, or mips/slices/planes ranges"}
+	}
+	return s, nil
+}
+
+// comparison parses CMP N.
+func (c *cursor) comparison() (string, uint64, error) {
+	t, err := c.next1("a comparison (==, <=, >=, <, >)")
+	if err != nil {
+		return "", 0, err
+	}
+	switch t.text {
+	case "==", "<=", ">=", "<", ">", "=":
+	default:
+		return "", 0, &ParseError{t.pos, fmt.Sprintf("expected a comparison (==, <=, >=, <, >), found %s", t)}
+	}
+	if t.text == "=" {
+		t.text = "=="
+	}
+	n, err := c.uint("a number")
+	return t.text, n, err
+}
+
+// bytes parses hex bytes (01 02 ff, or 0102ff) or `fill BYTE COUNT`.
+func (c *cursor) bytes() ([]byte, error) {
+	if c.keyword("fill") {
+		v, err := c.uint("the fill byte")
+		if err != nil {
+			return nil, err
+		}
+		n, err := c.uint("the number of bytes")
+		if err != nil {
+			return nil, err
+		}
+		if v > 0xff || n > 1<<24 {
+			return nil, &ParseError{c.endPos(), "fill takes a byte value and at most 16 MiB"}
+		}
+		return []byte(strings.Repeat(string([]byte{byte(v)}), int(n))), nil
+	}
+	var out []byte
+	for c.more() {
+		t := c.next()
+		b, err := hex.DecodeString(t.text)
+		if err != nil || t.kind == tString || t.kind == tPunct {
+			return nil, &ParseError{t.pos, fmt.Sprintf("expected hex bytes (e.g. 01 ab or 01ab), found %s", t)}
+		}
+		out = append(out, b...)
+	}
+	if len(out) == 0 {
+		return nil, &ParseError{c.endPos(), "expected hex bytes or fill BYTE COUNT"}
+	}
+	return out, nil
+}
+
+// parseUint reads a number: decimal or 0x hex, with an optional KiB, MiB
+// or GiB multiplier.
+func parseUint(t token) (uint64, error) {
+	s, mul := t.text, uint64(1)
+	for _, u := range []struct {
+		suffix string
+		mul    uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) && !strings.HasPrefix(s, "0x") {
+			s, mul = strings.TrimSuffix(s, u.suffix), u.mul
+			break
+		}
+	}
+	v, err := strconv.ParseUint(s, 0, 64)
+	if err != nil || v > ^uint64(0)/mul {
+		return 0, &ParseError{t.pos, fmt.Sprintf("expected a number (decimal, 0x hex, or with KiB/MiB/GiB), found %s", t)}
+	}
+	return v * mul, nil
+}
+
+// parseDims reads WxH[xD] or W.
+func parseDims(t token) ([]uint64, error) {
+	parts := strings.Split(t.text, "x")
+	if t.kind != tNumber || len(parts) > 3 || strings.HasPrefix(t.text, "0x") {
+		return nil, &ParseError{t.pos, fmt.Sprintf("expected a texture size W, WxH or WxHxD, found %s", t)}
+	}
+	var out []uint64
+	for _, p := range parts {
+		v, err := strconv.ParseUint(p, 10, 32)
+		if err != nil {
+			return nil, &ParseError{t.pos, fmt.Sprintf("expected a texture size W, WxH or WxHxD, found %s", t)}
+		}
+		out = append(out, v)
+	}
+	if len(out) == 1 {
+		return []uint64{out[0], 1}, nil
+	}
+	return out, nil
+}
+
+// SubSpec is a barrier's subresources as written; missing slices and
+// planes mean all of them, which only the resource knows.
+type SubSpec struct {
+	All                           bool
+	Index                         uint32
+	IsIndex                       bool
+	Mips, Slices, Planes          [2]uint32 // first, count
+	HasMips, HasSlices, HasPlanes bool
+}
+
+var messageIDs = func() map[string]umd.MessageID {
+	m := map[string]umd.MessageID{}
+	for _, id := range umd.MessageIDs() {
+		m[id.Name()] = id
+	}
+	return m
+}()
+
+func parseMessageID(t token) (umd.MessageID, error) {
+	if t.kind == tNumber {
+		v, err := parseUint(t)
+		return umd.MessageID(v), err
+	}
+	if id, ok := messageIDs[strings.TrimPrefix(t.text, "D3D12_MESSAGE_ID_")]; ok {
+		return id, nil
+	}
+	return 0, &ParseError{t.pos, fmt.Sprintf("no message %s: expected a number or a name such as INCOMPATIBLE_BARRIER_LAYOUT", t.text)}
+}
+
+func lookupOpcode(name string) (cmdbuf.Opcode, bool) {
+	for _, op := range cmdbuf.Opcodes() {
+		if op.String() == name {
+			return op, true
+		}
+	}
+	return 0, false
+}
+
+func opcodeNames() []string {
+	var out []string
+	for _, op := range cmdbuf.Opcodes() {
+		out = append(out, op.String())
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,236 @@
+package hlk
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func parseOne(t *testing.T, src string) *Scenario {
+	t.Helper()
+	cases, err := Parse("t.ebs", src, nil)
+	require.NoError(t, err)
+	require.Len(t, cases, 1)
+	return cases[0]
+}
+
+func TestParseEverything(t *testing.T) {
+	sc := parseOne(t, `
+# a comment
+profiles discrete unified3d
+require compression
+debug
+heap H default 1MiB
+buffer B 64KiB flags UNORDERED_ACCESS in upload
+texture T 64x32 format D32_FLOAT mips 2 array 3 samples 1 flags DEPTH_STENCIL layout DEPTH_STENCIL_WRITE at H 0x10000
+texture V 8x8x4 flags UNORDERED_ACCESS
+queue Q DIRECT
+fence F
+list L DIRECT
+  draw rt T ds-write T vb B[0+64] ib B[64+16] ps-srv T@3
+  barrier texture T sync DEPTH_STENCIL -> PIXEL_SHADING|COMPUTE_SHADING access DEPTH_STENCIL_WRITE -> SHADER_RESOURCE \
+      layout DEPTH_STENCIL_WRITE -> DIRECT_QUEUE_SHADER_RESOURCE subresources mips 0..1 slices 1+2 flags 0x0
+  call
+    buffer B sync COPY -> COPY access COPY_DEST -> COPY_SOURCE
+    global sync ALL -> ALL access COMMON -> COMMON
+    ranged B range 8+8 flags ATOMIC_COPY|ACQUIRE
+  end
+  copy-texture T@0 1 2 3 T@1 box 0 0 0 4 4 1
+  atomic-copy B 0 B 8 64
+end
+execute Q L
+signal Q F 1
+wait Q F 1
+write B 16 01 02 0304
+expect reference B T
+expect bytes B[16+4] = 01020304
+expect hazard missing-flush on B
+expect error 1334 in L field LayoutBefore
+expect warning EBREF_ZERO_BARRIER_COUNT
+expect packets in L WAIT <= 2
+expect cost cycles < 100000
+`)
+	assert.Equal(t, []string{"discrete", "unified3d"}, sc.Profiles)
+	assert.Equal(t, []string{"compression"}, sc.Requires)
+	assert.True(t, sc.Debug)
+	require.Len(t, sc.Steps, 11)
+	b := sc.Steps[1].(*ResourceStep)
+	assert.Equal(t, uint64(64<<10), b.Desc.Width)
+	assert.Equal(t, resource.HeapUpload, b.Kind)
+	tx := sc.Steps[2].(*ResourceStep)
+	assert.Equal(t, "H", tx.Heap)
+	assert.Equal(t, uint64(0x10000), tx.Offset)
+	assert.Equal(t, ddi.FormatD32Float, tx.Desc.Format)
+	assert.Equal(t, uint16(3), tx.Desc.DepthOrArraySize)
+	v := sc.Steps[3].(*ResourceStep)
+	assert.Equal(t, ddi.ResourceTypeTexture3D, v.Desc.ResourceType)
+	l := sc.Steps[6].(*ListStep)
+	require.Len(t, l.Cmds, 5)
+	assert.Equal(t, "draw", l.Cmds[0].Op)
+	assert.True(t, l.Cmds[0].Views["vb"][0].HasRange)
+	assert.Equal(t, uint32(3), l.Cmds[0].Views["ps-srv"][0].Sub)
+	bar := l.Cmds[1].Barriers[0]
+	assert.Equal(t, ddi.SyncPixelShading|ddi.SyncComputeShading, bar.Barrier.Texture().SyncAfter)
+	assert.Equal(t, [2]uint32{0, 2}, bar.Sub.Mips)
+	assert.Equal(t, [2]uint32{1, 2}, bar.Sub.Slices)
+	assert.False(t, bar.Sub.HasPlanes)
+	require.Len(t, l.Cmds[2].Barriers, 3)
+	assert.Equal(t, ddi.Range{Begin: 8, End: 16}, l.Cmds[2].Barriers[2].Barrier.Ranged().Range)
+	assert.Equal(t, &[6]uint32{0, 0, 0, 4, 4, 1}, boxArray(l.Cmds[3]))
+	assert.True(t, l.Cmds[4].Flag)
+	w := sc.Steps[10].(*WriteStep)
+	assert.Equal(t, []byte{1, 2, 3, 4}, w.Data)
+	require.Len(t, sc.Expects, 7)
+	assert.Equal(t, "<=", sc.Expects[5].Cmp)
+}
+
+func boxArray(c Cmd) *[6]uint32 {
+	b := c.Box
+	return &[6]uint32{b.Left, b.Top, b.Front, b.Right, b.Bottom, b.Back}
+}
+
+func TestParseSectionsParamsIncludes(t *testing.T) {
+	files := map[string]string{
+		"dir/common.ebs": "buffer B 4096\n",
+		"dir/main.ebs": `include "common.ebs"
+queue Q DIRECT
+scenario "one"
+param X A B
+param Y 1 2 3
+list L ${X}
+  dispatch uav B[${Y}+4]
+end
+scenario "two"
+list L COPY
+end
+`,
+	}
+	cases, err := Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) {
+		s, ok := files[p]
+		if !ok {
+			return "", errors.New("no such file")
+		}
+		return s, nil
+	})
+	require.Error(t, err, "X=A is no list type")
+	assert.Contains(t, err.Error(), "dir/main.ebs:6:8")
+
+	files["dir/main.ebs"] = strings.Replace(files["dir/main.ebs"], "param X A B", "param X DIRECT COMPUTE", 1)
+	cases, err = Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) { return files[p], nil })
+	require.NoError(t, err)
+	require.Len(t, cases, 7)
+	assert.Equal(t, "dir/main.ebs: one [X=DIRECT Y=1]", cases[0].Name())
+	assert.Equal(t, "dir/main.ebs: one [X=COMPUTE Y=3]", cases[5].Name())
+	assert.Equal(t, "dir/main.ebs: two", cases[6].Name())
+	assert.Len(t, cases[0].Steps, 3, "the included buffer, the queue, the list")
+	assert.Equal(t, uint64(3), cases[5].Steps[2].(*ListStep).Cmds[0].Views["uav"][0].Offset)
+}
+
+// Every parse error names the file, line and column and what was
+// expected there.
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ src, where, what string }{
+		{"bogus 1", "t.ebs:1:1", "unknown statement bogus"},
+		{"buffer B", "t.ebs:1:9", "expected the buffer's size in bytes, found end of line"},
+		{"buffer B 12Q", "t.ebs:1:10", "expected a number"},
+		{"texture T 4x", "t.ebs:1:11", "expected a texture size"},
+		{"texture T 4x4 format NOPE", "t.ebs:1:22", "expected a DXGI format"},
+		{"texture T 4x4 colour red", "t.ebs:1:15", "unknown texture option colour"},
+		{"buffer B 4\nbuffer B 4", "t.ebs:2:8", "B is already declared as a resource"},
+		{"queue Q BUNDLE", "t.ebs:1:1", "there are no bundle queues"},
+		{"queue Q SIDEWAYS", "t.ebs:1:9", "expected a command list type"},
+		{"execute Q L", "t.ebs:1:9", "no queue is named Q"},
+		{"buffer B 4\nlist L DIRECT\n  dispatch uav X\nend", "t.ebs:3:16", "no resource is named X"},
+		{"buffer B 4\nlist L DIRECT\n  dispatch uav\nend", "t.ebs:3:15", "uav needs at least one resource"},
+		{"list L DIRECT\n  barrier texture", "t.ebs:2:18", "expected a resource name, found end of line"},
+		{"buffer B 4\nlist L DIRECT\n  barrier buffer B sync COPY COPY\nend", "t.ebs:3:30", `expected "->"`},
+		{"buffer B 4\nlist L DIRECT\n  barrier buffer B sync COPY -> BANANA\nend", "t.ebs:3:33", "expected a sync scope"},
+		{"buffer B 4\nlist L DIRECT\n  barrier buffer B layout COMMON -> COMMON\nend", "t.ebs:3:20", "unknown buffer barrier member layout"},
+		{"buffer B 4\nlist L DIRECT\n  barrier buffer B sync COPY -> COPY sync COPY -> COPY\nend", "t.ebs:3:38", "sync is given twice"},
+		{"list L DIRECT\n  fly\nend", "t.ebs:2:3", "unknown command fly"},
+		{"list L DIRECT\n", "t.ebs:1:1", "list L without end"},
+		{"list L DIRECT\n  call\n", "t.ebs:2:3", "call without end"},
+		{"end", "t.ebs:1:1", "end without a list or call"},
+		{"expect bytes", "t.ebs:1:13", "expected a resource name"},
+		{"buffer B 4\nexpect bytes B[0+2] = zz", "t.ebs:2:23", "expected hex bytes"},
+		{"expect hazard bad-thing", "t.ebs:1:15", "hazard"},
+		{"expect error NOT_A_MESSAGE", "t.ebs:1:14", "no message NOT_A_MESSAGE"},
+		{"expect packets JUMP == 1", "t.ebs:1:16", "no opcode JUMP"},
+		{"expect cost speed == 1", "t.ebs:1:13", "no cost metric speed"},
+		{"expect packets WAIT ~ 1", "t.ebs:1:21", "unexpected character"},
+		{"profiles fast", "t.ebs:1:10", "no profile fast"},
+		{"require magic", "t.ebs:1:9", "no feature magic"},
+		{"scenario title", "t.ebs:1:10", "expected a scenario title in quotes"},
+		{`buffer B 4 "unterminated`, "t.ebs:1:12", "unterminated string"},
+		{"param X 1 2\nbuffer B 4", "t.ebs:1:1", "param X is never used"},
+		{"buffer B ${NOPE}", "t.ebs:1:10", "names no parameter"},
+		{`include "x.ebs"`, "t.ebs:1:1", "include is not available"},
+		{"buffer B 4\nlist L DIRECT\n  barrier texture B subresources mips 3..1\nend", "t.ebs:3:40", "backwards"},
+		{"buffer end 4", "t.ebs:1:8", "end is a keyword"},
+	}
+	for _, c := range cases {
+		_, err := Parse("t.ebs", c.src, nil)
+		var pe *ParseError
+		if !assert.True(t, errors.As(err, &pe), "%q: want a ParseError, got %v", c.src, err) {
+			continue
+		}
+		assert.Equal(t, c.where, pe.Pos.String(), "%q: %s", c.src, err)
+		assert.Contains(t, pe.Msg, c.what, "%q", c.src)
+	}
+}
+
+// An include cycle ends in an error, not a hang.
+func TestIncludeCycle(t *testing.T) {
+	_, err := Parse("a.ebs", `include "a.ebs"`, func(string) (string, error) { return `include "a.ebs"`, nil })
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nest deeper")
+}
+
+// FuzzParse: any text parses or fails with a *ParseError whose position is
+// inside the text; never a panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range suiteSeeds() {
+		f.Add(s)
+	}
+	f.Add("buffer B 4\nlist L DIRECT\n  barrier buffer B sync COPY -> COPY\nend\n")
+	f.Add("param X a b\nscenario \"s\"\nbuffer ${X} 4\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := Parse("f.ebs", src, func(string) (string, error) { return "buffer INC 4\n", nil })
+		if err == nil {
+			return
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("not a *ParseError: %v", err)
+		}
+		lines := strings.Count(src, "\n") + 1
+		if pe.Pos.Line < 1 || pe.Pos.Line > lines || pe.Pos.Col < 1 {
+			t.Fatalf("position %s outside the %d-line input: %v", pe.Pos, lines, err)
+		}
+	})
+}
+
+// suiteSeeds are the shipped suite files, as fuzz seeds.
+func suiteSeeds() []string {
+	var out []string
+	suites, _ := LoadSuites(suitesFS, "suites")
+	for _, s := range suites {
+		for _, src := range s.Files {
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
+func TestParamExplosionIsRefused(t *testing.T) {
+	src := "param A 1 2 3 4 5 6 7 8\nparam B 1 2 3 4 5 6 7 8\nparam C 1 2 3 4 5 6 7 8\nparam D 1 2 3 4 5 6 7 8\nparam E 1 2\n" +
+		"buffer X${A}${B}${C}${D}${E} 4\n"
+	_, err := Parse("t.ebs", src, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "t.ebs:5:1: the parameters make more than 4096 cases")
+}

@@ -1,0 +1,244 @@
+package hlk
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// WriteSummary prints the console summary: per suite and profile the
+// totals by status, then every case that is not conformant with its
+// messages, then the verdict.
+func WriteSummary(w io.Writer, r *Report) error {
+	type key struct{ suite, profile string }
+	counts := map[key]map[Status]int{}
+	var keys []key
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		k := key{c.Suite, c.Profile}
+		if counts[k] == nil {
+			counts[k] = map[Status]int{}
+			keys = append(keys, k)
+		}
+		counts[k][c.Status]++
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		if keys[i].suite != keys[j].suite {
+			return keys[i].suite < keys[j].suite
+		}
+		return keys[i].profile < keys[j].profile
+	})
+	fmt.Fprintf(w, "%-28s %-10s %6s %6s %6s %6s %6s %6s %6s\n", "suite", "profile", "cases", "pass", "fail", "n/s", "skip", "crash", "t/o")
+	for _, k := range keys {
+		m := counts[k]
+		total := 0
+		for _, n := range m {
+			total += n
+		}
+		fmt.Fprintf(w, "%-28s %-10s %6d %6d %6d %6d %6d %6d %6d\n", k.suite, k.profile, total, m[Pass], m[Fail], m[NotSupported],
+			m[Skipped], m[Crash], m[Timeout])
+	}
+	var bad []*CaseResult
+	for i := range r.Cases {
+		if !r.Cases[i].Status.Conformant() {
+			bad = append(bad, &r.Cases[i])
+		}
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(w, "\n%d cases not conformant:\n", len(bad))
+		for i, c := range bad {
+			if i == 50 {
+				fmt.Fprintf(w, "... and %d more (see the JSON report)\n", len(bad)-50)
+				break
+			}
+			fmt.Fprintf(w, "\n%s %s on %s (%.1f ms)\n", c.Status, c.Path(), c.Profile, c.Millis)
+			for j, m := range c.Messages {
+				if j == 6 {
+					fmt.Fprintf(w, "    ... and %d more\n", len(c.Messages)-6)
+					break
+				}
+				fmt.Fprintf(w, "    %s\n", m)
+			}
+		}
+	}
+	all := r.Counts()
+	verdict := "NOT CONFORMANT"
+	if r.Conformant() {
+		verdict = "CONFORMANT"
+	}
+	fmt.Fprintf(w, "\n%s: %d cases: %d pass, %d fail, %d not supported, %d skipped, %d crash, %d timeout (driver %s",
+		verdict, len(r.Cases), all[Pass], all[Fail], all[NotSupported], all[Skipped], all[Crash], all[Timeout], r.Environment.Driver)
+	if r.Environment.Inject != "" {
+		fmt.Fprintf(w, ", fault %s injected", r.Environment.Inject)
+	}
+	_, err := fmt.Fprintln(w, ")")
+	return err
+}
+
+// WriteJSON writes the report as JSON.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadJSON reads a report WriteJSON wrote.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	var r Report
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("hlk: reading a JSON report: %w", err)
+	}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		s, err := ParseStatus(c.StatusS)
+		if err != nil {
+			return nil, fmt.Errorf("hlk: case %d (%s): %w", i, c.Path(), err)
+		}
+		c.Status = s
+		c.Duration = time.Duration(c.Millis * float64(time.Millisecond))
+	}
+	return &r, nil
+}
+
+// Merge joins the reports of a sharded run: the cases of all, in suite,
+// case and profile order, and the shards they came from. The reports must
+// come from the same driver and injection.
+func Merge(reports ...*Report) (*Report, error) {
+	if len(reports) == 0 {
+		return nil, fmt.Errorf("hlk: nothing to merge")
+	}
+	out := &Report{Environment: reports[0].Environment}
+	out.Environment.Shards = nil
+	seen := map[string]int{}
+	for i, r := range reports {
+		e := r.Environment
+		if e.Driver != out.Environment.Driver || e.Inject != out.Environment.Inject {
+			return nil, fmt.Errorf("hlk: report %d is of driver %q with fault %q, report 0 of %q with %q", i, e.Driver, e.Inject,
+				out.Environment.Driver, out.Environment.Inject)
+		}
+		out.Environment.Shards = append(out.Environment.Shards, e.Shards...)
+		for _, c := range r.Cases {
+			k := c.Path() + "@" + c.Profile
+			if j, dup := seen[k]; dup {
+				return nil, fmt.Errorf("hlk: %s on %s is in report %d and report %d", c.Path(), c.Profile, j, i)
+			}
+			seen[k] = i
+			out.Cases = append(out.Cases, c)
+		}
+	}
+	sort.SliceStable(out.Cases, func(i, j int) bool {
+		a, b := &out.Cases[i], &out.Cases[j]
+		if a.Suite != b.Suite {
+			return a.Suite < b.Suite
+		}
+		if a.Case != b.Case {
+			return a.Case < b.Case
+		}
+		return a.Profile < b.Profile
+	})
+	return out, nil
+}
+
+// The JUnit XML schema CI systems read: a testsuite per suite and profile.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     float64      `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       float64         `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      float64       `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the report as JUnit XML: Fail is a failure, Crash and
+// Timeout are errors, NotSupported and Skipped are skipped.
+func WriteJUnit(w io.Writer, r *Report) error {
+	out := junitSuites{Name: "ebref hlk (" + r.Environment.Driver + ")"}
+	index := map[string]int{}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		name := c.Suite + "@" + c.Profile
+		k, ok := index[name]
+		if !ok {
+			k = len(out.Suites)
+			index[name] = k
+			out.Suites = append(out.Suites, junitSuite{Name: name, Properties: []junitProperty{
+				{"profile", c.Profile}, {"driver", r.Environment.Driver}, {"version", r.Environment.Version}, {"inject", r.Environment.Inject}}})
+		}
+		s := &out.Suites[k]
+		jc := junitCase{Name: c.Case, Classname: strings.ReplaceAll(c.Suite, "/", ".") + "." + c.Profile, Time: c.Millis / 1000}
+		msg := strings.Join(c.Messages, "\n")
+		first := c.Status.String()
+		if len(c.Messages) > 0 {
+			first = c.Messages[0]
+		}
+		switch c.Status {
+		case Fail:
+			jc.Failure = &junitMessage{Message: first, Type: "Fail", Body: msg}
+			s.Failures++
+		case Crash, Timeout:
+			jc.Error = &junitMessage{Message: first, Type: c.Status.String(), Body: msg + "\n" + c.Stack}
+			s.Errors++
+		case NotSupported, Skipped:
+			jc.Skipped = &junitMessage{Message: c.Status.String() + ": " + first}
+			s.Skipped++
+		}
+		s.Tests++
+		s.Time += jc.Time
+		s.Cases = append(s.Cases, jc)
+	}
+	for _, s := range out.Suites {
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
+		out.Skipped += s.Skipped
+		out.Time += s.Time
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

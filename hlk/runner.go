@@ -1,0 +1,317 @@
+package hlk
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// Config is what a run runs and how.
+type Config struct {
+	Driver   Driver         // nil: Reference
+	Suites   []Suite        // what to run (Suites() for the default set)
+	Profiles []string       // nil: every profile
+	Only     []string       // suite names (or prefixes ending at a /) to keep; nil: all
+	Run      *regexp.Regexp // keeps cases whose "suite/case" matches; nil: all
+	Shard    int            // 1-based shard of Shards; 0: no sharding
+	Shards   int
+	Jobs     int           // parallel cases; 0: GOMAXPROCS
+	Inject   string        // a fault of the driver's, "" for none
+	Timeout  time.Duration // per case; 0: 30 s
+	// Progress, if set, is called after each case (from one goroutine at
+	// a time).
+	Progress func(done, total int, c *CaseResult)
+}
+
+// CaseResult is one case on one profile, as reports carry it.
+type CaseResult struct {
+	Suite    string            `json:"suite"`
+	Case     string            `json:"case"`
+	Profile  string            `json:"profile"`
+	Status   Status            `json:"-"`
+	StatusS  string            `json:"status"`
+	Duration time.Duration     `json:"-"`
+	Millis   float64           `json:"duration_ms"`
+	Messages []string          `json:"messages,omitempty"`
+	Counters map[string]uint64 `json:"counters,omitempty"`
+	Stack    string            `json:"stack,omitempty"`
+}
+
+// Path is the case's full name: suite/case.
+func (c *CaseResult) Path() string { return c.Suite + "/" + c.Case }
+
+// Environment is what a report was produced with.
+type Environment struct {
+	Version  string   `json:"version"`
+	Go       string   `json:"go"`
+	Driver   string   `json:"driver"`
+	Profiles []string `json:"profiles"`
+	Inject   string   `json:"inject,omitempty"`
+	Shards   []string `json:"shards,omitempty"` // "K/N" of each merged shard
+	Started  string   `json:"started"`
+}
+
+// Report is a run's results, in case order.
+type Report struct {
+	Environment Environment  `json:"environment"`
+	Cases       []CaseResult `json:"cases"`
+}
+
+// Conformant reports whether every case is Pass, NotSupported or Skipped
+// (and there is at least one case).
+func (r *Report) Conformant() bool {
+	for i := range r.Cases {
+		if !r.Cases[i].Status.Conformant() {
+			return false
+		}
+	}
+	return len(r.Cases) > 0
+}
+
+// Counts tallies statuses.
+func (r *Report) Counts() map[Status]int {
+	m := map[Status]int{}
+	for i := range r.Cases {
+		m[r.Cases[i].Status]++
+	}
+	return m
+}
+
+// job is one case on one profile.
+type job struct {
+	suite   string
+	sc      *Scenario
+	profile *hwmodel.Profile
+}
+
+// Plan lists the jobs a config selects, in report order: suites, cases,
+// then profiles; then the shard's share.
+func (c *Config) plan() ([]job, error) {
+	profiles := c.Profiles
+	if len(profiles) == 0 {
+		profiles = hwmodel.ProfileNames()
+	}
+	var profs []*hwmodel.Profile
+	for _, n := range profiles {
+		p, err := hwmodel.LookupProfile(n)
+		if err != nil {
+			return nil, err
+		}
+		profs = append(profs, p)
+	}
+	if c.Shards < 0 || c.Shards > 0 && (c.Shard < 1 || c.Shard > c.Shards) {
+		return nil, fmt.Errorf("hlk: shard %d/%d: K must be 1..N", c.Shard, c.Shards)
+	}
+	var jobs []job
+	matched := map[string]bool{}
+	for _, s := range c.Suites {
+		if !selected(s.Name, c.Only, matched) {
+			continue
+		}
+		for _, sc := range s.Cases {
+			if c.Run != nil && !c.Run.MatchString(s.Name+"/"+sc.Name()) {
+				continue
+			}
+			for _, p := range profs {
+				jobs = append(jobs, job{s.Name, sc, p})
+			}
+		}
+	}
+	for _, o := range c.Only {
+		if !matched[o] {
+			return nil, fmt.Errorf("hlk: no suite %q", o)
+		}
+	}
+	if c.Shards > 0 {
+		var mine []job
+		for i, j := range jobs {
+			if i%c.Shards == c.Shard-1 {
+				mine = append(mine, j)
+			}
+		}
+		jobs = mine
+	}
+	return jobs, nil
+}
+
+// selected says whether a suite is in the --suite list (names, or
+// prefixes: "rules" keeps "rules/layout-access").
+func selected(name string, only []string, matched map[string]bool) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if name == o || strings.HasPrefix(name, strings.TrimSuffix(o, "/")+"/") {
+			matched[o] = true
+			return true
+		}
+	}
+	return false
+}
+
+// PlannedCase is one case a config selects, on one profile.
+type PlannedCase struct{ Path, Profile string }
+
+// Plan lists the cases a config selects, in report order.
+func Plan(c Config) ([]PlannedCase, error) {
+	jobs, err := c.plan()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PlannedCase, len(jobs))
+	for i, j := range jobs {
+		out[i] = PlannedCase{j.suite + "/" + j.sc.Name(), j.profile.Name}
+	}
+	return out, nil
+}
+
+// Execute runs a config and returns its report.
+func Execute(ctx context.Context, c Config) (*Report, error) {
+	if c.Driver == nil {
+		c.Driver = Reference
+	}
+	if c.Inject != "" && !contains(c.Driver.Faults(), c.Inject) {
+		return nil, fmt.Errorf("hlk: the driver has no fault %q (have %s)", c.Inject, strings.Join(c.Driver.Faults(), ", "))
+	}
+	jobs, err := c.plan()
+	if err != nil {
+		return nil, err
+	}
+	profiles := c.Profiles
+	if len(profiles) == 0 {
+		profiles = hwmodel.ProfileNames()
+	}
+	rep := &Report{Environment: Environment{Version: Version(), Go: runtime.Version(), Driver: c.Driver.Name(),
+		Profiles: profiles, Inject: c.Inject, Started: time.Now().UTC().Format(time.RFC3339)}}
+	if c.Shards > 0 {
+		rep.Environment.Shards = []string{fmt.Sprintf("%d/%d", c.Shard, c.Shards)}
+	}
+	rep.Cases = make([]CaseResult, len(jobs))
+	workers := c.Jobs
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rep.Cases[i] = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout)
+				if c.Progress != nil {
+					mu.Lock()
+					done++
+					c.Progress(done, len(jobs), &rep.Cases[i])
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// runJob runs one case with a timeout, turning a panic into Crash.
+func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Duration) CaseResult {
+	cr := CaseResult{Suite: j.suite, Case: j.sc.Name(), Profile: j.profile.Name}
+	start := time.Now()
+	type outcome struct {
+		r     Result
+		stack string
+		panic any
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- outcome{panic: p, stack: string(debug.Stack())}
+			}
+		}()
+		ch <- outcome{r: Run(d, j.sc, j.profile, fault)}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case o := <-ch:
+		if o.panic != nil {
+			cr.Status, cr.Stack = Crash, o.stack
+			cr.Messages = []string{fmt.Sprintf("panic: %v", o.panic)}
+			break
+		}
+		cr.Status = o.r.Status
+		cr.Messages = o.r.Failures
+		cr.Counters = counters(o.r.Counters)
+	case <-timer.C:
+		cr.Status = Timeout
+		cr.Messages = []string{fmt.Sprintf("did not finish in %s", timeout)}
+	case <-ctx.Done():
+		cr.Status = Skipped
+		cr.Messages = []string{"the run was cancelled"}
+	}
+	cr.Duration = time.Since(start)
+	cr.StatusS, cr.Millis = cr.Status.String(), float64(cr.Duration.Microseconds())/1000
+	return cr
+}
+
+// counters are the cost counters a report carries per case.
+func counters(c hwmodel.Counters) map[string]uint64 {
+	if c.Submissions == 0 {
+		return nil
+	}
+	m := map[string]uint64{}
+	for _, n := range []string{"cycles", "stall-cycles", "cache-cycles", "compression-cycles", "flushed-lines",
+		"invalidated-lines", "decompressed-bytes", "metadata-bytes"} {
+		m[n] = metrics[n](c)
+	}
+	for _, op := range []cmdbuf.Opcode{cmdbuf.OpWait, cmdbuf.OpCache, cmdbuf.OpDecompress, cmdbuf.OpMetadataInit, cmdbuf.OpEventWait} {
+		m["packets-"+op.String()] = c.PacketCount(op)
+	}
+	m["hazards"] = c.Hazards
+	return m
+}
+
+// Version is ebref's version: the module's, or the VCS revision the
+// binary was built from.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += "+" + s.Value[:12]
+		}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	return v
+}

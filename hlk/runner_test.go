@@ -1,0 +1,307 @@
+package hlk
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func defaultSuites(t testing.TB) []Suite {
+	t.Helper()
+	s, err := Suites()
+	require.NoError(t, err)
+	return s
+}
+
+// The reference driver passes every suite on every profile.
+func TestDefaultRunIsConformant(t *testing.T) {
+	rep, err := Execute(context.Background(), Config{Suites: defaultSuites(t)})
+	require.NoError(t, err)
+	bad := 0
+	for _, c := range rep.Cases {
+		if !c.Status.Conformant() {
+			if bad < 20 {
+				t.Errorf("%s on %s: %s %v", c.Path(), c.Profile, c.Status, c.Messages)
+			}
+			bad++
+		}
+	}
+	assert.True(t, rep.Conformant())
+	assert.Greater(t, len(rep.Cases), 5000)
+	counts := rep.Counts()
+	assert.Greater(t, counts[Pass], 5000)
+	t.Logf("%d cases: %v", len(rep.Cases), counts)
+}
+
+// Every fault the driver offers is caught by some case of the
+// hand-written and write×read suites (the full set, with the rule tables,
+// is `ebref hlk --mutation`).
+func TestMutationCatchesEveryFault(t *testing.T) {
+	c := Config{Suites: defaultSuites(t), Only: []string{"hlk", "barriers", "cost", "write-read"}}
+	base, rows, err := Mutation(context.Background(), c)
+	require.NoError(t, err)
+	require.True(t, base.Conformant())
+	require.Len(t, rows, len(Reference.Faults()))
+	for _, r := range rows {
+		assert.Positive(t, r.Caught, "no case catches %s", r.Fault)
+	}
+	assert.True(t, AllCaught(rows))
+	var b strings.Builder
+	require.NoError(t, WriteMutation(&b, rows))
+	assert.Contains(t, b.String(), "every fault is caught")
+}
+
+func TestPlanFiltersAndShards(t *testing.T) {
+	suites := defaultSuites(t)
+	all, err := Plan(Config{Suites: suites})
+	require.NoError(t, err)
+
+	only, err := Plan(Config{Suites: suites, Only: []string{"rules"}, Profiles: []string{"discrete"}})
+	require.NoError(t, err)
+	for _, c := range only {
+		assert.True(t, strings.HasPrefix(c.Path, "rules/"), c.Path)
+		assert.Equal(t, "discrete", c.Profile)
+	}
+	assert.Less(t, len(only), len(all))
+
+	re := regexp.MustCompile(`aliasing`)
+	ali, err := Plan(Config{Suites: suites, Run: re})
+	require.NoError(t, err)
+	require.NotEmpty(t, ali)
+	for _, c := range ali {
+		assert.Contains(t, c.Path, "aliasing")
+	}
+
+	// The shards partition the run, in order.
+	var joined []PlannedCase
+	for k := 1; k <= 3; k++ {
+		part, err := Plan(Config{Suites: suites, Shard: k, Shards: 3})
+		require.NoError(t, err)
+		joined = append(joined, part...)
+	}
+	assert.ElementsMatch(t, all, joined)
+
+	_, err = Plan(Config{Suites: suites, Shard: 4, Shards: 3})
+	assert.ErrorContains(t, err, "shard 4/3")
+	_, err = Plan(Config{Suites: suites, Only: []string{"nope"}})
+	assert.ErrorContains(t, err, `no suite "nope"`)
+	_, err = Plan(Config{Suites: suites, Profiles: []string{"nope"}})
+	assert.Error(t, err)
+	_, err = Execute(context.Background(), Config{Suites: suites, Inject: "nope"})
+	assert.ErrorContains(t, err, `no fault "nope"`)
+}
+
+// A run merged from its shards reports what the whole run reports, and
+// survives a JSON round trip.
+func TestShardsMergeToTheWholeRun(t *testing.T) {
+	suites := defaultSuites(t)
+	c := Config{Suites: suites, Only: []string{"hlk", "validation"}}
+	whole, err := Execute(context.Background(), c)
+	require.NoError(t, err)
+	var parts []*Report
+	for k := 1; k <= 2; k++ {
+		sc := c
+		sc.Shard, sc.Shards = k, 2
+		r, err := Execute(context.Background(), sc)
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		require.NoError(t, WriteJSON(&buf, r))
+		back, err := ReadJSON(&buf)
+		require.NoError(t, err)
+		parts = append(parts, back)
+	}
+	merged, err := Merge(parts...)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1/2", "2/2"}, merged.Environment.Shards)
+	require.Len(t, merged.Cases, len(whole.Cases))
+	key := func(r *Report) map[string]Status {
+		m := map[string]Status{}
+		for _, c := range r.Cases {
+			m[c.Path()+"@"+c.Profile] = c.Status
+		}
+		return m
+	}
+	assert.Equal(t, key(whole), key(merged))
+	assert.Equal(t, whole.Conformant(), merged.Conformant())
+
+	_, err = Merge(parts[0], parts[0])
+	assert.ErrorContains(t, err, "is in report 0 and report 1")
+	other := *parts[1]
+	other.Environment.Inject = "drop-wait"
+	_, err = Merge(parts[0], &other)
+	assert.ErrorContains(t, err, "fault")
+	_, err = ReadJSON(strings.NewReader(`{"cases":[{"status":"Maybe"}]}`))
+	assert.ErrorContains(t, err, `no status "Maybe"`)
+}
+
+// The JUnit report is well-formed and counts what the run counted.
+func TestJUnitReport(t *testing.T) {
+	c := Config{Suites: defaultSuites(t), Only: []string{"hlk"}, Inject: "drop-flush"}
+	rep, err := Execute(context.Background(), c)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, WriteJUnit(&buf, rep))
+	var doc junitSuites
+	require.NoError(t, xml.Unmarshal(buf.Bytes(), &doc))
+	counts := rep.Counts()
+	assert.Equal(t, len(rep.Cases), doc.Tests)
+	assert.Equal(t, counts[Fail], doc.Failures)
+	assert.Equal(t, counts[NotSupported]+counts[Skipped], doc.Skipped)
+	assert.Positive(t, doc.Failures, "drop-flush fails some hlk case")
+	assert.Len(t, doc.Suites, 3, "one per profile")
+	var summary strings.Builder
+	require.NoError(t, WriteSummary(&summary, rep))
+	assert.Contains(t, summary.String(), "NOT CONFORMANT")
+	assert.Contains(t, summary.String(), "fault drop-flush injected")
+}
+
+// panicky and slow drivers wrap the reference one to show Crash and
+// Timeout; counting shows another driver plugs in through the interface.
+type wrapped struct {
+	Driver
+	panicOn string
+	sleep   time.Duration
+	opened  *atomic.Int64
+}
+
+func (w wrapped) Name() string { return "wrapped" }
+
+func (w wrapped) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
+	w.opened.Add(1)
+	if w.panicOn == p.Name {
+		panic("the driver fell over")
+	}
+	time.Sleep(w.sleep)
+	return w.Driver.Open(p, o)
+}
+
+func TestStatusesFromAnotherDriver(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+buffer B 4096 flags UNORDERED_ACCESS
+queue Q DIRECT
+list L DIRECT
+  dispatch uav B
+end
+execute Q L
+expect reference B
+`, nil)
+	require.NoError(t, err)
+	suites := []Suite{{Name: "t", Cases: sc}}
+	var n atomic.Int64
+	rep, err := Execute(context.Background(), Config{Suites: suites, Driver: wrapped{Reference, "unified3d", 0, &n}})
+	require.NoError(t, err)
+	require.Len(t, rep.Cases, 3)
+	assert.Equal(t, int64(3), n.Load(), "the runner opened devices through the plugged-in driver")
+	assert.Equal(t, "wrapped", rep.Environment.Driver)
+	byProfile := map[string]CaseResult{}
+	for _, c := range rep.Cases {
+		byProfile[c.Profile] = c
+	}
+	assert.Equal(t, Pass, byProfile["discrete"].Status)
+	crash := byProfile["unified3d"]
+	assert.Equal(t, Crash, crash.Status)
+	assert.Contains(t, crash.Messages[0], "the driver fell over")
+	assert.Contains(t, crash.Stack, "runtime/debug.Stack")
+	assert.False(t, rep.Conformant())
+
+	rep, err = Execute(context.Background(), Config{Suites: suites, Profiles: []string{"coherent"},
+		Driver: wrapped{Reference, "", 200 * time.Millisecond, &n}, Timeout: 20 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, Timeout, rep.Cases[0].Status)
+}
+
+func TestSkippedAndNotSupported(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+scenario "only on discrete"
+profiles discrete
+scenario "needs compression"
+require compression
+`, nil)
+	require.NoError(t, err)
+	rep, err := Execute(context.Background(), Config{Suites: []Suite{{Name: "t", Cases: sc}}})
+	require.NoError(t, err)
+	st := map[string]Status{}
+	for _, c := range rep.Cases {
+		st[c.Case+"@"+c.Profile] = c.Status
+	}
+	assert.Equal(t, Pass, st["t.ebs: only on discrete@discrete"])
+	assert.Equal(t, Skipped, st["t.ebs: only on discrete@coherent"])
+	assert.Equal(t, NotSupported, st["t.ebs: needs compression@coherent"])
+	assert.Equal(t, Pass, st["t.ebs: needs compression@unified3d"])
+	assert.True(t, rep.Conformant(), "Skipped and NotSupported keep a run conformant")
+}
+
+// An expectation that does not hold fails the case and says what was
+// found instead; an unexpected error or hazard fails it too.
+func TestExpectationsThatFail(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+buffer B 4096 flags UNORDERED_ACCESS
+buffer C 4096
+queue Q DIRECT
+list L DIRECT
+  dispatch uav B
+  copy-buffer C 0 B 0 4096
+end
+execute Q L
+expect bytes B[0+2] = 0102
+expect error 1334
+expect warning 100001
+expect hazard missing-flush on C
+expect packets in L WAIT == 3
+expect cost cycles < 1
+`, nil)
+	require.NoError(t, err)
+	p, _ := hwmodel.LookupProfile("discrete")
+	r := Run(Reference, sc[0], p, "")
+	assert.Equal(t, Fail, r.Status)
+	require.Len(t, r.Expectations, 6)
+	for _, e := range r.Expectations {
+		assert.False(t, e.OK, e.Text)
+		assert.NotEmpty(t, e.Detail)
+	}
+	assert.Contains(t, r.Expectations[0].Detail, "found")
+	assert.Contains(t, r.Expectations[1].Detail, "none")
+	assert.Contains(t, r.Expectations[4].Detail, "0")
+	assert.Equal(t, "t.ebs:10:1", r.Expectations[0].Pos.String())
+	// The copy reads B with no barrier after the dispatch: a hazard,
+	// though not the one expected.
+	assert.NotEmpty(t, r.Hazards)
+
+	unexpected, err := Parse("t.ebs", `
+buffer B 4096
+list L DIRECT
+  barrier buffer B sync NONE -> COPY access COPY_DEST -> COPY_SOURCE
+end
+`, nil)
+	require.NoError(t, err)
+	r = Run(Reference, unexpected[0], p, "")
+	assert.Equal(t, Fail, r.Status)
+	assert.Contains(t, strings.Join(r.Failures, "\n"), "unexpected error")
+	assert.Equal(t, ddi.CommandListTypeDirect, r.Lists[0].Type)
+}
+
+// BenchmarkDefaultRun runs every suite on every profile (the README's main
+// job) and reports cases per second.
+func BenchmarkDefaultRun(b *testing.B) {
+	suites := defaultSuites(b)
+	var cases int
+	for b.Loop() {
+		rep, err := Execute(context.Background(), Config{Suites: suites})
+		if err != nil || !rep.Conformant() {
+			b.Fatal(err, "not conformant")
+		}
+		cases = len(rep.Cases)
+	}
+	b.ReportMetric(float64(cases), "cases")
+	b.ReportMetric(float64(cases*b.N)/b.Elapsed().Seconds(), "cases/s")
+}

@@ -1,0 +1,135 @@
+package hlk
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Suite is a named set of cases: a directory of scenario files under
+// hlk/suites, or one the package generates from ddi's rule tables.
+type Suite struct {
+	Name  string
+	Cases []*Scenario
+	// Files are the scenario sources by file name, so a failing case
+	// can be shown and run on its own (`ebref hlk --emit`).
+	Files map[string]string
+}
+
+//go:embed all:suites
+var suitesFS embed.FS
+
+// generators are the suites built in Go, each returning scenario files
+// (name → text).
+var generators = []struct {
+	name string
+	gen  func() map[string]string
+}{
+	{"rules/layout-access", genLayoutAccess},
+	{"rules/access-sync", genAccessSync},
+	{"rules/queue-layouts", genQueueLayouts},
+	{"rules/queue-accesses", genQueueAccesses},
+	{"rules/queue-syncs", genQueueSyncs},
+	{"write-read", genWriteRead},
+}
+
+// Suites loads the default set: every directory of scenario files under
+// hlk/suites (a suite per directory, named by its path) and the generated
+// suites.
+func Suites() ([]Suite, error) {
+	out, err := LoadSuites(suitesFS, "suites")
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range generators {
+		s, err := suiteFromSources(g.name, g.gen())
+		if err != nil {
+			return nil, fmt.Errorf("hlk: generated suite %s: %w", g.name, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// LoadSuites reads every .ebs file under root in fsys, one suite per
+// directory. Files whose names start with _ are includes, not cases.
+func LoadSuites(fsys fs.FS, root string) ([]Suite, error) {
+	byDir := map[string]map[string]string{}
+	includes := map[string]map[string]string{}
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ebs") {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		dir := strings.TrimPrefix(path.Dir(p), root+"/")
+		m := byDir
+		if strings.HasPrefix(d.Name(), "_") {
+			m = includes
+		}
+		if m[dir] == nil {
+			m[dir] = map[string]string{}
+		}
+		m[dir][p] = string(b)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	for d := range byDir {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	var out []Suite
+	for _, d := range dirs {
+		s := Suite{Name: d, Files: map[string]string{}}
+		var files []string
+		for f := range byDir[d] {
+			files = append(files, f)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			cases, err := Parse(f, byDir[d][f], func(p string) (string, error) {
+				b, err := fs.ReadFile(fsys, p)
+				return string(b), err
+			})
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range cases {
+				c.File = path.Base(f) // the suite names the directory
+			}
+			s.Cases = append(s.Cases, cases...)
+			s.Files[path.Base(f)] = byDir[d][f]
+		}
+		for f, text := range includes[d] {
+			s.Files[path.Base(f)] = text
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// suiteFromSources parses generated files.
+func suiteFromSources(name string, files map[string]string) (Suite, error) {
+	s := Suite{Name: name, Files: files}
+	var names []string
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		cases, err := Parse(f, files[f], nil)
+		if err != nil {
+			return s, err
+		}
+		s.Cases = append(s.Cases, cases...)
+	}
+	return s, nil
+}

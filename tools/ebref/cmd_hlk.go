@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
+)
+
+func runHLK(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runMerge(e, args[1:])
+	}
+	const synopsis = "[flags] | merge REPORT.json... [--json F] [--junit F]\n\n" +
+		"Runs the conformance suites (hlk/suites and the ones generated from the spec's\n" +
+		"tables) against the reference driver on every profile and prints a summary.\n" +
+		"Exit status: 0 when the run is conformant (every case Pass, NotSupported or\n" +
+		"Skipped; with --mutation, when every fault is caught), 1 when it is not, 2 on\n" +
+		"a usage error. `ebref hlk merge` joins the JSON reports of a sharded run.\n" +
+		"See docs/conformance.md."
+	fs := flag.NewFlagSet("hlk", flag.ContinueOnError)
+	profiles := fs.String("profile", "", "comma-separated profiles to run on (default: all)")
+	suites := fs.String("suite", "", "comma-separated suites to run (a name or a prefix such as rules; default: all)")
+	runRe := fs.String("run", "", "run only the cases whose suite/case path matches this regular expression")
+	jobs := fs.Int("jobs", 0, "cases to run in parallel (default: the number of CPUs)")
+	shard := fs.String("shard", "", "run shard K of N (K/N) of the selected cases")
+	inject := fs.String("inject", "", "inject one of the driver's faults ("+strings.Join(umd.FaultNames(), ", ")+")")
+	mutation := fs.Bool("mutation", false, "run once per fault and show which cases catch each; fail if a fault is not caught")
+	jsonOut := fs.String("json", "", "write the JSON report to this file")
+	junitOut := fs.String("junit", "", "write a JUnit XML report to this file")
+	timeout := fs.Duration("timeout", 30*time.Second, "time limit per case")
+	list := fs.Bool("list", false, "list the selected cases and stop")
+	emit := fs.String("emit", "", "write every suite's scenario files (generated ones included) under this directory and stop")
+	quiet := fs.Bool("quiet", false, "no progress line")
+	pos, code, ok := parseFlags(e, fs, synopsis, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageError(e, fs, synopsis, "unexpected argument %q", pos[0])
+	}
+	all, err := hlk.Suites()
+	if err != nil {
+		return inputError(e, "hlk", err)
+	}
+	if *emit != "" {
+		return emitSuites(e, all, *emit)
+	}
+	c := hlk.Config{Suites: all, Jobs: *jobs, Inject: *inject, Timeout: *timeout}
+	if *profiles != "" {
+		c.Profiles = strings.Split(*profiles, ",")
+		for _, p := range c.Profiles {
+			if _, err := hwmodel.LookupProfile(p); err != nil {
+				return usageError(e, fs, synopsis, "--profile: %v", err)
+			}
+		}
+	}
+	if *suites != "" {
+		c.Only = strings.Split(*suites, ",")
+	}
+	if *runRe != "" {
+		if c.Run, err = regexp.Compile(*runRe); err != nil {
+			return usageError(e, fs, synopsis, "--run: %v", err)
+		}
+	}
+	if *shard != "" {
+		k, n, ok := strings.Cut(*shard, "/")
+		ki, err1 := strconv.Atoi(k)
+		ni, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || ni < 1 || ki < 1 || ki > ni {
+			return usageError(e, fs, synopsis, "--shard %q: expected K/N with 1 <= K <= N", *shard)
+		}
+		c.Shard, c.Shards = ki, ni
+	}
+	if *list {
+		return listCases(e, all, c)
+	}
+	if !*quiet && isTerminal(e.stderr) {
+		c.Progress = func(done, total int, cr *hlk.CaseResult) {
+			fmt.Fprintf(e.stderr, "\r\033[K[%d/%d] %s %s on %s", done, total, cr.Status, trim(cr.Path(), 60), cr.Profile)
+			if done == total {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
+		}
+	}
+	start := time.Now()
+	if *mutation {
+		base, rows, err := hlk.Mutation(context.Background(), c)
+		if err != nil {
+			return usageError(e, fs, synopsis, "%v", err)
+		}
+		if code := writeReports(e, base, *jsonOut, *junitOut); code != 0 {
+			return code
+		}
+		fmt.Fprintf(e.stdout, "mutation run: %d cases per fault, %d faults, %.1f s\n\n", len(base.Cases), len(rows), time.Since(start).Seconds())
+		hlk.WriteMutation(e.stdout, rows)
+		if !base.Conformant() {
+			fmt.Fprintln(e.stdout, "\nthe run without a fault is not conformant:")
+			hlk.WriteSummary(e.stdout, base)
+			return 1
+		}
+		if !hlk.AllCaught(rows) {
+			return 1
+		}
+		return 0
+	}
+	rep, err := hlk.Execute(context.Background(), c)
+	if err != nil {
+		return usageError(e, fs, synopsis, "%v", err)
+	}
+	hlk.WriteSummary(e.stdout, rep)
+	fmt.Fprintf(e.stdout, "%.1f s on %d jobs\n", time.Since(start).Seconds(), jobsOf(c))
+	if code := writeReports(e, rep, *jsonOut, *junitOut); code != 0 {
+		return code
+	}
+	if !rep.Conformant() {
+		return 1
+	}
+	return 0
+}
+
+func jobsOf(c hlk.Config) int {
+	if c.Jobs > 0 {
+		return c.Jobs
+	}
+	return runtimeCPUs()
+}
+
+// writeReports writes the JSON and JUnit files asked for.
+func writeReports(e *env, rep *hlk.Report, jsonOut, junitOut string) int {
+	for _, w := range []struct {
+		path  string
+		write func(io.Writer, *hlk.Report) error
+	}{{jsonOut, hlk.WriteJSON}, {junitOut, hlk.WriteJUnit}} {
+		if w.path == "" {
+			continue
+		}
+		f, err := os.Create(w.path)
+		if err != nil {
+			return inputError(e, "hlk", err)
+		}
+		err = w.write(f, rep)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return inputError(e, "hlk", err)
+		}
+	}
+	return 0
+}
+
+func runMerge(e *env, args []string) int {
+	const synopsis = "REPORT.json... [--json F] [--junit F]\n\nJoins the JSON reports of a sharded run, prints the summary and writes the\nmerged reports. Exit status: 0 when the merged run is conformant, 1 when not,\n2 on a usage error or an unreadable report."
+	fs := flag.NewFlagSet("hlk merge", flag.ContinueOnError)
+	jsonOut := fs.String("json", "", "write the merged JSON report to this file")
+	junitOut := fs.String("junit", "", "write the merged JUnit XML report to this file")
+	pos, code, ok := parseFlags(e, fs, synopsis, args)
+	if !ok {
+		return code
+	}
+	if len(pos) == 0 {
+		return usageError(e, fs, synopsis, "expected JSON reports to merge")
+	}
+	var reps []*hlk.Report
+	for _, p := range pos {
+		f, err := os.Open(p)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
+			return 2
+		}
+		r, err := hlk.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ebref hlk merge: %s: %v\n", p, err)
+			return 2
+		}
+		reps = append(reps, r)
+	}
+	merged, err := hlk.Merge(reps...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
+		return 2
+	}
+	hlk.WriteSummary(e.stdout, merged)
+	if code := writeReports(e, merged, *jsonOut, *junitOut); code != 0 {
+		return code
+	}
+	if !merged.Conformant() {
+		return 1
+	}
+	return 0
+}
+
+// listCases prints the selected cases, one per line.
+func listCases(e *env, all []hlk.Suite, c hlk.Config) int {
+	rep, err := hlk.Plan(c)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
+		return 2
+	}
+	for _, j := range rep {
+		fmt.Fprintf(e.stdout, "%s on %s\n", j.Path, j.Profile)
+	}
+	fmt.Fprintf(e.stdout, "%d cases\n", len(rep))
+	return 0
+}
+
+// emitSuites writes every suite's files under dir/SUITE/.
+func emitSuites(e *env, all []hlk.Suite, dir string) int {
+	n := 0
+	for _, s := range all {
+		var names []string
+		for f := range s.Files {
+			names = append(names, f)
+		}
+		sort.Strings(names)
+		for _, f := range names {
+			p := filepath.Join(dir, filepath.FromSlash(s.Name), f)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return inputError(e, "hlk", err)
+			}
+			if err := os.WriteFile(p, []byte(s.Files[f]), 0o644); err != nil {
+				return inputError(e, "hlk", err)
+			}
+			n++
+		}
+	}
+	fmt.Fprintf(e.stdout, "wrote %d scenario files under %s (includes are not copied: run the embedded ones from hlk/suites)\n", n, dir)
+	return 0
+}
+
+func trim(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runtimeCPUs() int { return runtime.GOMAXPROCS(0) }

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
+)
+
+func runRun(e *env, args []string) int {
+	const synopsis = "FILE.ebs [--profile P] [--json] [--inject FAULT] [--case REGEX]\n\n" +
+		"Runs one scenario file (every case in it, on every profile unless --profile)\n" +
+		"and prints, per case and profile, each list's packets with the barrier calls\n" +
+		"they came from, the hazards, the cost counters and each expectation's result.\n" +
+		"Exit status: 0 when every expectation holds, 1 when one fails, 2 on a parse or\n" +
+		"usage error. The language is described in docs/scenarios.md."
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
+	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	inject := fs.String("inject", "", "inject one of the driver's faults ("+strings.Join(umd.FaultNames(), ", ")+")")
+	caseRe := fs.String("case", "", "run only the cases whose names match this regular expression")
+	pos, code, ok := parseFlags(e, fs, synopsis, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(e, fs, synopsis, "expected one scenario file")
+	}
+	profiles := hwmodel.ProfileNames()
+	if *profile != "" {
+		if _, err := hwmodel.LookupProfile(*profile); err != nil {
+			return usageError(e, fs, synopsis, "%v", err)
+		}
+		profiles = []string{*profile}
+	}
+	if *inject != "" {
+		if _, err := umd.FaultByName(*inject); err != nil {
+			return usageError(e, fs, synopsis, "%v", err)
+		}
+	}
+	var re *regexp.Regexp
+	if *caseRe != "" {
+		var err error
+		if re, err = regexp.Compile(*caseRe); err != nil {
+			return usageError(e, fs, synopsis, "--case: %v", err)
+		}
+	}
+	cases, err := loadScenario(e, pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref run: %v\n", err)
+		return 2
+	}
+	type jsonCase struct {
+		Case         string             `json:"case"`
+		Profile      string             `json:"profile"`
+		Status       string             `json:"status"`
+		Failures     []string           `json:"failures,omitempty"`
+		Expectations []hlk.ExpectResult `json:"expectations"`
+		Hazards      []string           `json:"hazards,omitempty"`
+		Counters     hwmodel.Counters   `json:"counters"`
+		Lists        []jsonList         `json:"lists"`
+	}
+	var out []jsonCase
+	failed, ran := false, 0
+	for _, sc := range cases {
+		if re != nil && !re.MatchString(sc.Name()) {
+			continue
+		}
+		for _, pn := range profiles {
+			p, _ := hwmodel.LookupProfile(pn)
+			r := hlk.Run(hlk.Reference, sc, p, *inject)
+			ran++
+			if !r.Status.Conformant() {
+				failed = true
+			}
+			if *asJSON {
+				jc := jsonCase{Case: sc.Name(), Profile: pn, Status: r.Status.String(), Failures: r.Failures,
+					Expectations: r.Expectations, Counters: r.Counters}
+				for _, h := range r.Hazards {
+					jc.Hazards = append(jc.Hazards, h.Message)
+				}
+				for _, l := range r.Lists {
+					jc.Lists = append(jc.Lists, listJSON(l))
+				}
+				out = append(out, jc)
+				continue
+			}
+			printCase(e.stdout, sc, pn, r)
+		}
+	}
+	if ran == 0 {
+		fmt.Fprintf(e.stderr, "ebref run: no case of %s matches\n", pos[0])
+		return 2
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return inputError(e, "run", err)
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// loadScenario reads a scenario file from disk ("-": standard input, which
+// may not include other files).
+func loadScenario(e *env, name string) ([]*hlk.Scenario, error) {
+	if name == "-" {
+		src, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		return hlk.Parse("<stdin>", string(src), nil)
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	// Positions name the files as given; includes are relative to the
+	// file that includes them.
+	return hlk.Parse(filepath.ToSlash(name), string(src), func(p string) (string, error) {
+		b, err := os.ReadFile(filepath.FromSlash(p))
+		return string(b), err
+	})
+}
+
+// jsonList is a list's packets for --json.
+type jsonList struct {
+	Name  string   `json:"name"`
+	Type  string   `json:"type"`
+	Calls []string `json:"barrier_calls"`
+	Lines []string `json:"packets"`
+}
+
+func listJSON(l hlk.ListDump) jsonList {
+	jl := jsonList{Name: l.Name, Type: l.Type.String()}
+	for i, c := range l.Calls {
+		var bs []string
+		for j := range c {
+			bs = append(bs, c[j].String())
+		}
+		jl.Calls = append(jl.Calls, fmt.Sprintf("call %d: %s", i, strings.Join(bs, "; ")))
+	}
+	for _, ln := range l.Lines {
+		jl.Lines = append(jl.Lines, fmt.Sprintf("%5d %-13s %s", ln.Offset, ln.Op, ln.Text))
+	}
+	return jl
+}
+
+// printCase prints one case's run: packets per list (each Barrier MARKER
+// followed by the call's barriers), hazards, costs, expectations.
+func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
+	fmt.Fprintf(w, "== %s on %s: %s\n", sc.Name(), profile, r.Status)
+	if r.Status == hlk.Skipped || r.Status == hlk.NotSupported {
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "   %s\n", f)
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	for _, l := range r.Lists {
+		fmt.Fprintf(w, "list %s (%s)\n", l.Name, l.Type)
+		call := 0
+		for _, ln := range l.Lines {
+			fmt.Fprintf(w, "  %5d  %-13s %s\n", ln.Offset, ln.Op, ln.Text)
+			if ln.Op == "MARKER" && strings.Contains(ln.Text, "\"Barrier #") && call < len(l.Calls) {
+				for j := range l.Calls[call] {
+					fmt.Fprintf(w, "         ; barrier %d: %s\n", j, l.Calls[call][j].String())
+				}
+				call++
+			}
+		}
+		for _, rec := range l.Records {
+			fmt.Fprintf(w, "  ; call %d: %d barriers, %d waits (drain %s, hold %s), %d cache ops (flush %s, invalidate %s), %d surface ops, %d dwords\n",
+				rec.Call, rec.Barriers, rec.Waits, rec.Drain, rec.Hold, rec.CacheOps, rec.Flush, rec.Invalidate, rec.NumOps, rec.Dwords)
+		}
+	}
+	if len(r.Hazards) == 0 {
+		fmt.Fprintln(w, "hazards: none")
+	} else {
+		fmt.Fprintf(w, "hazards: %d\n", len(r.Hazards))
+		for _, h := range r.Hazards {
+			fmt.Fprintf(w, "  %s\n", h.Message)
+		}
+	}
+	for _, o := range r.Observed {
+		fmt.Fprintf(w, "message: %s\n", o.Text)
+	}
+	c := r.Counters
+	fmt.Fprintf(w, "cost: %d cycles (work %d, stalls %d, held %d, cache %d, compression %d, end of submission %d); %d lines flushed, %d invalidated; %d bytes decompressed\n",
+		c.Cycles, c.WorkCycles, c.StallCycles, c.HeldCycles, c.CacheCycles, c.CompressionCycles, c.BatchEndCycles,
+		sumU(c.FlushedLines[:]), sumU(c.InvalidatedLines[:]), c.DecompressedBytes)
+	for _, x := range r.Expectations {
+		mark := "ok  "
+		if !x.OK {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(w, "%s %s: expect %s: %s\n", mark, x.Pos, x.Text, x.Detail)
+	}
+	for _, f := range r.Failures {
+		if !strings.Contains(f, ": expect ") { // those are the FAIL lines above
+			fmt.Fprintf(w, "FAIL %s\n", f)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func sumU(v []uint64) (s uint64) {
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
