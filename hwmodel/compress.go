@@ -55,10 +55,11 @@ func (s *Surface) define(first, last uint64) {
 
 // spoilMetadata notes a plain write of [addr, addr+n): metadata it lands on
 // is garbage from now on (memory aliased between a surface's metadata and
-// another resource).
-func (m *Machine) spoilMetadata(addr, n uint64) {
+// another resource). It returns a surface whose defined metadata it
+// spoiled and the bytes of it, nil if none.
+func (m *Machine) spoilMetadata(addr, n uint64) (spoiled *Surface, lo, hi uint64) {
 	if len(m.metaIndex) == 0 || n == 0 {
-		return
+		return nil, 0, 0
 	}
 	for p := addr / PageSize; p <= (addr+n-1)/PageSize; p++ {
 		for _, s := range m.metaIndex[p] {
@@ -66,12 +67,16 @@ func (m *Machine) spoilMetadata(addr, n uint64) {
 			if addr >= end || s.Meta >= addr+n {
 				continue
 			}
-			lo, hi := max(addr, s.Meta), min(addr+n, end)
-			for b := (lo - s.Meta) / 2; b <= (hi-1-s.Meta)/2; b++ {
+			l, h := max(addr, s.Meta), min(addr+n, end)
+			for b := (l - s.Meta) / 2; b <= (h-1-s.Meta)/2; b++ {
+				if spoiled == nil && s.isDefined(b) {
+					spoiled, lo, hi = s, l, h
+				}
 				s.defined[b/64] &^= 1 << (b % 64)
 			}
 		}
 	}
+	return spoiled, lo, hi
 }
 
 func validMeta(code byte) bool { return code >= MetaPlain && code <= MetaClear }
@@ -367,4 +372,19 @@ func (m *Machine) holds(ctx *opCtx, lo, hi uint64, v byte) bool {
 		}
 	}
 	return true
+}
+
+// checkMetadataClobber: metadata lives in memory and the compression unit
+// reads and writes it there, past the caches; a write-back that lands on a
+// surface's initialised metadata replaces it with whatever the line held
+// (memory re-used by a surface while a cache still held the previous
+// resource's writes). tag is the op whose data was written back.
+func (m *Machine) checkMetadataClobber(ctx *opCtx, lv *level, addr, n uint64, tag uint32) {
+	s, lo, hi := m.spoilMetadata(addr, n)
+	if s == nil {
+		return
+	}
+	a := cmdbuf.Access{Addr: addr, Size: uint32(n), Dir: cmdbuf.DirWrite, Client: ctx.client}
+	m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, m.ops[tag],
+		fmt.Sprintf("writing back %s put older data over surface %d's metadata: write %s back over the surface's metadata before initialising it", lv.name, s.ID, lv.name))
 }

@@ -436,6 +436,9 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 			a := la + uint64(i)
 			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
 			m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
+			if lv.parent.isMem() {
+				m.checkMetadataClobber(ctx, lv, a, uint64(j-i), ln.tag)
+			}
 			if !lv.parent.isMem() {
 				// The data moved; so did its writer.
 				lv.parent.lineAt(la).tag = ln.tag

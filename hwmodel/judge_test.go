@@ -117,6 +117,22 @@ var judgeCases = []judgeCase{
 		r.run(r.compute, c)
 		return []Region{{Name: "Y", Addr: y, Size: n}}
 	}},
+	// Memory re-used for a surface: the previous resource's writes sit in
+	// L2 over the surface's metadata; unless L2 is written back first, the
+	// end of the submission writes them over the initialised metadata.
+	{"metadata-writeback", func(p *Profile) bool { return p.Has(cmdbuf.CacheL2) && compresses(p) }, HazardWriteAfterWrite, func(r *rig, drop bool) []Region {
+		s := r.surface("S", n, 1, false)
+		p := r.prog().
+			work(cmdbuf.WorkDispatch, cCompute, wr(s+n, uint32(MetadataSize(n)), store)).
+			wait(stages(cCompute), stages(cCP)).
+			cache(unless(!r.m.prof.Has(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheShaderL0), 0), 0)
+		if !drop {
+			p.cache(caches(cmdbuf.CacheL2), 0)
+		}
+		r.run(r.direct, p.metaInit(1, n, 0).
+			work(cmdbuf.WorkDraw, cColor, onSurface(wr(s, n, color), 1, true)))
+		return []Region{{Name: "S", Addr: s, Size: n, Surface: 1}}
+	}},
 	{"split-event", always, HazardReadAfterWrite, func(r *rig, drop bool) []Region {
 		x, y := r.alloc("X", n), r.alloc("Y", n)
 		p := r.prog().work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).

@@ -56,9 +56,9 @@ type Device struct {
 // before client r reads: flush[w][r] are the caches the write sits in that r
 // does not look in (Profile.CachesBetween), inval[w][r] the caches of r that
 // may hold stale copies (Profile.StaleBetween); path[w] is every cache on
-// w's way to memory. writeBack are the caches that hold writes (not
-// read-only): invalidating one also flushes it, so no other resource's
-// pending writes are dropped.
+// w's way to memory. writeBack are the engine's caches that hold writes
+// (not read-only): invalidating one also flushes it, so no other
+// resource's pending writes are dropped.
 type cacheTable struct {
 	flush, inval [cmdbuf.NumClients][cmdbuf.NumClients]cmdbuf.CacheMask
 	path         [cmdbuf.NumClients]cmdbuf.CacheMask
@@ -79,9 +79,13 @@ func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
 			t.inval[w][r] = mask(p.StaleBetween(e, w, e, r))
 		}
 	}
+	var onEngine cmdbuf.CacheMask
+	for _, m := range t.path {
+		onEngine |= m
+	}
 	for _, s := range p.Caches {
 		if !s.ReadOnly {
-			t.writeBack |= s.Kind.Mask()
+			t.writeBack |= s.Kind.Mask() & onEngine
 		}
 	}
 	return t

@@ -194,6 +194,7 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	u, toMem := users(g.AccessAfter, compatAfter)
 	flush, inval := cl.cacheWork(w, u, toMem)
 	var post cmdbuf.CacheMask
+	lo, hi := selectionRange(r, sel, whole)
 	if work != workNone {
 		// The compression work reads what the writers left and writes
 		// through BLIT, which the later users must then see.
@@ -202,7 +203,15 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 		f, i = cl.cacheWork(blitClient, u, toMem)
 		post, inval = f, inval|i
 	}
-	lo, hi := selectionRange(r, sel, whole)
+	if work == workInitPlain || work == workInitClear {
+		// Metadata is written in memory, past the caches: what a cache
+		// still holds of the surface's metadata bytes (the writes of a
+		// resource that used the memory before) must reach memory first,
+		// or its later write-back replaces the new metadata (errata
+		// E-METADATA-WRITEBACK). The span grows to the metadata.
+		flush |= cl.d.caches[cl.engine].writeBack
+		hi = max(hi, r.Addr+r.DataSize+r.MetaSize)
+	}
 	begin := g.SyncAfter == ddi.SyncSplit
 	dst := &p.comp
 	if begin {

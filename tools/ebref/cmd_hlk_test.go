@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/hlk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const smoke = "../../hlk/testdata/smoke.ebs"
+
+func TestRunScenario(t *testing.T) {
+	code, stdout, stderr := ebref(t, nil, "run", smoke, "--profile", "discrete")
+	require.Equal(t, 0, code, stderr)
+	for _, want := range []string{
+		"== ../../hlk/testdata/smoke.ebs on discrete: Pass",
+		"list L (DIRECT)",
+		`MARKER        tag=0x00000002 "Barrier #2"`,
+		"; barrier 0: TEXTURE 0x2 RENDER_TARGET->PIXEL_SHADING",
+		"CACHE         flush=COLOR inval=TEXTURE_L0",
+		"; call 0: 1 barriers, 1 waits",
+		"hazards: none",
+		"cost: ",
+		"ok   ../../hlk/testdata/smoke.ebs:14:1: expect reference RT OUT: equal to the reference",
+	} {
+		assert.Contains(t, stdout, want)
+	}
+
+	// With the flush dropped the expectation fails, the hazard is named,
+	// and the exit status is 1.
+	code, stdout, _ = ebref(t, nil, "run", smoke, "--profile", "unified3d", "--inject", "drop-flush")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, "FAIL ../../hlk/testdata/smoke.ebs:14:1: expect reference RT OUT: differs from the reference")
+	assert.Contains(t, stdout, "missing-flush")
+
+	code, stdout, _ = ebref(t, nil, "run", smoke, "--json")
+	require.Equal(t, 0, code)
+	var out []struct {
+		Case, Profile, Status string
+		Lists                 []struct {
+			Calls []string `json:"barrier_calls"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
+	require.Len(t, out, 3)
+	assert.Equal(t, "Pass", out[0].Status)
+	assert.Contains(t, out[0].Lists[0].Calls[0], "call 0: TEXTURE")
+
+	// Standard input works; parse errors are status 2 with file:line:col.
+	code, _, stderr = ebref(t, []byte("buffer B 4096\nlist L DIRECT\n  dispatch uav Q\nend\n"), "run", "-")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "<stdin>:3:16: no resource is named Q")
+
+	code, _, stderr = ebref(t, nil, "run")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "expected one scenario file")
+	code, _, stderr = ebref(t, nil, "run", smoke, "--profile", "tiny")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "tiny")
+	code, _, stderr = ebref(t, nil, "run", smoke, "--inject", "drop-everything")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "drop-everything")
+	code, _, stderr = ebref(t, nil, "run", "no-such-file.ebs")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "no-such-file.ebs")
+	code, _, stderr = ebref(t, nil, "run", smoke, "--case", "nothing-matches")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "no case")
+}
+
+// Includes in a file on disk resolve relative to it.
+func TestRunWithInclude(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "_setup.ebs"), []byte("buffer B 4096 flags UNORDERED_ACCESS\nqueue Q COMPUTE\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.ebs"), []byte(`include "_setup.ebs"
+list L COMPUTE
+  dispatch uav B
+end
+execute Q L
+expect reference B
+`), 0o644))
+	code, stdout, stderr := ebref(t, nil, "run", filepath.Join(dir, "main.ebs"), "--profile", "coherent")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, ": Pass")
+}
+
+func TestHLK(t *testing.T) {
+	dir := t.TempDir()
+	js, ju := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml")
+	code, stdout, stderr := ebref(t, nil, "hlk", "--suite", "hlk,cost", "--json", js, "--junit", ju)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "CONFORMANT: ")
+	assert.Contains(t, stdout, "hlk                          discrete")
+	raw, err := os.ReadFile(js)
+	require.NoError(t, err)
+	var rep hlk.Report
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	assert.NotEmpty(t, rep.Cases)
+	assert.Equal(t, "ebref umd", rep.Environment.Driver)
+	assert.NotEmpty(t, rep.Environment.Go)
+	x, err := os.ReadFile(ju)
+	require.NoError(t, err)
+	assert.NoError(t, xml.Unmarshal(x, new(struct{})))
+	assert.Contains(t, string(x), `<testsuite name="hlk@discrete"`)
+
+	// An injected fault makes the run fail, with the hazards in the summary.
+	code, stdout, _ = ebref(t, nil, "hlk", "--suite", "hlk", "--inject", "drop-invalidate", "--profile", "discrete")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, "NOT CONFORMANT")
+	assert.Contains(t, stdout, "missing-invalidate")
+
+	// Shards, merged, are the whole run.
+	var parts []string
+	for _, k := range []string{"1/2", "2/2"} {
+		p := filepath.Join(dir, strings.ReplaceAll(k, "/", "of")+".json")
+		code, _, stderr := ebref(t, nil, "hlk", "--suite", "hlk", "--shard", k, "--json", p)
+		require.Equal(t, 0, code, stderr)
+		parts = append(parts, p)
+	}
+	merged := filepath.Join(dir, "merged.json")
+	code, stdout, stderr = ebref(t, nil, append([]string{"hlk", "merge", "--json", merged}, parts...)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "CONFORMANT")
+	raw, err = os.ReadFile(merged)
+	require.NoError(t, err)
+	var m hlk.Report
+	require.NoError(t, json.Unmarshal(raw, &m))
+	assert.Equal(t, []string{"1/2", "2/2"}, m.Environment.Shards)
+
+	code, stdout, _ = ebref(t, nil, "hlk", "--suite", "validation", "--profile", "coherent", "--run", "DISCARD", "--list")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "validation/barrier.ebs: DISCARD without LayoutBefore UNDEFINED on coherent")
+	assert.Contains(t, stdout, "1 cases")
+
+	emit := filepath.Join(dir, "emit")
+	code, stdout, _ = ebref(t, nil, "hlk", "--emit", emit)
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "scenario files")
+	gen, err := os.ReadFile(filepath.Join(emit, "rules", "layout-access", "cells.ebs"))
+	require.NoError(t, err)
+	assert.Contains(t, string(gen), `scenario "RENDER_TARGET with RENDER_TARGET"`)
+	// An emitted generated file runs on its own.
+	code, _, stderr = ebref(t, nil, "run", filepath.Join(emit, "write-read", "copy.ebs"), "--profile", "discrete")
+	assert.Equal(t, 0, code, stderr)
+
+	for _, bad := range [][]string{
+		{"hlk", "--shard", "3/2"}, {"hlk", "--shard", "x"}, {"hlk", "--suite", "nope"}, {"hlk", "--profile", "nope"},
+		{"hlk", "--run", "("}, {"hlk", "--inject", "nope"}, {"hlk", "extra"}, {"hlk", "merge"}, {"hlk", "merge", "missing.json"},
+	} {
+		code, _, stderr := ebref(t, nil, bad...)
+		assert.Equal(t, 2, code, "%v: %s", bad, stderr)
+		assert.NotEmpty(t, stderr, "%v", bad)
+	}
+}
+
+func TestHLKMutationOnASuite(t *testing.T) {
+	code, stdout, stderr := ebref(t, nil, "hlk", "--mutation", "--suite", "hlk,barriers,write-read")
+	require.Equal(t, 0, code, stderr+stdout)
+	assert.Contains(t, stdout, "fault")
+	assert.Contains(t, stdout, "drop-ranged-flush")
+	assert.Contains(t, stdout, "every fault is caught")
+
+	// The rule-table suites record barriers and run nothing: no fault
+	// changes what they see, and the mutation run says so.
+	code, stdout, _ = ebref(t, nil, "hlk", "--mutation", "--suite", "rules/queue-syncs", "--profile", "coherent")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout, "NOT CAUGHT")
+}
