@@ -184,3 +184,24 @@ func TestCaps(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `no hardware profile "nope"`)
 }
+
+// The README's front door holds exactly two set-up commands: the main job,
+// which works (run here in-process), and the test command, which CI runs.
+func TestReadmeCommands(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	var cmds []string
+	for _, block := range strings.Split(string(raw), "```sh\n")[1:] {
+		cmds = append(cmds, strings.TrimSpace(strings.SplitN(block, "```", 2)[0]))
+	}
+	require.Len(t, cmds, 2, "the README has exactly two set-up commands")
+	main, ok := strings.CutPrefix(cmds[0], "go run ./tools/ebref ")
+	require.True(t, ok, "the first command runs ebref: %q", cmds[0])
+	code, stdout, stderr := ebref(t, nil, strings.Fields(main)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "CONFORMANT")
+	assert.Equal(t, "go test ./...", cmds[1])
+	ci, err := os.ReadFile("../../.ci/run")
+	require.NoError(t, err)
+	assert.Contains(t, string(ci), "\n"+cmds[1]+"\n", ".ci/run runs the README's test command")
+}

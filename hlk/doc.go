@@ -1,0 +1,25 @@
+// Package hlk is ebref's conformance harness: a scenario language, suites
+// written in it, and a runner that executes them against a user-mode
+// driver on every hardware profile of the simulated GPU and reports per
+// case.
+//
+// A scenario file (.ebs, docs/scenarios.md) declares heaps, resources,
+// queues and fences, records command lists of work and barriers, submits
+// them, and states expectations: bytes equal to the sequentially
+// consistent reference, given bytes, hazards or their absence, validation
+// messages by ID, packet and cost bounds. Parse reads one (sections,
+// includes and parameters make it several cases); Run runs one case on a
+// profile.
+//
+// Suites loads the default set: the directories under hlk/suites (the
+// spec's HLK areas, barrier rules, validation, costs) and the suites
+// generated from package ddi's rule tables and from the write × read
+// product of operations. Execute runs a Config (filters, shards, jobs, a
+// fault to inject) into a Report, written as a console summary, JSON or
+// JUnit XML; Merge joins sharded reports; Mutation runs once per fault the
+// driver offers and shows which cases catch each.
+//
+// The driver under test is a Driver (Reference is ebref's own, package
+// umd); docs/conformance.md describes the statuses, the reports and how to
+// plug in another implementation.
+package hlk
