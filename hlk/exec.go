@@ -79,6 +79,14 @@ type Observed struct {
 	expected bool
 }
 
+// where is " at FILE:LINE:COL" for an observation tied to a statement.
+func (o *Observed) where() string {
+	if o.Pos.File == "" {
+		return ""
+	}
+	return " at " + o.Pos.String()
+}
+
 // ListDump is one recorded list: its disassembly and its barrier calls.
 type ListDump struct {
 	Name    string
@@ -99,6 +107,7 @@ type exec struct {
 	lists  map[string]CommandList
 	dumps  map[string]*ListDump
 	res0   Result
+	msgs   int // the device messages observed so far
 }
 
 // Run runs a case on a profile with a driver. It does not recover panics:
@@ -124,9 +133,7 @@ func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
 	if err := dev.WaitIdle(); err != nil {
 		x.observe(Observed{Severity: umd.SeverityError, Text: fmt.Sprintf("running: %v", err)})
 	}
-	for _, m := range dev.Messages() {
-		x.observe(Observed{Severity: m.Severity, ID: m.ID, Field: m.Field, Text: m.Error()})
-	}
+	x.deviceMessages(Pos{})
 	m := dev.Machine()
 	x.res0.Hazards = append([]hwmodel.Hazard(nil), m.Hazards()...)
 	x.res0.Faults = append([]hwmodel.Fault(nil), m.Faults()...)
@@ -141,6 +148,16 @@ func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
 }
 
 func (x *exec) observe(o Observed) { x.res0.Observed = append(x.res0.Observed, o) }
+
+// deviceMessages observes the debug layer's messages not seen yet, as
+// caused by the statement at pos.
+func (x *exec) deviceMessages(pos Pos) {
+	ms := x.dev.Messages()
+	for _, m := range ms[x.msgs:] {
+		x.observe(Observed{Severity: m.Severity, ID: m.ID, Field: m.Field, Text: m.Error(), Pos: pos})
+	}
+	x.msgs = len(ms)
+}
 
 // createErr records a creation or run error, as a validation message when
 // it is one.
@@ -208,6 +225,7 @@ func (x *exec) step(st Step) {
 				x.createErr(s.Pos, err)
 			}
 		}
+		x.deviceMessages(s.Pos) // the debug layer's findings about this submission
 	case *FenceOpStep:
 		q, f := x.queues[s.Queue], x.fences[s.Fence]
 		if q == nil || f == nil {
@@ -449,7 +467,7 @@ func (x *exec) check() {
 	}
 	for _, o := range r.Observed {
 		if o.Severity == umd.SeverityError && !o.expected {
-			r.Failures = append(r.Failures, "unexpected error: "+o.Text)
+			r.Failures = append(r.Failures, "unexpected error"+o.where()+": "+o.Text)
 		}
 	}
 	if !hazardExpected {

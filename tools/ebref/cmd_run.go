@@ -195,7 +195,11 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 		}
 	}
 	for _, o := range r.Observed {
-		fmt.Fprintf(w, "message: %s\n", o.Text)
+		where := ""
+		if o.Pos.File != "" {
+			where = " at " + o.Pos.String()
+		}
+		fmt.Fprintf(w, "message%s: %s\n", where, o.Text)
 	}
 	c := r.Counters
 	fmt.Fprintf(w, "cost: %d cycles (work %d, stalls %d, held %d, cache %d, compression %d, end of submission %d); %d lines flushed, %d invalidated; %d bytes decompressed\n",

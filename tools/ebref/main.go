@@ -78,8 +78,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ebref COMMAND [ARGS]\n\nebref is a reference user-mode driver for D3D12 Enhanced Barriers.\n\nCommands:")
 	cs := append([]command(nil), commands...)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	width := 0
 	for _, c := range cs {
-		fmt.Fprintf(w, "  %-8s %-28s %s\n", c.name, c.args, c.summary)
+		width = max(width, len(c.args))
+	}
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-8s %-*s  %s\n", c.name, width, c.args, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'ebref COMMAND --help' for a command's flags.")
 }
