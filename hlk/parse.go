@@ -281,6 +281,15 @@ func (p *parser) declare(t token, kind string) error {
 	return nil
 }
 
+// named reads a name declared as kind.
+func (p *parser) named(c *cursor, what, kind string) (string, error) {
+	t, err := c.wordTok(what)
+	if err != nil {
+		return "", err
+	}
+	return t.text, p.ref(t, kind)
+}
+
 // ref checks that a name was declared as kind.
 func (p *parser) ref(t token, kind string) error {
 	k, ok := p.names[t.text]
@@ -364,14 +373,11 @@ func (p *parser) statement(kw token, c *cursor) error {
 		sc.Steps = append(sc.Steps, &FenceStep{kw.pos, t.text})
 		return c.done()
 	case "execute":
-		q, err := c.wordTok("a queue name")
+		q, err := p.named(c, "a queue name", "queue")
 		if err != nil {
 			return err
 		}
-		if err := p.ref(q, "queue"); err != nil {
-			return err
-		}
-		st := &ExecuteStep{Pos: kw.pos, Queue: q.text}
+		st := &ExecuteStep{Pos: kw.pos, Queue: q}
 		for c.more() {
 			t := c.next()
 			if err := p.ref(t, "list"); err != nil {
@@ -385,32 +391,23 @@ func (p *parser) statement(kw token, c *cursor) error {
 		sc.Steps = append(sc.Steps, st)
 		return nil
 	case "signal", "wait":
-		q, err := c.wordTok("a queue name")
+		q, err := p.named(c, "a queue name", "queue")
 		if err != nil {
 			return err
 		}
-		if err := p.ref(q, "queue"); err != nil {
-			return err
-		}
-		f, err := c.wordTok("a fence name")
+		f, err := p.named(c, "a fence name", "fence")
 		if err != nil {
-			return err
-		}
-		if err := p.ref(f, "fence"); err != nil {
 			return err
 		}
 		v, err := c.uint("a fence value")
 		if err != nil {
 			return err
 		}
-		sc.Steps = append(sc.Steps, &FenceOpStep{kw.pos, kw.text == "wait", q.text, f.text, v})
+		sc.Steps = append(sc.Steps, &FenceOpStep{kw.pos, kw.text == "wait", q, f, v})
 		return c.done()
 	case "write":
-		t, err := c.wordTok("a buffer name")
+		t, err := p.named(c, "a buffer name", "resource")
 		if err != nil {
-			return err
-		}
-		if err := p.ref(t, "resource"); err != nil {
 			return err
 		}
 		off, err := c.uint("a byte offset")
@@ -421,7 +418,7 @@ func (p *parser) statement(kw token, c *cursor) error {
 		if err != nil {
 			return err
 		}
-		sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t.text, off, data})
+		sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t, off, data})
 		return nil
 	case "expect":
 		return p.expect(kw, c)
@@ -499,12 +496,8 @@ func (p *parser) resource(kw token, c *cursor) error {
 		case opt.text == "in":
 			st.Kind, err = c.heapKind()
 		case opt.text == "at":
-			var h token
-			if h, err = c.wordTok("a heap name"); err == nil {
-				if err = p.ref(h, "heap"); err == nil {
-					st.Heap = h.text
-					st.Offset, err = c.uint("the offset in the heap")
-				}
+			if st.Heap, err = p.named(c, "a heap name", "heap"); err == nil {
+				st.Offset, err = c.uint("the offset in the heap")
 			}
 		case kw.text == "texture" && opt.text == "format":
 			var v uint64
@@ -967,14 +960,9 @@ func (p *parser) expect(kw token, c *cursor) error {
 		for c.more() {
 			switch {
 			case c.keyword("in"):
-				l, err := c.wordTok("a list name")
-				if err != nil {
+				if e.List, err = p.named(c, "a list name", "list"); err != nil {
 					return err
 				}
-				if err := p.ref(l, "list"); err != nil {
-					return err
-				}
-				e.List = l.text
 			case c.keyword("field"):
 				f, err := c.next1("a member name")
 				if err != nil {
@@ -988,14 +976,9 @@ func (p *parser) expect(kw token, c *cursor) error {
 		}
 	case "packets":
 		if c.keyword("in") {
-			l, err := c.wordTok("a list name")
-			if err != nil {
+			if e.List, err = p.named(c, "a list name", "list"); err != nil {
 				return err
 			}
-			if err := p.ref(l, "list"); err != nil {
-				return err
-			}
-			e.List = l.text
 		}
 		t, err := c.wordTok("an opcode (e.g. WAIT, CACHE, DECOMPRESS)")
 		if err != nil {
