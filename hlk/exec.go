@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -113,7 +114,7 @@ type exec struct {
 // Run runs a case on a profile with a driver. It does not recover panics:
 // the runner does.
 func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
-	if len(sc.Profiles) > 0 && !contains(sc.Profiles, p.Name) {
+	if len(sc.Profiles) > 0 && !slices.Contains(sc.Profiles, p.Name) {
 		return Result{Status: Skipped, Failures: []string{fmt.Sprintf("the case is for %s only", strings.Join(sc.Profiles, ", "))}}
 	}
 	for _, f := range sc.Requires {

@@ -1,7 +1,8 @@
 package hlk
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/ebref/ebref/hwmodel"
 )
@@ -19,14 +20,7 @@ var features = map[string]func(p *hwmodel.Profile) bool{
 	"caches": func(p *hwmodel.Profile) bool { return len(p.Caches) > 1 },
 }
 
-func featureNames() []string {
-	var out []string
-	for n := range features {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func featureNames() []string { return slices.Sorted(maps.Keys(features)) }
 
 // metrics are what `expect cost` can bound: the machine's counters summed
 // over its engines.
@@ -45,14 +39,7 @@ var metrics = map[string]func(c hwmodel.Counters) uint64{
 	"submissions":        func(c hwmodel.Counters) uint64 { return c.Submissions },
 }
 
-func metricNames() []string {
-	var out []string
-	for n := range metrics {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func metricNames() []string { return slices.Sorted(maps.Keys(metrics)) }
 
 func sum(v []uint64) (s uint64) {
 	for _, x := range v {
@@ -60,5 +47,3 @@ func sum(v []uint64) (s uint64) {
 	}
 	return s
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

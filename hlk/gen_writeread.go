@@ -2,7 +2,8 @@ package hlk
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ebref/ebref/ddi"
@@ -204,13 +205,8 @@ func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout) []string
 	for _, n := range append(append([]string{}, w.needs...), r.needs...) {
 		needs[n] = true
 	}
-	var names []string
-	for n := range needs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var writes []string
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(needs)) {
 		for _, d := range rwResources[n] {
 			if strings.HasPrefix(d, "write ") {
 				writes = append(writes, d)

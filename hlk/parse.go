@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -786,7 +787,7 @@ func (p *parser) views(c *cursor, role string, roles []string) ([]ViewRef, error
 	var out []ViewRef
 	for c.more() {
 		t, _ := c.peek()
-		if t.kind == tWord && contains(roles, t.text) {
+		if t.kind == tWord && slices.Contains(roles, t.text) {
 			break
 		}
 		v, err := p.view(c)
@@ -848,7 +849,7 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 				all = append(all, n)
 			}
 		}
-		sortStrings(all)
+		slices.Sort(all)
 		return cmd, &ParseError{kw.pos, fmt.Sprintf("unknown command %s: expected barrier, call or one of %s", kw.text, strings.Join(all, ", "))}
 	}
 	for i, k := range sig {
@@ -882,7 +883,7 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 			cmd.Box = &umd.Box{Left: uint32(b[0]), Top: uint32(b[1]), Front: uint32(b[2]), Right: uint32(b[3]), Bottom: uint32(b[4]), Back: uint32(b[5])}
 		case kw.text == "atomic-copy" && t.text == "64":
 			cmd.Flag = true
-		case hasRoles && contains(roles, t.text):
+		case hasRoles && slices.Contains(roles, t.text):
 			if _, dup := cmd.Views[t.text]; dup {
 				return cmd, &ParseError{t.pos, fmt.Sprintf("%s is given twice", t.text)}
 			}
@@ -1401,13 +1402,4 @@ func opcodeNames() []string {
 		out = append(out, op.String())
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -178,7 +179,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	if c.Driver == nil {
 		c.Driver = Reference
 	}
-	if c.Inject != "" && !contains(c.Driver.Faults(), c.Inject) {
+	if c.Inject != "" && !slices.Contains(c.Driver.Faults(), c.Inject) {
 		return nil, fmt.Errorf("hlk: the driver has no fault %q (have %s)", c.Inject, strings.Join(c.Driver.Faults(), ", "))
 	}
 	jobs, err := c.plan()

@@ -4,8 +4,9 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -81,20 +82,10 @@ func LoadSuites(fsys fs.FS, root string) ([]Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dirs []string
-	for d := range byDir {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
 	var out []Suite
-	for _, d := range dirs {
+	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		s := Suite{Name: d, Files: map[string]string{}}
-		var files []string
-		for f := range byDir[d] {
-			files = append(files, f)
-		}
-		sort.Strings(files)
-		for _, f := range files {
+		for _, f := range slices.Sorted(maps.Keys(byDir[d])) {
 			cases, err := Parse(f, byDir[d][f], func(p string) (string, error) {
 				b, err := fs.ReadFile(fsys, p)
 				return string(b), err
@@ -119,12 +110,7 @@ func LoadSuites(fsys fs.FS, root string) ([]Suite, error) {
 // suiteFromSources parses generated files.
 func suiteFromSources(name string, files map[string]string) (Suite, error) {
 	s := Suite{Name: name, Files: files}
-	var names []string
-	for f := range files {
-		names = append(names, f)
-	}
-	sort.Strings(names)
-	for _, f := range names {
+	for _, f := range slices.Sorted(maps.Keys(files)) {
 		cases, err := Parse(f, files[f], nil)
 		if err != nil {
 			return s, err

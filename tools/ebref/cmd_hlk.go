@@ -5,11 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -222,12 +223,7 @@ func listCases(e *env, all []hlk.Suite, c hlk.Config) int {
 func emitSuites(e *env, all []hlk.Suite, dir string) int {
 	n := 0
 	for _, s := range all {
-		var names []string
-		for f := range s.Files {
-			names = append(names, f)
-		}
-		sort.Strings(names)
-		for _, f := range names {
+		for _, f := range slices.Sorted(maps.Keys(s.Files)) {
 			p := filepath.Join(dir, filepath.FromSlash(s.Name), f)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return inputError(e, "hlk", err)
