@@ -110,7 +110,7 @@ list L COPY
 end
 `,
 	}
-	cases, err := Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) {
+	_, err := Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) {
 		s, ok := files[p]
 		if !ok {
 			return "", errors.New("no such file")
@@ -121,7 +121,7 @@ end
 	assert.Contains(t, err.Error(), "dir/main.ebs:6:8")
 
 	files["dir/main.ebs"] = strings.Replace(files["dir/main.ebs"], "param X A B", "param X DIRECT COMPUTE", 1)
-	cases, err = Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) { return files[p], nil })
+	cases, err := Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) { return files[p], nil })
 	require.NoError(t, err)
 	require.Len(t, cases, 7)
 	assert.Equal(t, "dir/main.ebs: one [X=DIRECT Y=1]", cases[0].Name())

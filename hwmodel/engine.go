@@ -432,8 +432,7 @@ func (e *Engine) endBatch() {
 func (e *Engine) levelsInFlushOrder() []*level {
 	var out []*level
 	seen := map[*level]bool{}
-	var visit func(lv *level)
-	visit = func(lv *level) {
+	visit := func(lv *level) {
 		if lv == nil || lv.isMem() || seen[lv] {
 			return
 		}

@@ -190,7 +190,7 @@ func (m *Machine) classifyRead(ctx *opCtx, a cmdbuf.Access, path []*level, got, 
 			continue
 		}
 		f := m.explainByte(ctx, a, path, a.Addr+uint64(i), ref[i], pr.served(a.Addr+uint64(i)))
-		fd := finding{f.kind, f.earlier, f.fix}
+		fd := finding(f)
 		if s, ok := spans[fd]; ok {
 			s.hi = i
 			continue

@@ -224,17 +224,6 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
 	return out
 }
 
-// dirtyBytes counts a cache's dirty bytes (for tests and reports).
-func (l *level) dirtyBytes() int {
-	n := 0
-	for _, b := range l.blocks {
-		for set := b.held; set != 0; set &= set - 1 {
-			n += bits.OnesCount64(b.lines[bits.TrailingZeros64(set)].dirty)
-		}
-	}
-	return n
-}
-
 // Effects. Every change an op makes to a line is logged, with the line's
 // state before it, while the op is in flight: a reader not ordered after
 // the op is shown the state before it (the adversarial model's "work that
@@ -604,7 +593,6 @@ type access struct {
 	kind   accessKind
 	client cmdbuf.Client
 	order  uint64
-	dead   bool
 }
 
 // effectLog indexes the in-flight accesses by level and 4 KiB bucket, and

@@ -81,5 +81,3 @@ func (f Faults) String() string {
 	}
 	return strings.Join(on, ",")
 }
-
-func (f Faults) any() bool { return f != Faults{} }

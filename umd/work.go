@@ -75,10 +75,6 @@ type Shader struct {
 	UnorderedAccess []View // read and written
 }
 
-func (s Shader) empty() bool {
-	return len(s.ConstantBuffers)+len(s.ShaderResources)+len(s.UnorderedAccess) == 0
-}
-
 // Draw is a draw call's bindings.
 type Draw struct {
 	Arguments     *View // indirect arguments (ExecuteIndirect), read by the CP
