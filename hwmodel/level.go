@@ -59,6 +59,8 @@ type level struct {
 	dirtyBlocks int
 	spare       []*lineBlock
 	spareFx     []*fxBlock
+	// keys and held are heldLines' scratch, reused call to call.
+	keys, held []uint64
 }
 
 // dropFx removes the (empty) effect block with key k, keeping it for reuse.
@@ -193,7 +195,7 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
 	if len(l.blocks) == 0 || dirtyOnly && l.dirtyBlocks == 0 {
 		return nil
 	}
-	var keys []uint64
+	keys := l.keys[:0]
 	if size != 0 && (size+LineSize)>>blockShift+2 < uint64(len(l.blocks)) {
 		for k := addr >> blockShift; k <= (addr+size-1)>>blockShift; k++ {
 			if l.blocks[k] != nil {
@@ -201,13 +203,13 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
 			}
 		}
 	} else {
-		keys = make([]uint64, 0, len(l.blocks))
 		for k := range l.blocks {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 	}
-	var out []uint64
+	l.keys = keys
+	out := l.held[:0]
 	for _, k := range keys {
 		b := l.blocks[k]
 		set := b.held
@@ -221,6 +223,7 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
 			}
 		}
 	}
+	l.held = out
 	return out
 }
 
