@@ -4,8 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -233,4 +235,60 @@ func TestParamExplosionIsRefused(t *testing.T) {
 	_, err := Parse("t.ebs", src, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "t.ebs:5:1: the parameters make more than 4096 cases")
+}
+
+// FuzzRun runs what parses (small resources only, one profile): whatever
+// the scenario does, the driver and the harness report, never panic.
+func FuzzRun(f *testing.F) {
+	for _, s := range suiteSeeds() {
+		f.Add(s)
+	}
+	prof, err := hwmodel.LookupProfile("discrete")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		cases, err := Parse("f.ebs", src, func(string) (string, error) { return "", errors.New("no includes") })
+		if err != nil {
+			return
+		}
+		for i, sc := range cases {
+			if i == 4 || !small(sc) {
+				return
+			}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				Run(Reference, sc, prof, "")
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("case %d took over 5 s:\n%s", i, src)
+			}
+		}
+	})
+}
+
+// small says whether a case's resources and writes are small enough to
+// run quickly.
+func small(sc *Scenario) bool {
+	for _, st := range sc.Steps {
+		switch s := st.(type) {
+		case *HeapStep:
+			if s.Size > 1<<24 {
+				return false
+			}
+		case *ResourceStep:
+			d := s.Desc
+			if d.Width*uint64(max(d.Height, 1))*uint64(max(d.DepthOrArraySize, 1)) > 1<<22 || d.MipLevels > 16 || d.SampleDesc.Count > 16 {
+				return false
+			}
+		case *WriteStep:
+			if len(s.Data) > 1<<20 {
+				return false
+			}
+		}
+	}
+	return true
 }
