@@ -234,7 +234,7 @@ func emitSuites(e *env, all []hlk.Suite, dir string) int {
 			n++
 		}
 	}
-	fmt.Fprintf(e.stdout, "wrote %d scenario files under %s (includes are not copied: run the embedded ones from hlk/suites)\n", n, dir)
+	fmt.Fprintf(e.stdout, "wrote %d scenario files under %s\n", n, dir)
 	return 0
 }
 
