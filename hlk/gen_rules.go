@@ -31,7 +31,8 @@ var candidateDecls = []string{
 }
 
 // candidates parses the declarations (so the text and the description the
-// generator reasons about cannot disagree).
+// generator reasons about cannot disagree). They are constants of this
+// file: a failure is a bug here, hence the panics.
 var candidates = func() []candidate {
 	var out []candidate
 	for _, d := range candidateDecls {
