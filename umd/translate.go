@@ -36,22 +36,30 @@ import (
 type plan struct {
 	barriers int
 
-	// The non-split barriers.
-	drain, hold    cmdbuf.StageMask
-	flush, inval   cmdbuf.CacheMask
-	postFlush      cmdbuf.CacheMask
-	span           span
-	comp           []compOp
-	splitBegin     bool // split begins: async work and an event
-	sDrain         cmdbuf.StageMask
-	sFlush, sInval cmdbuf.CacheMask
-	sPostFlush     cmdbuf.CacheMask
-	sSpan          span
-	sComp          []compOp
-	sEvent         uint32
-	ends           []splitEnd
-	ranged         []rangedOp
+	now  planPart         // the non-split barriers
+	hold cmdbuf.StageMask // their SyncAfter stages
+
+	split      planPart // the split begins: async work, then an event
+	splitBegin bool
+	sEvent     uint32
+
+	ends   []splitEnd
+	ranged []rangedOp
 }
+
+// planPart is the merged work of barriers that run together: the stages
+// to drain, the caches to flush and invalidate before the compression work
+// and to flush after it, over a span, and the compression work.
+type planPart struct {
+	drain        cmdbuf.StageMask
+	flush, inval cmdbuf.CacheMask
+	postFlush    cmdbuf.CacheMask
+	span         span
+	comp         []compOp
+}
+
+// hasWork reports whether the part needs cache or compression packets.
+func (w *planPart) hasWork() bool { return w.flush|w.inval|w.postFlush != 0 || len(w.comp) > 0 }
 
 // span is a byte range of GPU memory a cache operation is limited to.
 type span struct {
@@ -98,9 +106,9 @@ type rangedOp struct {
 }
 
 func (p *plan) reset() {
-	comp, sComp, ends, ranged := p.comp[:0], p.sComp[:0], p.ends[:0], p.ranged[:0]
+	comp, sComp, ends, ranged := p.now.comp[:0], p.split.comp[:0], p.ends[:0], p.ranged[:0]
 	*p = plan{} // a clear, not a copy of a composite literal
-	p.comp, p.sComp, p.ends, p.ranged = comp, sComp, ends, ranged
+	p.now.comp, p.split.comp, p.ends, p.ranged = comp, sComp, ends, ranged
 }
 
 // writers are the clients whose writes a barrier's AccessBefore names.
@@ -154,11 +162,11 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 	w := writers(g.AccessBefore, compat)
 	u, toMem := users(g.AccessAfter, compat)
 	f, i := cl.cacheWork(w, u, toMem)
-	p.drain |= Stages(g.SyncBefore)
+	p.now.drain |= Stages(g.SyncBefore)
 	p.hold |= Stages(g.SyncAfter)
-	p.flush |= f
-	p.inval |= i
-	p.span.whole = true
+	p.now.flush |= f
+	p.now.inval |= i
+	p.now.span.whole = true
 }
 
 // planBuffer translates a buffer barrier.
@@ -212,31 +220,22 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 		flush |= cl.d.caches[cl.engine].writeBack
 		hi = max(hi, r.Addr+r.DataSize+r.MetaSize)
 	}
-	begin := g.SyncAfter == ddi.SyncSplit
-	dst := &p.comp
-	if begin {
-		p.splitBegin = true
-		p.sDrain |= Stages(g.SyncBefore)
-		p.sFlush |= flush
-		p.sInval |= inval
-		p.sPostFlush |= post
-		if flush|inval|post != 0 || work != workNone {
-			p.sSpan.add(lo, hi)
-		}
-		dst = &p.sComp
+	part := &p.now
+	if g.SyncAfter == ddi.SyncSplit {
+		part, p.splitBegin = &p.split, true
 	} else {
-		p.drain |= Stages(g.SyncBefore)
 		p.hold |= Stages(g.SyncAfter)
-		p.flush |= flush
-		p.inval |= inval
-		p.postFlush |= post
-		if flush|inval|post != 0 || work != workNone {
-			p.span.add(lo, hi)
-		}
+	}
+	part.drain |= Stages(g.SyncBefore)
+	part.flush |= flush
+	part.inval |= inval
+	part.postFlush |= post
+	if flush|inval|post != 0 || work != workNone {
+		part.span.add(lo, hi)
 	}
 	if work != workNone {
 		compressionRegions(r, sel, whole, func(off, size uint64) {
-			*dst = append(*dst, compOp{res: r, work: work, offset: off, size: size})
+			part.comp = append(part.comp, compOp{res: r, work: work, offset: off, size: size})
 		})
 	}
 }
@@ -362,35 +361,33 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 
 	// The plain barriers: cache and compression work runs on the CP after
 	// the drain; without it, the wait holds only SyncAfter's stages.
-	work := p.flush|p.inval|p.postFlush != 0 || len(p.comp) > 0
-	if work {
-		wait(p.drain, stageMask(cmdbuf.StageCP))
-		cache(p.flush, p.inval, p.span, false)
-		compress(p.comp, false)
-		cache(p.postFlush, 0, p.span, false)
+	if now := &p.now; now.hasWork() {
+		wait(now.drain, stageMask(cmdbuf.StageCP))
+		cache(now.flush, now.inval, now.span, false)
+		compress(now.comp, false)
+		cache(now.postFlush, 0, now.span, false)
 	} else {
-		wait(p.drain, p.hold)
+		wait(now.drain, p.hold)
 	}
 
 	// Split begins: the work runs in the background (BLIT) after their
 	// drain; the event marks its end.
-	if p.splitBegin {
+	if s := &p.split; p.splitBegin {
 		blit := stageMask(cmdbuf.StageBlit)
-		sWork := p.sFlush|p.sInval|p.sPostFlush != 0 || len(p.sComp) > 0
-		if sWork {
-			wait(p.sDrain, blit)
-			cache(p.sFlush, p.sInval, p.sSpan, true)
-			if len(p.sComp) > 0 {
+		if s.hasWork() {
+			wait(s.drain, blit)
+			cache(s.flush, s.inval, s.span, true)
+			if len(s.comp) > 0 {
 				wait(blit, blit) // compression reads what the flush wrote
-				compress(p.sComp, true)
+				compress(s.comp, true)
 			}
-			if p.sPostFlush != 0 {
+			if s.postFlush != 0 {
 				wait(blit, blit)
-				cache(p.sPostFlush, 0, p.sSpan, true)
+				cache(s.postFlush, 0, s.span, true)
 			}
 			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: blit})
 		} else {
-			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: p.sDrain})
+			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: s.drain})
 		}
 	}
 	// Split ends: wait for the begin's event, holding only SyncAfter; an
