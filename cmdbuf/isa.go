@@ -2,7 +2,9 @@ package cmdbuf
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -33,18 +35,7 @@ var opcodeNames = map[Opcode]string{
 }
 
 // Opcodes lists every defined opcode, ascending.
-func Opcodes() []Opcode {
-	var out []Opcode
-	for op := range opcodeNames {
-		out = append(out, op)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
+func Opcodes() []Opcode { return slices.Sorted(maps.Keys(opcodeNames)) }
 
 // Known reports whether the opcode is defined.
 func (o Opcode) Known() bool { _, ok := opcodeNames[o]; return ok }

@@ -2,6 +2,7 @@ package hwmodel
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -131,25 +132,22 @@ func (p *Profile) Path(e EngineKind, c cmdbuf.Client) []cmdbuf.Cache {
 // these, nearest first, makes the write visible; invalidating the reader's
 // caches above the shared one drops stale copies (see StaleBetween).
 func (p *Profile) CachesBetween(we EngineKind, wc cmdbuf.Client, re EngineKind, rc cmdbuf.Client) []cmdbuf.Cache {
-	wp, rp := p.Path(we, wc), p.Path(re, rc)
-	var out []cmdbuf.Cache
-	for _, c := range wp {
-		if shared(p, c, we, re) && contains(rp, c) {
-			break
-		}
-		out = append(out, c)
-	}
-	return out
+	return p.untilShared(p.Path(we, wc), p.Path(re, rc), we, re)
 }
 
 // StaleBetween returns the reader's caches above the first cache it shares
 // with the writer: the ones that may hold stale copies of what the writer
 // wrote.
 func (p *Profile) StaleBetween(we EngineKind, wc cmdbuf.Client, re EngineKind, rc cmdbuf.Client) []cmdbuf.Cache {
-	wp, rp := p.Path(we, wc), p.Path(re, rc)
+	return p.untilShared(p.Path(re, rc), p.Path(we, wc), we, re)
+}
+
+// untilShared returns path up to, not including, the first cache it shares
+// with other (the same instance, engines we and re).
+func (p *Profile) untilShared(path, other []cmdbuf.Cache, we, re EngineKind) []cmdbuf.Cache {
 	var out []cmdbuf.Cache
-	for _, c := range rp {
-		if shared(p, c, we, re) && contains(wp, c) {
+	for _, c := range path {
+		if shared(p, c, we, re) && slices.Contains(other, c) {
 			break
 		}
 		out = append(out, c)
@@ -161,15 +159,6 @@ func (p *Profile) StaleBetween(we EngineKind, wc cmdbuf.Client, re EngineKind, r
 func shared(p *Profile, c cmdbuf.Cache, a, b EngineKind) bool {
 	s, _ := p.Spec(c)
 	return s.Shared || a == b
-}
-
-func contains(cs []cmdbuf.Cache, c cmdbuf.Cache) bool {
-	for _, x := range cs {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 // Validate checks a profile's consistency: every route names a cache the

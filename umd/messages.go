@@ -2,6 +2,8 @@ package umd
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -119,18 +121,7 @@ func (id MessageID) Name() string {
 }
 
 // MessageIDs lists every message ebref emits.
-func MessageIDs() []MessageID {
-	out := make([]MessageID, 0, len(messageNames))
-	for id := range messageNames {
-		out = append(out, id)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
+func MessageIDs() []MessageID { return slices.Sorted(maps.Keys(messageNames)) }
 
 // Message is one validation finding. Call and Barrier locate a barrier
 // (the Barrier call's ordinal in its command list, from 0, and the
