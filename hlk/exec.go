@@ -46,6 +46,16 @@ func ParseStatus(s string) (Status, error) {
 	return 0, fmt.Errorf("hlk: no status %q", s)
 }
 
+// MarshalText writes the status's name (reports carry names).
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status's name.
+func (s *Status) UnmarshalText(b []byte) error {
+	v, err := ParseStatus(string(b))
+	*s = v
+	return err
+}
+
 // Conformant reports whether the status keeps a run conformant.
 func (s Status) Conformant() bool { return s == Pass || s == NotSupported || s == Skipped }
 

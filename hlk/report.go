@@ -7,7 +7,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 )
 
 // WriteSummary prints the console summary: per suite and profile the
@@ -92,15 +91,6 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	dec := json.NewDecoder(rd)
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("hlk: reading a JSON report: %w", err)
-	}
-	for i := range r.Cases {
-		c := &r.Cases[i]
-		s, err := ParseStatus(c.StatusS)
-		if err != nil {
-			return nil, fmt.Errorf("hlk: case %d (%s): %w", i, c.Path(), err)
-		}
-		c.Status = s
-		c.Duration = time.Duration(c.Millis * float64(time.Millisecond))
 	}
 	return &r, nil
 }

@@ -37,9 +37,7 @@ type CaseResult struct {
 	Suite    string            `json:"suite"`
 	Case     string            `json:"case"`
 	Profile  string            `json:"profile"`
-	Status   Status            `json:"-"`
-	StatusS  string            `json:"status"`
-	Duration time.Duration     `json:"-"`
+	Status   Status            `json:"status"`
 	Millis   float64           `json:"duration_ms"`
 	Messages []string          `json:"messages,omitempty"`
 	Counters map[string]uint64 `json:"counters,omitempty"`
@@ -276,8 +274,7 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 		cr.Status = Skipped
 		cr.Messages = []string{"the run was cancelled"}
 	}
-	cr.Duration = time.Since(start)
-	cr.StatusS, cr.Millis = cr.Status.String(), float64(cr.Duration.Microseconds())/1000
+	cr.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return cr
 }
 
