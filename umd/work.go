@@ -594,33 +594,32 @@ func (cl *CommandList) ResolveSubresource(dst ddi.HResource, dstSub uint32, src 
 
 // ClearRenderTargetView records a render-target clear to a 32-bit pattern.
 func (cl *CommandList) ClearRenderTargetView(v View, value uint32) {
-	w := cl.begin("ClearRenderTargetView", ddi.CommandListTypeDirect)
-	if w == nil {
-		return
-	}
-	w.access("RenderTargetView", v, ddi.AccessRenderTarget, cmdbuf.DirWrite, cmdbuf.ClientColor)
-	w.emit(cmdbuf.WorkClear, cmdbuf.StageColor, value)
+	cl.clear("ClearRenderTargetView", "RenderTargetView", v, value, ddi.AccessRenderTarget, cmdbuf.ClientColor, cmdbuf.StageColor,
+		ddi.CommandListTypeDirect)
 }
 
 // ClearDepthStencilView records a depth-stencil clear.
 func (cl *CommandList) ClearDepthStencilView(v View, value uint32) {
-	w := cl.begin("ClearDepthStencilView", ddi.CommandListTypeDirect)
-	if w == nil {
-		return
-	}
-	w.access("DepthStencilView", v, ddi.AccessDepthStencilWrite, cmdbuf.DirWrite, cmdbuf.ClientDepth)
-	w.emit(cmdbuf.WorkClear, cmdbuf.StageDepth, value)
+	cl.clear("ClearDepthStencilView", "DepthStencilView", v, value, ddi.AccessDepthStencilWrite, cmdbuf.ClientDepth, cmdbuf.StageDepth,
+		ddi.CommandListTypeDirect)
 }
 
 // ClearUnorderedAccessView records an unordered-access clear (uint or
 // float: a 32-bit pattern either way).
 func (cl *CommandList) ClearUnorderedAccessView(v View, value uint32) {
-	w := cl.begin("ClearUnorderedAccessView", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+	cl.clear("ClearUnorderedAccessView", "UnorderedAccessView", v, value, ddi.AccessUnorderedAccess, cmdbuf.ClientShaderStore,
+		cmdbuf.StageClear, ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
+}
+
+// clear records a clear: one write of the view, in the clear's stage.
+func (cl *CommandList) clear(command, field string, v View, value uint32, access ddi.BarrierAccess, client cmdbuf.Client,
+	stage cmdbuf.Stage, types ...ddi.CommandListType) {
+	w := cl.begin(command, types...)
 	if w == nil {
 		return
 	}
-	w.access("UnorderedAccessView", v, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
-	w.emit(cmdbuf.WorkClear, cmdbuf.StageClear, value)
+	w.access(field, v, access, cmdbuf.DirWrite, client)
+	w.emit(cmdbuf.WorkClear, stage, value)
 }
 
 // DiscardResource records a discard: the subresources' contents become
