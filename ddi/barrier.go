@@ -39,7 +39,9 @@ func ParseBarrierType(s string) (BarrierType, error) {
 	return BarrierType(v), err
 }
 
-// TextureBarrierFlags is D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088.
+// TextureBarrierFlags is D3D12DDI_TEXTURE_BARRIER_FLAGS_0088 (d3d12umddi.h;
+// the spec spells it D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088, errata
+// E-DDI-HEADER-NAMES).
 type TextureBarrierFlags uint32
 
 // The texture barrier flags.
@@ -49,7 +51,7 @@ const (
 )
 
 var textureFlagNames = newNameTable("texture barrier flag",
-	[]string{"D3D12DDI_TEXTURE_BARRIER_0088_FLAG_", "D3D12_TEXTURE_BARRIER_FLAG_"}, "NONE", []name{
+	[]string{"D3D12DDI_TEXTURE_BARRIER_FLAG_", "D3D12DDI_TEXTURE_BARRIER_0088_FLAG_", "D3D12_TEXTURE_BARRIER_FLAG_"}, "NONE", []name{
 		{uint32(TextureBarrierFlagDiscard), "DISCARD", false},
 	})
 
@@ -59,14 +61,17 @@ const DefinedTextureBarrierFlags = TextureBarrierFlagDiscard
 // String prints NONE, DISCARD, or hex for undefined bits.
 func (f TextureBarrierFlags) String() string { return textureFlagNames.flagsString(uint32(f)) }
 
-// ParseTextureBarrierFlags is the inverse of String.
+// ParseTextureBarrierFlags is the inverse of String. It accepts the header's
+// spelling (D3D12DDI_TEXTURE_BARRIER_FLAG_DISCARD), the spec's
+// (D3D12DDI_TEXTURE_BARRIER_0088_FLAG_DISCARD) and the API's.
 func ParseTextureBarrierFlags(s string) (TextureBarrierFlags, error) {
 	v, err := textureFlagNames.parseFlags(s)
 	return TextureBarrierFlags(v), err
 }
 
-// RangedBarrierFlags is D3D12DDI_RANGE_BARRIER_FLAGS_0094, a superset of the
-// 0088 D3D12DDI_RANGED_BARRIER_FLAGS (which has only ATOMIC_COPY).
+// RangedBarrierFlags is D3D12DDI_RANGED_BARRIER_FLAGS_0094 (d3d12umddi.h; the
+// spec's D3D12DDI_RANGE_BARRIER_FLAGS_0094), a superset of the 0088
+// D3D12DDI_RANGED_BARRIER_FLAGS, which has only ATOMIC_COPY.
 type RangedBarrierFlags uint32
 
 // The ranged barrier flags.
@@ -77,12 +82,16 @@ const (
 	RangedBarrierFlagRelease    RangedBarrierFlags = 0x4 // 0094
 )
 
+// The header spells the 0094 flags with a version suffix
+// (D3D12DDI_RANGED_BARRIER_FLAG_ATOMIC_COPY_0094) and the 0088 ones with the
+// version in the middle (D3D12DDI_RANGED_BARRIER_0088_FLAG_ATOMIC_COPY); the
+// names here are without either, and Parse accepts all three.
 var rangedFlagNames = newNameTable("ranged barrier flag",
 	[]string{"D3D12DDI_RANGED_BARRIER_FLAG_", "D3D12DDI_RANGED_BARRIER_0088_FLAG_"}, "NONE", []name{
 		{uint32(RangedBarrierFlagAtomicCopy), "ATOMIC_COPY", false},
 		{uint32(RangedBarrierFlagAcquire), "ACQUIRE", false},
 		{uint32(RangedBarrierFlagRelease), "RELEASE", false},
-	})
+	}).withSuffix("_0094")
 
 // DefinedRangedBarrierFlags0088 and DefinedRangedBarrierFlags0094 are the bits
 // each DDI version defines.
@@ -91,9 +100,7 @@ const (
 	DefinedRangedBarrierFlags0094 = RangedBarrierFlagAtomicCopy | RangedBarrierFlagAcquire | RangedBarrierFlagRelease
 )
 
-// String prints NAME|NAME, NONE for 0, hex for undefined bits. The 0094
-// spellings carry a _0094 suffix in the header (ATOMIC_COPY_0094); ebref
-// prints the name without it.
+// String prints NAME|NAME, NONE for 0, hex for undefined bits.
 func (f RangedBarrierFlags) String() string { return rangedFlagNames.flagsString(uint32(f)) }
 
 // ParseRangedBarrierFlags is the inverse of String.
@@ -166,24 +173,38 @@ type BufferBarrier struct {
 	Resource     HResource
 }
 
-// RangedBarrier0088 is D3D12DDI_RANGED_BARRIER_0088. 000 names it but gives no
-// definition; the layout is that of the 0094 structure with the 0088 flags
-// (d3d12umddi.h, Microsoft's DDI reference for D3D12DDI_RANGED_BARRIER_0088).
-type RangedBarrier0088 struct {
-	Flags        RangedBarrierFlags
-	Resource     HResource
-	Subresources SubresourceRange
-	Range        Range
+// AllSubresourcesIndex is the Subresource value of a ranged barrier that
+// names every subresource of its resource (-1, as the DDI's
+// _ALL_SUBRESOURCES).
+const AllSubresourcesIndex = 0xffffffff
+
+// RangedBarrier is D3D12DDI_RANGED_BARRIER_0094: the barrier the runtime puts
+// around AtomicCopy commands. ACQUIRE before and RELEASE after the copy make
+// the bytes of Range visible to and from the copy (000
+// "D3D12DDI_RANGED_BARRIER_0094", errata E-RANGED-FLAGS). The header gives it
+// one subresource index, not the spec's subresource range (errata
+// E-RANGED-0094-LAYOUT): 40 bytes, Subresource at 16, Range at 24. A NULL
+// Resource stands for all of GPU memory: the whole caches are flushed or
+// invalidated and Subresource and Range are ignored (errata
+// E-RANGED-NULL-RESOURCE).
+type RangedBarrier struct {
+	Flags       RangedBarrierFlags
+	Resource    HResource
+	Subresource uint32
+	Range       Range
 }
 
-// RangedBarrier is D3D12DDI_RANGED_BARRIER_0094: the barrier the runtime uses
-// around AtomicCopy commands. ACQUIRE before and RELEASE after the copy make
-// exactly Range of the buffer visible (000 "D3D12DDI_RANGED_BARRIER_0094").
-type RangedBarrier struct {
-	Flags        RangedBarrierFlags
-	Resource     HResource
-	Subresources SubresourceRange
-	Range        Range
+// RangedBarrier0088 is D3D12DDI_RANGED_BARRIER_0088, the ranged member of
+// D3D12DDIARG_BARRIER_0088: unlike the 0094 one it carries the four sync and
+// access members, which the driver honours like a buffer barrier's, and a
+// subresource range (72 bytes; errata E-RANGED-0088-LAYOUT). Its flags are
+// the 0088 set: ATOMIC_COPY only.
+type RangedBarrier0088 struct {
+	GlobalBarrier // SyncBefore, SyncAfter, AccessBefore, AccessAfter
+	Flags         RangedBarrierFlags
+	Resource      HResource
+	Subresources  SubresourceRange
+	Range         Range
 }
 
 // barrierUnionWords is the size of the union in D3D12DDIARG_BARRIER_0094 in
@@ -203,12 +224,30 @@ type Barrier struct {
 // BarrierSize is sizeof(D3D12DDIARG_BARRIER_0094).
 const BarrierSize = int(unsafe.Sizeof(Barrier{}))
 
+// barrier0088UnionWords is the size of the union in D3D12DDIARG_BARRIER_0088:
+// its largest member is the 72-byte RangedBarrier0088.
+const barrier0088UnionWords = 9
+
+// Barrier0088 is D3D12DDIARG_BARRIER_0088, the record PFND3D12DDI_BARRIER_0088
+// takes: the same Type and the same global, texture and buffer members at the
+// same offsets as Barrier, but a 72-byte ranged member, so 80 bytes a record
+// (errata E-PFN-VERSION). A []Barrier0088 has the C layout.
+type Barrier0088 struct {
+	Type BarrierType
+	_    uint32
+	u    [barrier0088UnionWords]uint64
+}
+
+// Barrier0088Size is sizeof(D3D12DDIARG_BARRIER_0088).
+const Barrier0088Size = int(unsafe.Sizeof(Barrier0088{}))
+
 // The union members must fit; the compiler checks it here.
 var (
 	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(TextureBarrier{})]byte
 	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(RangedBarrier{})]byte
 	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(BufferBarrier{})]byte
 	_ [unsafe.Sizeof(Barrier{}.u) - unsafe.Sizeof(GlobalBarrier{})]byte
+	_ [unsafe.Sizeof(Barrier0088{}.u) - unsafe.Sizeof(RangedBarrier0088{})]byte
 )
 
 // NewGlobalBarrier returns a Barrier of type GLOBAL.
@@ -252,6 +291,72 @@ func (b *Barrier) Buffer() *BufferBarrier { return (*BufferBarrier)(unsafe.Point
 // Ranged returns the union read as a ranged barrier (Type RANGED).
 func (b *Barrier) Ranged() *RangedBarrier { return (*RangedBarrier)(unsafe.Pointer(&b.u)) }
 
+// NewGlobalBarrier0088 returns a Barrier0088 of type GLOBAL.
+func NewGlobalBarrier0088(g GlobalBarrier) Barrier0088 {
+	b := Barrier0088{Type: BarrierTypeGlobal}
+	*b.Global() = g
+	return b
+}
+
+// NewTextureBarrier0088 returns a Barrier0088 of type TEXTURE.
+func NewTextureBarrier0088(t TextureBarrier) Barrier0088 {
+	b := Barrier0088{Type: BarrierTypeTexture}
+	*b.Texture() = t
+	return b
+}
+
+// NewBufferBarrier0088 returns a Barrier0088 of type BUFFER.
+func NewBufferBarrier0088(x BufferBarrier) Barrier0088 {
+	b := Barrier0088{Type: BarrierTypeBuffer}
+	*b.Buffer() = x
+	return b
+}
+
+// NewRangedBarrier0088 returns a Barrier0088 of type RANGED.
+func NewRangedBarrier0088(r RangedBarrier0088) Barrier0088 {
+	b := Barrier0088{Type: BarrierTypeRanged}
+	*b.Ranged() = r
+	return b
+}
+
+// Global returns the union read as a global barrier (Type GLOBAL).
+func (b *Barrier0088) Global() *GlobalBarrier { return (*GlobalBarrier)(unsafe.Pointer(&b.u)) }
+
+// Texture returns the union read as a texture barrier (Type TEXTURE).
+func (b *Barrier0088) Texture() *TextureBarrier { return (*TextureBarrier)(unsafe.Pointer(&b.u)) }
+
+// Buffer returns the union read as a buffer barrier (Type BUFFER).
+func (b *Barrier0088) Buffer() *BufferBarrier { return (*BufferBarrier)(unsafe.Pointer(&b.u)) }
+
+// Ranged returns the union read as a 0088 ranged barrier (Type RANGED).
+func (b *Barrier0088) Ranged() *RangedBarrier0088 {
+	return (*RangedBarrier0088)(unsafe.Pointer(&b.u))
+}
+
+// As0088 returns a global, texture or buffer barrier as the 0088 record it
+// equals; false for a ranged barrier or an undefined type.
+func (b *Barrier) As0088() (Barrier0088, bool) {
+	if b.Type == BarrierTypeRanged || !b.Type.Valid() {
+		return Barrier0088{Type: b.Type}, false
+	}
+	out := Barrier0088{Type: b.Type}
+	copy(out.u[:], b.u[:])
+	return out, true
+}
+
+// As0094 returns a global, texture or buffer barrier as the 0094 record it
+// equals member for member (both unions start at byte 8 and share those
+// three members); false for a ranged barrier or an undefined type, whose
+// members differ.
+func (b *Barrier0088) As0094() (Barrier, bool) {
+	if b.Type == BarrierTypeRanged || !b.Type.Valid() {
+		return Barrier{Type: b.Type}, false
+	}
+	out := Barrier{Type: b.Type}
+	copy(out.u[:], b.u[:barrierUnionWords])
+	return out, true
+}
+
 // Common returns the members every non-ranged barrier type shares, which are
 // the first four members of each union member: SyncBefore, SyncAfter,
 // AccessBefore, AccessAfter. For a RANGED barrier it returns false.
@@ -287,9 +392,33 @@ func (b *Barrier) String() string {
 		return fmt.Sprintf("BUFFER 0x%x %s", uint64(b.Buffer().Resource), side(b.Global()))
 	case BarrierTypeRanged:
 		r := b.Ranged()
-		return fmt.Sprintf("RANGED 0x%x %s [%d,%d)", uint64(r.Resource), r.Flags, r.Range.Begin, r.Range.End)
+		return fmt.Sprintf("RANGED 0x%x %s %s [%d,%d)", uint64(r.Resource), r.Flags, subresourceIndexString(r.Subresource),
+			r.Range.Begin, r.Range.End)
 	}
 	return b.Type.String()
+}
+
+// String prints the record as Barrier.String does; a ranged barrier shows
+// its syncs, accesses and subresource range too:
+//
+//	RANGED 0x3 COPY->ALL COPY_DEST->COMMON ATOMIC_COPY all [8,16)
+func (b *Barrier0088) String() string {
+	if x, ok := b.As0094(); ok {
+		return x.String()
+	}
+	if b.Type != BarrierTypeRanged {
+		return b.Type.String()
+	}
+	r := b.Ranged()
+	return fmt.Sprintf("RANGED 0x%x %s->%s %s->%s %s %s [%d,%d)", uint64(r.Resource), r.SyncBefore, r.SyncAfter,
+		r.AccessBefore, r.AccessAfter, r.Flags, r.Subresources, r.Range.Begin, r.Range.End)
+}
+
+func subresourceIndexString(i uint32) string {
+	if i == AllSubresourcesIndex {
+		return "all"
+	}
+	return fmt.Sprintf("subresource %d", i)
 }
 
 // String prints a range: "all" for every subresource, "subresource N" for

@@ -48,7 +48,8 @@ const (
 	LayoutComputeQueueCopySource                             BarrierLayout = 28
 	LayoutComputeQueueCopyDest                               BarrierLayout = 29
 	LayoutVideoQueueCommon                                   BarrierLayout = 30
-	LayoutLegacyDirectQueueGenericReadComputeQueueAccessible BarrierLayout = 31
+	LayoutDirectQueueGenericReadComputeQueueAccessible       BarrierLayout = 31
+	LayoutLegacyDirectQueueGenericReadComputeQueueAccessible BarrierLayout = 31 // the header's alias of 31
 	LayoutLegacyCopySource                                   BarrierLayout = 0x80000000
 	LayoutLegacyCopyDest                                     BarrierLayout = 0x80000001
 	LayoutLegacyShaderResource                               BarrierLayout = 0x80000002
@@ -90,6 +91,7 @@ var layoutNames = newNameTable("barrier layout",
 		{uint32(LayoutComputeQueueCopySource), "COMPUTE_QUEUE_COPY_SOURCE", false},
 		{uint32(LayoutComputeQueueCopyDest), "COMPUTE_QUEUE_COPY_DEST", false},
 		{uint32(LayoutVideoQueueCommon), "VIDEO_QUEUE_COMMON", false},
+		{uint32(LayoutDirectQueueGenericReadComputeQueueAccessible), "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", false},
 		{uint32(LayoutLegacyDirectQueueGenericReadComputeQueueAccessible), "LEGACY_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", false},
 		{uint32(LayoutLegacyCopySource), "LEGACY_COPY_SOURCE", false},
 		{uint32(LayoutLegacyCopyDest), "LEGACY_COPY_DEST", false},
@@ -104,11 +106,13 @@ func (l BarrierLayout) String() string { return layoutNames.enumString(uint32(l)
 // Valid reports whether the DDI defines the value.
 func (l BarrierLayout) Valid() bool { _, ok := layoutNames.primary[uint32(l)]; return ok }
 
-// IsLegacy reports whether the layout is one of the runtime-internal layouts
-// used to translate legacy ResourceBarrier calls (000 "Legacy layouts").
+// IsLegacy reports whether the layout is one of the four runtime-internal
+// layouts used to translate legacy ResourceBarrier calls (000 "Legacy
+// layouts"). Layout 31 is not one: the header and the public API give it to
+// applications as DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE, and
+// LEGACY_ is only its other name (errata E-LAYOUT-31).
 func (l BarrierLayout) IsLegacy() bool {
-	return l == LayoutLegacyDirectQueueGenericReadComputeQueueAccessible ||
-		(l >= LayoutLegacyCopySource && l <= LayoutLegacyPixelShaderResource)
+	return l >= LayoutLegacyCopySource && l <= LayoutLegacyPixelShaderResource
 }
 
 // ParseBarrierLayout accepts what String prints, any alias (PRESENT), with or
@@ -133,8 +137,9 @@ func AllBarrierLayouts() []BarrierLayout {
 // (000 "DDI", D3D12DDI_BARRIER_SYNC).
 type BarrierSync uint32
 
-// The sync bits. 0x4 is INPUT_ASSEMBLER in the DDI and INDEX_INPUT in the API;
-// 0x800 is both EXECUTE_INDIRECT and PREDICATION.
+// The sync bits. 0x4 is INPUT_ASSEMBLER and INDEX_INPUT, both in the DDI
+// header (the API has only INDEX_INPUT); 0x800 is both EXECUTE_INDIRECT and
+// PREDICATION.
 const (
 	SyncNone                                             BarrierSync = 0
 	SyncAll                                              BarrierSync = 0x1
@@ -168,7 +173,7 @@ var syncNames = newNameTable("barrier sync",
 		{uint32(SyncAll), "ALL", false},
 		{uint32(SyncDraw), "DRAW", false},
 		{uint32(SyncInputAssembler), "INPUT_ASSEMBLER", false},
-		{uint32(SyncIndexInput), "INDEX_INPUT", true},
+		{uint32(SyncIndexInput), "INDEX_INPUT", false},
 		{uint32(SyncVertexShading), "VERTEX_SHADING", false},
 		{uint32(SyncPixelShading), "PIXEL_SHADING", false},
 		{uint32(SyncDepthStencil), "DEPTH_STENCIL", false},

@@ -20,7 +20,16 @@ func TestBarrierString(t *testing.T) {
 	b := NewBufferBarrier(BufferBarrier{SyncBefore: SyncCopy, SyncAfter: SyncSplit, AccessBefore: AccessCopyDest, AccessAfter: AccessVertexBuffer, Resource: 0x10})
 	assert.Equal(t, "BUFFER 0x10 COPY->SPLIT COPY_DEST->VERTEX_BUFFER", b.String())
 	r := NewRangedBarrier(RangedBarrier{Flags: RangedBarrierFlagAtomicCopy | RangedBarrierFlagRelease, Resource: 3, Range: Range{Begin: 8, End: 16}})
-	assert.Equal(t, "RANGED 0x3 ATOMIC_COPY|RELEASE [8,16)", r.String())
+	assert.Equal(t, "RANGED 0x3 ATOMIC_COPY|RELEASE subresource 0 [8,16)", r.String())
+	all := NewRangedBarrier(RangedBarrier{Flags: RangedBarrierFlagAtomicCopy, Subresource: AllSubresourcesIndex})
+	assert.Equal(t, "RANGED 0x0 ATOMIC_COPY all [0,0)", all.String())
+	r88 := NewRangedBarrier0088(RangedBarrier0088{GlobalBarrier: GlobalBarrier{SyncCopy, SyncAll, AccessCopyDest, AccessCommon},
+		Flags: RangedBarrierFlagAtomicCopy, Resource: 3, Subresources: SubresourceRange{IndexOrFirstMipLevel: AllSubresources},
+		Range: Range{Begin: 8, End: 16}})
+	assert.Equal(t, "RANGED 0x3 COPY->ALL COPY_DEST->COMMON ATOMIC_COPY all [8,16)", r88.String())
+	g88, ok := g.As0088()
+	assert.True(t, ok)
+	assert.Equal(t, g.String(), g88.String())
 	assert.Equal(t, "0x9", (&Barrier{Type: 9}).String())
 }
 

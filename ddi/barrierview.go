@@ -7,7 +7,8 @@ import (
 )
 
 // BarrierRecord is a barrier as `ebref decode` prints it: one JSON object
-// holding only the members the barrier's type has, enums by name.
+// holding only the members the barrier's type has, enums by name, resource
+// handles as 16-digit hex (NULL is 0x0000000000000000).
 type BarrierRecord struct {
 	Index        int                   `json:"index"`
 	Type         string                `json:"type"`
@@ -18,26 +19,42 @@ type BarrierRecord struct {
 	LayoutBefore string                `json:"layout_before,omitempty"`
 	LayoutAfter  string                `json:"layout_after,omitempty"`
 	Resource     string                `json:"resource,omitempty"`
+	Subresource  *uint32               `json:"subresource,omitempty"`
 	Subresources *SubresourceRangeJSON `json:"subresources,omitempty"`
 	Flags        string                `json:"flags,omitempty"`
 	Range        *RangeJSON            `json:"range,omitempty"`
 }
 
 // MarshalJSON writes the members in the C structure's order, which puts a
-// ranged barrier's flags first and a texture barrier's last.
+// 0094 ranged barrier's flags first, a 0088 ranged barrier's after its
+// syncs and accesses, and a texture barrier's last.
 func (r BarrierRecord) MarshalJSON() ([]byte, error) {
 	type plain BarrierRecord // without this method
-	if r.Type != BarrierTypeRanged.String() {
+	switch {
+	case r.Type != BarrierTypeRanged.String():
 		return json.Marshal(plain(r))
+	case r.Subresources == nil: // 0094
+		return json.Marshal(struct {
+			Index       int        `json:"index"`
+			Type        string     `json:"type"`
+			Flags       string     `json:"flags"`
+			Resource    string     `json:"resource"`
+			Subresource *uint32    `json:"subresource"`
+			Range       *RangeJSON `json:"range"`
+		}{r.Index, r.Type, r.Flags, r.Resource, r.Subresource, r.Range})
 	}
 	return json.Marshal(struct {
 		Index        int                   `json:"index"`
 		Type         string                `json:"type"`
+		SyncBefore   string                `json:"sync_before"`
+		SyncAfter    string                `json:"sync_after"`
+		AccessBefore string                `json:"access_before"`
+		AccessAfter  string                `json:"access_after"`
 		Flags        string                `json:"flags"`
 		Resource     string                `json:"resource"`
 		Subresources *SubresourceRangeJSON `json:"subresources"`
 		Range        *RangeJSON            `json:"range"`
-	}{r.Index, r.Type, r.Flags, r.Resource, r.Subresources, r.Range})
+	}{r.Index, r.Type, r.SyncBefore, r.SyncAfter, r.AccessBefore, r.AccessAfter, r.Flags, r.Resource, r.Subresources, r.Range})
 }
 
 // SubresourceRangeJSON is a subresource range with snake_case members.
@@ -62,28 +79,48 @@ func subresourcesJSON(r SubresourceRange) *SubresourceRangeJSON {
 
 func resourceHex(h HResource) string { return fmt.Sprintf("0x%016x", uint64(h)) }
 
+func (r *BarrierRecord) setCommon(g *GlobalBarrier) {
+	r.SyncBefore, r.SyncAfter = g.SyncBefore.String(), g.SyncAfter.String()
+	r.AccessBefore, r.AccessAfter = g.AccessBefore.String(), g.AccessAfter.String()
+}
+
 // Record returns the barrier's printable record.
 func (b *Barrier) Record(index int) BarrierRecord {
 	r := BarrierRecord{Index: index, Type: b.Type.String()}
-	setCommon := func(g *GlobalBarrier) {
-		r.SyncBefore, r.SyncAfter = g.SyncBefore.String(), g.SyncAfter.String()
-		r.AccessBefore, r.AccessAfter = g.AccessBefore.String(), g.AccessAfter.String()
-	}
 	switch b.Type {
 	case BarrierTypeGlobal:
-		setCommon(b.Global())
+		r.setCommon(b.Global())
 	case BarrierTypeTexture:
 		t := b.Texture()
-		setCommon(b.Global())
+		r.setCommon(b.Global())
 		r.LayoutBefore, r.LayoutAfter = t.LayoutBefore.String(), t.LayoutAfter.String()
 		r.Resource = resourceHex(t.Resource)
 		r.Subresources = subresourcesJSON(t.Subresources)
 		r.Flags = t.Flags.String()
 	case BarrierTypeBuffer:
-		setCommon(b.Global())
+		r.setCommon(b.Global())
 		r.Resource = resourceHex(b.Buffer().Resource)
 	case BarrierTypeRanged:
 		x := b.Ranged()
+		sub := x.Subresource
+		r.Flags = x.Flags.String()
+		r.Resource = resourceHex(x.Resource)
+		r.Subresource = &sub
+		r.Range = &RangeJSON{x.Range.Begin, x.Range.End}
+	}
+	return r
+}
+
+// Record returns the 0088 record's printable record: a ranged barrier has
+// its syncs, accesses and subresource range.
+func (b *Barrier0088) Record(index int) BarrierRecord {
+	if x, ok := b.As0094(); ok {
+		return x.Record(index)
+	}
+	r := BarrierRecord{Index: index, Type: b.Type.String()}
+	if b.Type == BarrierTypeRanged {
+		x := b.Ranged()
+		r.setCommon(&x.GlobalBarrier)
 		r.Flags = x.Flags.String()
 		r.Resource = resourceHex(x.Resource)
 		r.Subresources = subresourcesJSON(x.Subresources)
@@ -134,8 +171,27 @@ func (b *Barrier) Text() string {
 		fmt.Fprintf(&s, " resource 0x%x", uint64(b.Buffer().Resource))
 	case BarrierTypeRanged:
 		x := b.Ranged()
-		fmt.Fprintf(&s, " flags %s resource 0x%x subresources %s range 0x%x..0x%x",
-			x.Flags, uint64(x.Resource), SubresourcesText(x.Subresources), x.Range.Begin, x.Range.End)
+		sub := "all"
+		if x.Subresource != AllSubresourcesIndex {
+			sub = fmt.Sprint(x.Subresource)
+		}
+		fmt.Fprintf(&s, " flags %s resource 0x%x subresource %s range 0x%x..0x%x",
+			x.Flags, uint64(x.Resource), sub, x.Range.Begin, x.Range.End)
 	}
 	return s.String()
+}
+
+// Text prints the 0088 record on one line as Barrier.Text does; a ranged
+// barrier shows its syncs, accesses and subresource range.
+func (b *Barrier0088) Text() string {
+	if x, ok := b.As0094(); ok {
+		return x.Text()
+	}
+	if b.Type != BarrierTypeRanged {
+		return b.Type.String()
+	}
+	x := b.Ranged()
+	return fmt.Sprintf("RANGED sync %s -> %s access %s -> %s flags %s resource 0x%x subresources %s range 0x%x..0x%x",
+		x.SyncBefore, x.SyncAfter, x.AccessBefore, x.AccessAfter, x.Flags, uint64(x.Resource),
+		SubresourcesText(x.Subresources), x.Range.Begin, x.Range.End)
 }

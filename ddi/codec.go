@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
+	"unsafe"
 )
 
 // Errors the record decoder wraps; test with errors.Is.
@@ -32,16 +34,24 @@ func (e *DecodeError) Error() string {
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// field is one C member of a D3D12DDIARG_BARRIER_0094 record: where it is, how
-// wide, how to move it between bytes and a Barrier, and which values it may
-// hold. Padding is not listed: it is ignored on decode and zero on encode.
+// field is one C member of a barrier record: its path, where it is in the
+// record, how wide, and which values it may hold. Padding is not listed: it
+// is ignored on decode and zero on encode. Because Barrier and Barrier0088
+// have exactly the C layout (the cgo layout test proves it), a member is
+// read and written in the Go record at the same offset as in the bytes.
 type field struct {
 	name  string
 	off   int // from the start of the record
 	size  int // 4 or 8
-	get   func(*Barrier) uint64
-	set   func(*Barrier, uint64)
-	check func(uint64) error // nil: every value is well-formed
+	check func(uint64) error
+}
+
+// recordFormat is one DDI version's barrier record: its size and, per
+// barrier type, the members of the union in use, in byte order.
+type recordFormat struct {
+	name   string // the C structure
+	size   int
+	fields [4][]field
 }
 
 func checkLayout(v uint64) error {
@@ -52,51 +62,40 @@ func checkLayout(v uint64) error {
 }
 
 func checkTextureFlags(v uint64) error {
-	if TextureBarrierFlags(v)&^DefinedTextureBarrierFlags != 0 {
-		return fmt.Errorf("%w: undefined D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 bits 0x%x", ErrMalformed,
-			uint64(TextureBarrierFlags(v)&^DefinedTextureBarrierFlags))
+	if undefined := TextureBarrierFlags(v) &^ DefinedTextureBarrierFlags; undefined != 0 {
+		return fmt.Errorf("%w: undefined D3D12DDI_TEXTURE_BARRIER_FLAGS_0088 bits 0x%x", ErrMalformed, uint64(undefined))
 	}
 	return nil
 }
 
-func checkRangedFlags(v uint64) error {
-	if RangedBarrierFlags(v)&^DefinedRangedBarrierFlags0094 != 0 {
-		return fmt.Errorf("%w: undefined D3D12DDI_RANGE_BARRIER_FLAGS_0094 bits 0x%x", ErrMalformed,
-			uint64(RangedBarrierFlags(v)&^DefinedRangedBarrierFlags0094))
-	}
-	return nil
-}
-
-// The leading four members shared by the global, texture and buffer barriers.
-func commonFields(member string) []field {
-	return []field{
-		{member + ".SyncBefore", 8, 4, func(b *Barrier) uint64 { return uint64(b.Global().SyncBefore) },
-			func(b *Barrier, v uint64) { b.Global().SyncBefore = BarrierSync(v) }, nil},
-		{member + ".SyncAfter", 12, 4, func(b *Barrier) uint64 { return uint64(b.Global().SyncAfter) },
-			func(b *Barrier, v uint64) { b.Global().SyncAfter = BarrierSync(v) }, nil},
-		{member + ".AccessBefore", 16, 4, func(b *Barrier) uint64 { return uint64(b.Global().AccessBefore) },
-			func(b *Barrier, v uint64) { b.Global().AccessBefore = BarrierAccess(v) }, nil},
-		{member + ".AccessAfter", 20, 4, func(b *Barrier) uint64 { return uint64(b.Global().AccessAfter) },
-			func(b *Barrier, v uint64) { b.Global().AccessAfter = BarrierAccess(v) }, nil},
+func checkRangedFlags(typ string, defined RangedBarrierFlags) func(uint64) error {
+	return func(v uint64) error {
+		if undefined := RangedBarrierFlags(v) &^ defined; undefined != 0 {
+			return fmt.Errorf("%w: undefined %s bits 0x%x", ErrMalformed, typ, uint64(undefined))
+		}
+		return nil
 	}
 }
 
-// rangeFields are the six members of a subresource range at byte offset off.
-func rangeFields(member string, off int, r func(*Barrier) *SubresourceRange) []field {
-	return []field{
-		{member + ".IndexOrFirstMipLevel", off, 4, func(b *Barrier) uint64 { return uint64(r(b).IndexOrFirstMipLevel) },
-			func(b *Barrier, v uint64) { r(b).IndexOrFirstMipLevel = uint32(v) }, nil},
-		{member + ".NumMipLevels", off + 4, 4, func(b *Barrier) uint64 { return uint64(r(b).NumMipLevels) },
-			func(b *Barrier, v uint64) { r(b).NumMipLevels = uint32(v) }, nil},
-		{member + ".FirstArraySlice", off + 8, 4, func(b *Barrier) uint64 { return uint64(r(b).FirstArraySlice) },
-			func(b *Barrier, v uint64) { r(b).FirstArraySlice = uint32(v) }, nil},
-		{member + ".NumArraySlices", off + 12, 4, func(b *Barrier) uint64 { return uint64(r(b).NumArraySlices) },
-			func(b *Barrier, v uint64) { r(b).NumArraySlices = uint32(v) }, nil},
-		{member + ".FirstPlane", off + 16, 4, func(b *Barrier) uint64 { return uint64(r(b).FirstPlane) },
-			func(b *Barrier, v uint64) { r(b).FirstPlane = uint32(v) }, nil},
-		{member + ".NumPlanes", off + 20, 4, func(b *Barrier) uint64 { return uint64(r(b).NumPlanes) },
-			func(b *Barrier, v uint64) { r(b).NumPlanes = uint32(v) }, nil},
+// members lays out named 4-byte members one after another from off.
+func members(member string, off int, names ...string) []field {
+	out := make([]field, len(names))
+	for i, n := range names {
+		out[i] = field{name: member + "." + n, off: off + 4*i, size: 4}
 	}
+	return out
+}
+
+// syncAccess is the leading four members every type but the 0094 ranged
+// barrier has, at the start of the union (byte 8).
+func syncAccess(member string) []field {
+	return members(member, 8, "SyncBefore", "SyncAfter", "AccessBefore", "AccessAfter")
+}
+
+// subresourceRange is a D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088 at off.
+func subresourceRange(member string, off int) []field {
+	return members(member, off, "IndexOrFirstMipLevel", "NumMipLevels", "FirstArraySlice", "NumArraySlices",
+		"FirstPlane", "NumPlanes")
 }
 
 func concat(parts ...[]field) []field {
@@ -107,46 +106,73 @@ func concat(parts ...[]field) []field {
 	return out
 }
 
-var typeField = field{"Type", 0, 4, func(b *Barrier) uint64 { return uint64(b.Type) },
-	func(b *Barrier, v uint64) { b.Type = BarrierType(v) },
-	func(v uint64) error {
-		if !BarrierType(v).Valid() {
-			return fmt.Errorf("%w: not a D3D12DDI_BARRIER_TYPE value", ErrMalformed)
-		}
-		return nil
-	}}
+// The global, texture and buffer members, the same in both versions.
+var (
+	globalFields  = syncAccess("GlobalBarrier")
+	textureFields = concat(syncAccess("TextureBarrier"), []field{
+		{"TextureBarrier.LayoutBefore", 24, 4, checkLayout},
+		{"TextureBarrier.LayoutAfter", 28, 4, checkLayout},
+		{"TextureBarrier.hResource", 32, 8, nil},
+	}, subresourceRange("TextureBarrier.Subresources", 40),
+		[]field{{"TextureBarrier.Flags", 64, 4, checkTextureFlags}})
+	bufferFields = concat(syncAccess("BufferBarrier"), []field{{"BufferBarrier.hResource", 24, 8, nil}})
+)
 
-// recordFields lists, per barrier type, the members of the union in use, in
-// byte order. The offsets are the C layout's (checked against C by the cgo
-// layout test).
-var recordFields = [...][]field{
-	BarrierTypeGlobal: commonFields("GlobalBarrier"),
-	BarrierTypeTexture: concat(commonFields("TextureBarrier"), []field{
-		{"TextureBarrier.LayoutBefore", 24, 4, func(b *Barrier) uint64 { return uint64(b.Texture().LayoutBefore) },
-			func(b *Barrier, v uint64) { b.Texture().LayoutBefore = BarrierLayout(v) }, checkLayout},
-		{"TextureBarrier.LayoutAfter", 28, 4, func(b *Barrier) uint64 { return uint64(b.Texture().LayoutAfter) },
-			func(b *Barrier, v uint64) { b.Texture().LayoutAfter = BarrierLayout(v) }, checkLayout},
-		{"TextureBarrier.hResource", 32, 8, func(b *Barrier) uint64 { return uint64(b.Texture().Resource) },
-			func(b *Barrier, v uint64) { b.Texture().Resource = HResource(v) }, nil},
-	}, rangeFields("TextureBarrier.Subresources", 40, func(b *Barrier) *SubresourceRange { return &b.Texture().Subresources }),
-		[]field{{"TextureBarrier.Flags", 64, 4, func(b *Barrier) uint64 { return uint64(b.Texture().Flags) },
-			func(b *Barrier, v uint64) { b.Texture().Flags = TextureBarrierFlags(v) }, checkTextureFlags}}),
-	BarrierTypeBuffer: concat(commonFields("BufferBarrier"), []field{
-		{"BufferBarrier.hResource", 24, 8, func(b *Barrier) uint64 { return uint64(b.Buffer().Resource) },
-			func(b *Barrier, v uint64) { b.Buffer().Resource = HResource(v) }, nil},
+// format0094 is D3D12DDIARG_BARRIER_0094 (72 bytes): the ranged member is
+// D3D12DDI_RANGED_BARRIER_0094 (Flags 0, hResource 8, Subresource 16,
+// Range 24 within the union; d3d12umddi.h).
+var format0094 = recordFormat{"D3D12DDIARG_BARRIER_0094", BarrierSize, [4][]field{
+	BarrierTypeGlobal:  globalFields,
+	BarrierTypeTexture: textureFields,
+	BarrierTypeBuffer:  bufferFields,
+	BarrierTypeRanged: {
+		{"RangedBarrier.Flags", 8, 4, checkRangedFlags("D3D12DDI_RANGED_BARRIER_FLAGS_0094", DefinedRangedBarrierFlags0094)},
+		{"RangedBarrier.hResource", 16, 8, nil},
+		{"RangedBarrier.Subresource", 24, 4, nil},
+		{"RangedBarrier.Range.Begin", 32, 8, nil},
+		{"RangedBarrier.Range.End", 40, 8, nil},
+	},
+}}
+
+// format0088 is D3D12DDIARG_BARRIER_0088 (80 bytes): the ranged member is
+// D3D12DDI_RANGED_BARRIER_0088 (syncs and accesses 0, Flags 16, hResource
+// 24, Subresources 32, Range 56 within the union; d3d12umddi.h).
+var format0088 = recordFormat{"D3D12DDIARG_BARRIER_0088", Barrier0088Size, [4][]field{
+	BarrierTypeGlobal:  globalFields,
+	BarrierTypeTexture: textureFields,
+	BarrierTypeBuffer:  bufferFields,
+	BarrierTypeRanged: concat(syncAccess("RangedBarrier"), []field{
+		{"RangedBarrier.Flags", 24, 4, checkRangedFlags("D3D12DDI_RANGED_BARRIER_FLAGS", DefinedRangedBarrierFlags0088)},
+		{"RangedBarrier.hResource", 32, 8, nil},
+	}, subresourceRange("RangedBarrier.Subresources", 40), []field{
+		{"RangedBarrier.Range.Begin", 64, 8, nil},
+		{"RangedBarrier.Range.End", 72, 8, nil},
 	}),
-	BarrierTypeRanged: concat([]field{
-		{"RangedBarrier.Flags", 8, 4, func(b *Barrier) uint64 { return uint64(b.Ranged().Flags) },
-			func(b *Barrier, v uint64) { b.Ranged().Flags = RangedBarrierFlags(v) }, checkRangedFlags},
-		{"RangedBarrier.hResource", 16, 8, func(b *Barrier) uint64 { return uint64(b.Ranged().Resource) },
-			func(b *Barrier, v uint64) { b.Ranged().Resource = HResource(v) }, nil},
-	}, rangeFields("RangedBarrier.Subresources", 24, func(b *Barrier) *SubresourceRange { return &b.Ranged().Subresources }),
-		[]field{
-			{"RangedBarrier.Range.Begin", 48, 8, func(b *Barrier) uint64 { return b.Ranged().Range.Begin },
-				func(b *Barrier, v uint64) { b.Ranged().Range.Begin = v }, nil},
-			{"RangedBarrier.Range.End", 56, 8, func(b *Barrier) uint64 { return b.Ranged().Range.End },
-				func(b *Barrier, v uint64) { b.Ranged().Range.End = v }, nil},
-		}),
+}}
+
+func checkType(v uint64) error {
+	if !BarrierType(v).Valid() {
+		return fmt.Errorf("%w: not a D3D12DDI_BARRIER_TYPE value", ErrMalformed)
+	}
+	return nil
+}
+
+// get and set move one member of a Go record, which has the C layout.
+func (f *field) get(rec unsafe.Pointer) uint64 {
+	p := unsafe.Add(rec, f.off)
+	if f.size == 8 {
+		return *(*uint64)(p)
+	}
+	return uint64(*(*uint32)(p))
+}
+
+func (f *field) set(rec unsafe.Pointer, v uint64) {
+	p := unsafe.Add(rec, f.off)
+	if f.size == 8 {
+		*(*uint64)(p) = v
+		return
+	}
+	*(*uint32)(p) = uint32(v)
 }
 
 func readField(p []byte, size int) uint64 {
@@ -170,32 +196,52 @@ func DecodeBarriers(data []byte) ([]Barrier, error) {
 // nothing when dst has room.
 func AppendDecodedBarriers(dst []Barrier, data []byte) ([]Barrier, error) {
 	for i := 0; len(data) > 0; i++ {
-		base := i * BarrierSize
-		rec := data
-		if len(rec) > BarrierSize {
-			rec = rec[:BarrierSize]
-		}
-		// Decode in place: a local Barrier would escape through the field
-		// setters and cost an allocation per record.
+		// Decode in place: a local record would escape and cost an
+		// allocation per record.
 		dst = append(dst, Barrier{})
-		if err := decodeRecord(&dst[len(dst)-1], rec, i, base); err != nil {
+		n, err := format0094.decode(unsafe.Pointer(&dst[len(dst)-1]), data, i)
+		if err != nil {
 			return dst[:len(dst)-1], err
 		}
-		data = data[len(rec):]
+		data = data[n:]
 	}
 	return dst, nil
 }
 
-func decodeRecord(b *Barrier, rec []byte, index, base int) error {
+// DecodeBarriers0088 reads a raw array of D3D12DDIARG_BARRIER_0088 records
+// (Barrier0088Size bytes each), as PFND3D12DDI_BARRIER_0088 receives it,
+// with DecodeBarriers' rules; a ranged record's flags are the 0088 set.
+func DecodeBarriers0088(data []byte) ([]Barrier0088, error) {
+	return AppendDecodedBarriers0088(make([]Barrier0088, 0, len(data)/Barrier0088Size), data)
+}
+
+// AppendDecodedBarriers0088 is DecodeBarriers0088 appending to dst.
+func AppendDecodedBarriers0088(dst []Barrier0088, data []byte) ([]Barrier0088, error) {
+	for i := 0; len(data) > 0; i++ {
+		dst = append(dst, Barrier0088{})
+		n, err := format0088.decode(unsafe.Pointer(&dst[len(dst)-1]), data, i)
+		if err != nil {
+			return dst[:len(dst)-1], err
+		}
+		data = data[n:]
+	}
+	return dst, nil
+}
+
+// decode reads record index from the front of data into the zeroed Go
+// record at out and returns how many bytes it used.
+func (rf *recordFormat) decode(out unsafe.Pointer, data []byte, index int) (int, error) {
+	base := index * rf.size
+	rec := data[:min(len(data), rf.size)]
 	if len(rec) < 4 {
-		return truncated(index, base, rec, typeField.name, 0)
+		return 0, rf.truncated(index, base, rec, "Type", 0)
 	}
-	t := binary.LittleEndian.Uint32(rec)
-	if err := typeField.check(uint64(t)); err != nil {
-		return &DecodeError{Index: index, Offset: base, Field: typeField.name, Value: uint64(t), Err: err}
+	t := uint64(binary.LittleEndian.Uint32(rec))
+	if err := checkType(t); err != nil {
+		return 0, &DecodeError{Index: index, Offset: base, Field: "Type", Value: t, Err: err}
 	}
-	fields := recordFields[t]
-	if len(rec) < BarrierSize {
+	fields := rf.fields[t]
+	if len(rec) < rf.size {
 		// Name the first member the record cuts into, or the trailing padding.
 		missing, off := "padding", 4
 		for _, f := range fields {
@@ -205,19 +251,43 @@ func decodeRecord(b *Barrier, rec []byte, index, base int) error {
 			}
 			off = f.off + f.size
 		}
-		return truncated(index, base, rec, missing, off)
+		return 0, rf.truncated(index, base, rec, missing, off)
 	}
-	b.Type = BarrierType(binary.LittleEndian.Uint32(rec))
-	for _, f := range fields {
+	*(*BarrierType)(out) = BarrierType(t)
+	for i := range fields {
+		f := &fields[i]
 		v := readField(rec[f.off:], f.size)
 		if f.check != nil {
 			if err := f.check(v); err != nil {
-				return &DecodeError{Index: index, Offset: base + f.off, Field: f.name, Value: v, Err: err}
+				return 0, &DecodeError{Index: index, Offset: base + f.off, Field: f.name, Value: v, Err: err}
 			}
 		}
-		f.set(b, v)
+		f.set(out, v)
 	}
-	return nil
+	return len(rec), nil
+}
+
+// encode appends the record at in: padding and unused union bytes zero; an
+// undefined Type is encoded with an all-zero union.
+func (rf *recordFormat) encode(dst []byte, in unsafe.Pointer) []byte {
+	start := len(dst)
+	dst = slices.Grow(dst, rf.size)[:start+rf.size]
+	rec := dst[start:]
+	clear(rec)
+	t := *(*BarrierType)(in)
+	binary.LittleEndian.PutUint32(rec, uint32(t))
+	if !t.Valid() {
+		return dst
+	}
+	for i := range rf.fields[t] {
+		f := &rf.fields[t][i]
+		if f.size == 8 {
+			binary.LittleEndian.PutUint64(rec[f.off:], f.get(in))
+		} else {
+			binary.LittleEndian.PutUint32(rec[f.off:], uint32(f.get(in)))
+		}
+	}
+	return dst
 }
 
 // AppendEncodedBarriers appends the little-endian C representation of each
@@ -226,19 +296,16 @@ func decodeRecord(b *Barrier, rec []byte, index, base int) error {
 // all-zero union.
 func AppendEncodedBarriers(dst []byte, bs []Barrier) []byte {
 	for i := range bs {
-		b := &bs[i]
-		var rec [BarrierSize]byte
-		binary.LittleEndian.PutUint32(rec[:], uint32(b.Type))
-		if b.Type.Valid() {
-			for _, f := range recordFields[b.Type] {
-				if f.size == 8 {
-					binary.LittleEndian.PutUint64(rec[f.off:], f.get(b))
-				} else {
-					binary.LittleEndian.PutUint32(rec[f.off:], uint32(f.get(b)))
-				}
-			}
-		}
-		dst = append(dst, rec[:]...)
+		dst = format0094.encode(dst, unsafe.Pointer(&bs[i]))
+	}
+	return dst
+}
+
+// AppendEncodedBarriers0088 is AppendEncodedBarriers for
+// D3D12DDIARG_BARRIER_0088 records (Barrier0088Size bytes each).
+func AppendEncodedBarriers0088(dst []byte, bs []Barrier0088) []byte {
+	for i := range bs {
+		dst = format0088.encode(dst, unsafe.Pointer(&bs[i]))
 	}
 	return dst
 }
@@ -250,19 +317,26 @@ type BarrierField struct {
 	Value  uint64
 }
 
-// Fields lists the members the barrier's type uses, in byte order, Type first.
-func (b *Barrier) Fields() []BarrierField {
-	out := []BarrierField{{"Type", 0, uint64(b.Type)}}
-	if !b.Type.Valid() {
+func (rf *recordFormat) list(in unsafe.Pointer) []BarrierField {
+	t := *(*BarrierType)(in)
+	out := []BarrierField{{"Type", 0, uint64(t)}}
+	if !t.Valid() {
 		return out
 	}
-	for _, f := range recordFields[b.Type] {
-		out = append(out, BarrierField{f.name, f.off, f.get(b)})
+	for i := range rf.fields[t] {
+		f := &rf.fields[t][i]
+		out = append(out, BarrierField{f.name, f.off, f.get(in)})
 	}
 	return out
 }
 
-func truncated(index, base int, rec []byte, field string, off int) error {
+// Fields lists the members the barrier's type uses, in byte order, Type first.
+func (b *Barrier) Fields() []BarrierField { return format0094.list(unsafe.Pointer(b)) }
+
+// Fields lists the members the record's type uses, in byte order, Type first.
+func (b *Barrier0088) Fields() []BarrierField { return format0088.list(unsafe.Pointer(b)) }
+
+func (rf *recordFormat) truncated(index, base int, rec []byte, field string, off int) error {
 	return &DecodeError{Index: index, Offset: base + off, Field: field, Value: uint64(len(rec)),
-		Err: fmt.Errorf("%w: %d of %d bytes present", ErrTruncated, len(rec), BarrierSize)}
+		Err: fmt.Errorf("%w: %d of %d bytes of a %s present", ErrTruncated, len(rec), rf.size, rf.name)}
 }

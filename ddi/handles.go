@@ -15,7 +15,39 @@ type (
 	HRTResource uint64
 	// HProtectedResourceSession is D3D12DDI_HPROTECTEDRESOURCESESSION_0030.
 	HProtectedResourceSession uint64
+	// HAdapter is D3D10DDI_HADAPTER, the adapter pfnGetCaps is asked of.
+	HAdapter uint64
+	// HCommandAllocator is D3D12DDI_HCOMMANDALLOCATOR.
+	HCommandAllocator uint64
+	// HPipelineState is D3D12DDI_HPIPELINESTATE.
+	HPipelineState uint64
 )
+
+// CapsType is D3D12DDICAPS_TYPE: which capability pfnGetCaps answers.
+type CapsType uint32
+
+// CapsTypeD3D12Options is D3D12DDICAPS_TYPE_D3D12_OPTIONS, answered with a
+// D3D12DDI_D3D12_OPTIONS_DATA_* structure (the value as a published binding
+// of d3d12umddi.h gives it).
+const CapsTypeD3D12Options CapsType = 1006
+
+// GetCapsArgs is D3D12DDIARG_GETCAPS, what pfnGetCaps takes: the caps type,
+// an optional input, and the buffer to fill with its size (32 bytes: Type,
+// padding, pInfo at 8, pData at 16, DataSize at 24).
+type GetCapsArgs struct {
+	Type     CapsType
+	Info     uintptr // pInfo
+	Data     uintptr // pData
+	DataSize uint32
+}
+
+// ResetCommandList0040 is D3D12DDIARG_RESETCOMMANDLIST_0040, what
+// pfnResetCommandList takes: the allocator the list records into from now
+// on and its initial pipeline state (NULL for none).
+type ResetCommandList0040 struct {
+	CommandAllocator     HCommandAllocator
+	InitialPipelineState HPipelineState
+}
 
 // ClearValues is D3D12DDI_CLEAR_VALUES (d3d12umddi.h): the optimised clear
 // value given at creation, a format and a union of a colour (four floats)

@@ -23,6 +23,9 @@ func goLayout() map[string]uint64 {
 		r88 RangedBarrier0088
 		r94 RangedBarrier
 		b   Barrier
+		b88 Barrier0088
+		gc  GetCapsArgs
+		rc  ResetCommandList0040
 		hp  HResourcePlacement
 		cr  CreateResource0088
 		ch  CreateHeap0001
@@ -31,7 +34,7 @@ func goLayout() map[string]uint64 {
 		op  OptionsData0089
 	)
 	u := uint64(unsafe.Offsetof(b.u))
-	return map[string]uint64{
+	m := map[string]uint64{
 		"D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088":                      uint64(unsafe.Sizeof(sr)),
 		"D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088@align":                uint64(unsafe.Alignof(sr)),
 		"D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088.IndexOrFirstMipLevel": uint64(unsafe.Offsetof(sr.IndexOrFirstMipLevel)),
@@ -72,6 +75,10 @@ func goLayout() map[string]uint64 {
 		"D3D12DDI_BUFFER_BARRIER_0088.hResource":                               uint64(unsafe.Offsetof(bb.Resource)),
 		"D3D12DDI_RANGED_BARRIER_0088":                                         uint64(unsafe.Sizeof(r88)),
 		"D3D12DDI_RANGED_BARRIER_0088@align":                                   uint64(unsafe.Alignof(r88)),
+		"D3D12DDI_RANGED_BARRIER_0088.SyncBefore":                              uint64(unsafe.Offsetof(r88.SyncBefore)),
+		"D3D12DDI_RANGED_BARRIER_0088.SyncAfter":                               uint64(unsafe.Offsetof(r88.GlobalBarrier)) + uint64(unsafe.Offsetof(r88.SyncAfter)),
+		"D3D12DDI_RANGED_BARRIER_0088.AccessBefore":                            uint64(unsafe.Offsetof(r88.GlobalBarrier)) + uint64(unsafe.Offsetof(r88.AccessBefore)),
+		"D3D12DDI_RANGED_BARRIER_0088.AccessAfter":                             uint64(unsafe.Offsetof(r88.GlobalBarrier)) + uint64(unsafe.Offsetof(r88.AccessAfter)),
 		"D3D12DDI_RANGED_BARRIER_0088.Flags":                                   uint64(unsafe.Offsetof(r88.Flags)),
 		"D3D12DDI_RANGED_BARRIER_0088.hResource":                               uint64(unsafe.Offsetof(r88.Resource)),
 		"D3D12DDI_RANGED_BARRIER_0088.Subresources":                            uint64(unsafe.Offsetof(r88.Subresources)),
@@ -80,7 +87,7 @@ func goLayout() map[string]uint64 {
 		"D3D12DDI_RANGED_BARRIER_0094@align":                                   uint64(unsafe.Alignof(r94)),
 		"D3D12DDI_RANGED_BARRIER_0094.Flags":                                   uint64(unsafe.Offsetof(r94.Flags)),
 		"D3D12DDI_RANGED_BARRIER_0094.hResource":                               uint64(unsafe.Offsetof(r94.Resource)),
-		"D3D12DDI_RANGED_BARRIER_0094.Subresources":                            uint64(unsafe.Offsetof(r94.Subresources)),
+		"D3D12DDI_RANGED_BARRIER_0094.Subresource":                             uint64(unsafe.Offsetof(r94.Subresource)),
 		"D3D12DDI_RANGED_BARRIER_0094.Range":                                   uint64(unsafe.Offsetof(r94.Range)),
 		"D3D12DDIARG_BARRIER_0094":                                             uint64(unsafe.Sizeof(b)),
 		"D3D12DDIARG_BARRIER_0094@align":                                       uint64(unsafe.Alignof(b)),
@@ -89,6 +96,23 @@ func goLayout() map[string]uint64 {
 		"D3D12DDIARG_BARRIER_0094.TextureBarrier":                              u,
 		"D3D12DDIARG_BARRIER_0094.BufferBarrier":                               u,
 		"D3D12DDIARG_BARRIER_0094.RangedBarrier":                               u,
+		"D3D12DDIARG_BARRIER_0088":                                             uint64(unsafe.Sizeof(b88)),
+		"D3D12DDIARG_BARRIER_0088@align":                                       uint64(unsafe.Alignof(b88)),
+		"D3D12DDIARG_BARRIER_0088.Type":                                        uint64(unsafe.Offsetof(b88.Type)),
+		"D3D12DDIARG_BARRIER_0088.GlobalBarrier":                               uint64(unsafe.Offsetof(b88.u)),
+		"D3D12DDIARG_BARRIER_0088.TextureBarrier":                              uint64(unsafe.Offsetof(b88.u)),
+		"D3D12DDIARG_BARRIER_0088.BufferBarrier":                               uint64(unsafe.Offsetof(b88.u)),
+		"D3D12DDIARG_BARRIER_0088.RangedBarrier":                               uint64(unsafe.Offsetof(b88.u)),
+		"D3D12DDIARG_GETCAPS":                                                  uint64(unsafe.Sizeof(gc)),
+		"D3D12DDIARG_GETCAPS@align":                                            uint64(unsafe.Alignof(gc)),
+		"D3D12DDIARG_GETCAPS.Type":                                             uint64(unsafe.Offsetof(gc.Type)),
+		"D3D12DDIARG_GETCAPS.pInfo":                                            uint64(unsafe.Offsetof(gc.Info)),
+		"D3D12DDIARG_GETCAPS.pData":                                            uint64(unsafe.Offsetof(gc.Data)),
+		"D3D12DDIARG_GETCAPS.DataSize":                                         uint64(unsafe.Offsetof(gc.DataSize)),
+		"D3D12DDIARG_RESETCOMMANDLIST_0040":                                    uint64(unsafe.Sizeof(rc)),
+		"D3D12DDIARG_RESETCOMMANDLIST_0040@align":                              uint64(unsafe.Alignof(rc)),
+		"D3D12DDIARG_RESETCOMMANDLIST_0040.hDrvCommandAllocator":               uint64(unsafe.Offsetof(rc.CommandAllocator)),
+		"D3D12DDIARG_RESETCOMMANDLIST_0040.hDrvInitialPipelineState":           uint64(unsafe.Offsetof(rc.InitialPipelineState)),
 		"DXGI_SAMPLE_DESC":                                                     uint64(unsafe.Sizeof(SampleDesc{})),
 		"DXGI_SAMPLE_DESC@align":                                               uint64(unsafe.Alignof(SampleDesc{})),
 		"D3D12DDIARG_HRESOURCE_PLACEMENT":                                      uint64(unsafe.Sizeof(hp)),
@@ -174,6 +198,15 @@ func goLayout() map[string]uint64 {
 		"D3D12DDI_D3D12_OPTIONS_DATA_0089.MSPrimitivesPipelineStatisticIncludesCulledPrimitives":                      uint64(unsafe.Offsetof(op.MSPrimitivesPipelineStatisticIncludesCulledPrimitives)),
 		"D3D12DDI_D3D12_OPTIONS_DATA_0089.EnhancedBarriersSupported":                                                  uint64(unsafe.Offsetof(op.EnhancedBarriersSupported)),
 	}
+	for _, t := range []FuncTable{AdapterFuncsSlots, DeviceFuncsCore0088Slots, CommandListFuncs3D0094Slots} {
+		m[t.Name] = uint64(t.Size())
+		m[t.Name+"@align"] = SlotSize
+		for _, slot := range t.Slots {
+			off, _ := t.Offset(slot)
+			m[t.Name+"."+slot] = uint64(off)
+		}
+	}
+	return m
 }
 
 // TestLayoutMatchesC compares every sizeof, alignment and offsetof that the C
@@ -199,6 +232,12 @@ func TestLayoutMatchesC(t *testing.T) {
 		_, ok := c[n]
 		assert.True(t, ok, "Go measures %s, C does not", n)
 	}
-	assert.Equal(t, uint64(72), c["D3D12DDIARG_BARRIER_0094"], "the spec's size of D3D12DDIARG_BARRIER_0094")
+	// The header's facts, which the C side also asserts when it compiles.
+	assert.Equal(t, uint64(72), c["D3D12DDIARG_BARRIER_0094"])
 	assert.Equal(t, 72, BarrierSize)
+	assert.Equal(t, uint64(40), c["D3D12DDI_RANGED_BARRIER_0094"])
+	assert.Equal(t, uint64(32), c["D3D12DDIARG_BARRIER_0094.RangedBarrier"]+c["D3D12DDI_RANGED_BARRIER_0094.Range"])
+	assert.Equal(t, uint64(80), c["D3D12DDIARG_BARRIER_0088"])
+	assert.Equal(t, 80, Barrier0088Size)
+	assert.Equal(t, uint64(544), c["D3D12DDI_COMMAND_LIST_FUNCS_3D_0094.pfnBarrier"])
 }

@@ -24,6 +24,7 @@ type name struct {
 type nameTable struct {
 	kind     string // what the values are, for error messages ("barrier sync")
 	prefixes []string
+	suffix   string // a version suffix a prefixed spelling may end in ("_0094")
 	names    []name
 	zero     string // how a flag set prints 0 ("NONE", "COMMON"); "" for enums
 	byText   map[string]uint32
@@ -89,13 +90,34 @@ func (t *nameTable) flagsString(v uint32) string {
 	return b.String()
 }
 
-// lookup resolves one spelling, with or without one of the table's prefixes.
+// withSuffix lets prefixed spellings end in a version suffix, as the
+// header's D3D12DDI_RANGED_BARRIER_FLAG_ACQUIRE_0094 does.
+func (t *nameTable) withSuffix(s string) *nameTable {
+	t.suffix = s
+	return t
+}
+
+// lookup resolves one spelling, with or without one of the table's prefixes
+// (and, with a prefix, its version suffix).
 func (t *nameTable) lookup(s string) (uint32, bool) {
 	if v, ok := t.byText[s]; ok {
 		return v, true
 	}
 	for _, p := range t.prefixes {
-		if rest, ok := strings.CutPrefix(s, p); ok {
+		rest, ok := strings.CutPrefix(s, p)
+		if !ok {
+			continue
+		}
+		if v, ok := t.byText[rest]; ok {
+			return v, true
+		}
+		if t.suffix == "" {
+			continue
+		}
+		if rest, ok := strings.CutSuffix(rest, t.suffix); ok {
+			if rest == t.zero {
+				return 0, true
+			}
 			if v, ok := t.byText[rest]; ok {
 				return v, true
 			}

@@ -203,7 +203,7 @@ func TestParseIsCaseSensitiveAndNamesTheBadPart(t *testing.T) {
 // spellings left out.
 func TestNamesListsAliasesTogether(t *testing.T) {
 	assert.Equal(t, []string{"ALL", "EXECUTE_INDIRECT", "PREDICATION"}, (SyncAll | SyncExecuteIndirect).Names())
-	assert.Equal(t, []string{"INPUT_ASSEMBLER"}, SyncIndexInput.Names())
+	assert.Equal(t, []string{"INDEX_INPUT", "INPUT_ASSEMBLER"}, SyncIndexInput.Names(), "the header has both")
 	assert.Equal(t, []string{"NONE"}, SyncNone.Names())
 	assert.Equal(t, []string{"COMMON"}, AccessCommon.Names())
 	assert.Equal(t, []string{"INDIRECT_ARGUMENT", "PREDICATION"}, AccessPredication.Names())
@@ -223,7 +223,8 @@ func TestEveryDefinedValueHasAName(t *testing.T) {
 	assert.False(t, BarrierLayout(32).Valid())
 	assert.False(t, BarrierLayout(0x80000004).Valid())
 	assert.True(t, LayoutLegacyPixelShaderResource.IsLegacy())
-	assert.True(t, LayoutLegacyDirectQueueGenericReadComputeQueueAccessible.IsLegacy())
+	assert.False(t, LayoutDirectQueueGenericReadComputeQueueAccessible.IsLegacy(), "31 is an application layout (E-LAYOUT-31)")
+	assert.Equal(t, "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", BarrierLayout(31).String())
 	assert.False(t, LayoutVideoQueueCommon.IsLegacy())
 }
 

@@ -25,7 +25,9 @@ const (
 	ConservativeRasterizationTier3            ConservativeRasterizationTier = 3
 )
 
-// TiledResourcesTier is D3D12DDI_TILED_RESOURCES_TIER.
+// TiledResourcesTier is D3D12DDI_TILED_RESOURCES_TIER. The DDI stops at tier
+// 3: a driver with the API's tier 4 reports tier 3 and
+// Deterministic64KBUndefinedSwizzle (errata E-DDI-HEADER-NAMES).
 type TiledResourcesTier uint32
 
 // Tiled resources tiers.
@@ -34,7 +36,6 @@ const (
 	TiledResourcesTier1            TiledResourcesTier = 1
 	TiledResourcesTier2            TiledResourcesTier = 2
 	TiledResourcesTier3            TiledResourcesTier = 3
-	TiledResourcesTier4            TiledResourcesTier = 4
 )
 
 // CrossNodeSharingTier is D3D12DDI_CROSS_NODE_SHARING_TIER.
@@ -249,7 +250,6 @@ var tiledResourcesTierNames = newNameTable("D3D12DDI_TILED_RESOURCES_TIER", []st
 	{uint32(TiledResourcesTier1), "TIER_1", false},
 	{uint32(TiledResourcesTier2), "TIER_2", false},
 	{uint32(TiledResourcesTier3), "TIER_3", false},
-	{uint32(TiledResourcesTier4), "TIER_4", false},
 })
 
 // String returns the tier's name without the D3D12DDI_TILED_RESOURCES_ prefix (TIER_1).
@@ -266,10 +266,12 @@ var crossNodeSharingTierNames = newNameTable("D3D12DDI_CROSS_NODE_SHARING_TIER",
 	{uint32(CrossNodeSharingTier1Emulated), "TIER_1_EMULATED", false},
 	{uint32(CrossNodeSharingTier1), "TIER_1", false},
 	{uint32(CrossNodeSharingTier2), "TIER_2", false},
+	{uint32(CrossNodeSharingTier3), "TIER_0041_3", false},
 	{uint32(CrossNodeSharingTier3), "TIER_3", false},
 })
 
-// String returns the tier's name without the D3D12DDI_CROSS_NODE_SHARING_ prefix (TIER_1).
+// String returns the tier's name without the D3D12DDI_CROSS_NODE_SHARING_
+// prefix (TIER_1; tier 3 is the header's TIER_0041_3, and TIER_3 parses too).
 func (v CrossNodeSharingTier) String() string { return crossNodeSharingTierNames.enumString(uint32(v)) }
 
 // ParseCrossNodeSharingTier is the inverse of String.
@@ -326,12 +328,14 @@ func ParseViewInstancingTier(s string) (ViewInstancingTier, error) {
 }
 
 var renderPassTierNames = newNameTable("D3D12DDI_RENDER_PASS_TIER", []string{"D3D12DDI_RENDER_PASS_"}, "", []name{
+	{uint32(RenderPassTier0), "TIER_NOT_SUPPORTED", false},
 	{uint32(RenderPassTier0), "TIER_0", false},
 	{uint32(RenderPassTier1), "TIER_1", false},
 	{uint32(RenderPassTier2), "TIER_2", false},
 })
 
-// String returns the tier's name without the D3D12DDI_RENDER_PASS_ prefix (TIER_1).
+// String returns the tier's name without the D3D12DDI_RENDER_PASS_ prefix
+// (TIER_1; 0 is the header's TIER_NOT_SUPPORTED, and TIER_0 parses too).
 func (v RenderPassTier) String() string { return renderPassTierNames.enumString(uint32(v)) }
 
 // ParseRenderPassTier is the inverse of String.

@@ -200,6 +200,7 @@ const (
 	HeapFlagCoherentSystemwide HeapFlags = 0x8
 	HeapFlagPrimary            HeapFlags = 0x10
 	HeapFlagRTDSTextures       HeapFlags = 0x20
+	HeapFlagDenyL0Demotion     HeapFlags = 0x40 // D3D12DDI_HEAP_FLAG_0041_DENY_L0_DEMOTION
 )
 
 var heapFlagNames = newNameTable("heap flag", []string{"D3D12DDI_HEAP_FLAG_"}, "NONE", []name{
@@ -208,6 +209,8 @@ var heapFlagNames = newNameTable("heap flag", []string{"D3D12DDI_HEAP_FLAG_"}, "
 	{uint32(HeapFlagCoherentSystemwide), "COHERENT_SYSTEMWIDE", false},
 	{uint32(HeapFlagPrimary), "PRIMARY", false},
 	{uint32(HeapFlagRTDSTextures), "RT_DS_TEXTURES", false},
+	{uint32(HeapFlagDenyL0Demotion), "0041_DENY_L0_DEMOTION", false},
+	{uint32(HeapFlagDenyL0Demotion), "DENY_L0_DEMOTION", false},
 })
 
 // String prints the set as NAME|NAME, NONE for 0.

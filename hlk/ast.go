@@ -122,6 +122,7 @@ type Cmd struct {
 	Flag     bool     // ds-write, a 64-bit atomic copy
 	Box      *umd.Box // copy-texture's source box
 	Barriers []BarrierSpec
+	DDI0088  bool // a barrier call through PFND3D12DDI_BARRIER_0088
 }
 
 // ViewRef names a resource and what of it: all of it, a byte range of a
@@ -143,9 +144,12 @@ type ViewRef struct {
 type BarrierSpec struct {
 	Pos
 	Barrier ddi.Barrier
-	Res     ViewRef // the resource ("" for a global barrier)
-	HasRes  bool
-	Sub     *SubSpec // the subresources when written (nil: all)
+	// Ranged0088 is a ranged barrier of a 0088 call (the Barrier's type
+	// says RANGED); its resource and subresources are filled in at run time.
+	Ranged0088 ddi.RangedBarrier0088
+	Res        ViewRef // the resource ("" for a global barrier)
+	HasRes     bool
+	Sub        *SubSpec // the subresources when written (nil: all)
 }
 
 // Expect is one expectation, checked after the scenario ran.

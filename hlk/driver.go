@@ -67,7 +67,10 @@ type Fence any
 
 // CommandList records commands; its first error stops recording.
 type CommandList interface {
+	// Barrier is PFND3D12DDI_BARRIER_0094, Barrier0088
+	// PFND3D12DDI_BARRIER_0088.
 	Barrier(bs []ddi.Barrier)
+	Barrier0088(bs []ddi.Barrier0088)
 	Draw(d umd.Draw)
 	Dispatch(d umd.Dispatch)
 	DispatchRays(d umd.DispatchRays)

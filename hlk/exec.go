@@ -103,7 +103,7 @@ type ListDump struct {
 	Name    string
 	Type    ddi.CommandListType
 	Lines   []cmdbuf.Line
-	Calls   [][]ddi.Barrier // the barrier calls, in order, as recorded
+	Calls   [][]string // the barrier calls, in order, each barrier as it prints
 	Records []umd.BarrierRecord
 }
 
@@ -267,9 +267,7 @@ func (x *exec) record(s *ListStep) {
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
 		if c.Op == "barrier" {
-			bs := x.barriers(c.Barriers)
-			cl.Barrier(bs)
-			dump.Calls = append(dump.Calls, bs)
+			dump.Calls = append(dump.Calls, x.barrierCall(cl, c))
 		} else {
 			x.command(cl, c)
 		}
@@ -332,6 +330,38 @@ func (x *exec) one(c Cmd, role string) *umd.View {
 	return &v
 }
 
+// barrierCall records one barrier call, through the 0094 entry point or
+// (DDI0088) the 0088 one, and returns its barriers as they print.
+func (x *exec) barrierCall(cl CommandList, c Cmd) []string {
+	bs := x.barriers(c.Barriers)
+	text := make([]string, len(bs))
+	if !c.DDI0088 {
+		cl.Barrier(bs)
+		for i := range bs {
+			text[i] = bs[i].String()
+		}
+		return text
+	}
+	bs88 := make([]ddi.Barrier0088, len(bs))
+	for i, s := range c.Barriers {
+		if b, ok := bs[i].As0088(); ok || bs[i].Type != ddi.BarrierTypeRanged {
+			bs88[i] = b
+		} else {
+			r := s.Ranged0088
+			if s.HasRes {
+				r.Resource = x.handle(s.Res)
+				if s.Sub != nil {
+					r.Subresources = x.subresources(r.Resource, s.Sub)
+				}
+			}
+			bs88[i] = ddi.NewRangedBarrier0088(r)
+		}
+		text[i] = bs88[i].String()
+	}
+	cl.Barrier0088(bs88)
+	return text
+}
+
 // barriers fills in the handles and subresources of a call's barriers.
 func (x *exec) barriers(specs []BarrierSpec) []ddi.Barrier {
 	out := make([]ddi.Barrier, len(specs))
@@ -348,7 +378,6 @@ func (x *exec) barriers(specs []BarrierSpec) []ddi.Barrier {
 				b.Buffer().Resource = h
 			case ddi.BarrierTypeRanged:
 				b.Ranged().Resource = h
-				sub = &b.Ranged().Subresources
 			}
 			if sub != nil && s.Sub != nil {
 				*sub = x.subresources(h, s.Sub)

@@ -571,14 +571,15 @@ func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
 			}
 			p.sc.Steps = append(p.sc.Steps, st)
 			return i, nil
-		case kw.text == "call":
+		case kw.text == "call" || kw.text == "call-0088":
 			if err := c.done(); err != nil {
 				return 0, err
 			}
-			cmd := Cmd{Pos: kw.pos, Op: "barrier"}
+			v0088 := kw.text == "call-0088"
+			cmd := Cmd{Pos: kw.pos, Op: "barrier", DDI0088: v0088}
 			for i++; ; i++ {
 				if i >= len(lines) {
-					return 0, &ParseError{kw.pos, "call without end"}
+					return 0, &ParseError{kw.pos, kw.text + " without end"}
 				}
 				bc := &cursor{toks: lines[i].toks, end: lines[i].pos}
 				first, _ := bc.peek()
@@ -592,19 +593,20 @@ func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
 				if first.kind == tWord && first.text == "barrier" {
 					bc.next()
 				}
-				b, err := p.barrier(bc)
+				b, err := p.barrier(bc, v0088)
 				if err != nil {
 					return 0, err
 				}
 				cmd.Barriers = append(cmd.Barriers, b)
 			}
 			st.Cmds = append(st.Cmds, cmd)
-		case kw.text == "barrier":
-			b, err := p.barrier(c)
+		case kw.text == "barrier" || kw.text == "barrier-0088":
+			v0088 := kw.text == "barrier-0088"
+			b, err := p.barrier(c, v0088)
 			if err != nil {
 				return 0, err
 			}
-			st.Cmds = append(st.Cmds, Cmd{Pos: kw.pos, Op: "barrier", Barriers: []BarrierSpec{b}})
+			st.Cmds = append(st.Cmds, Cmd{Pos: kw.pos, Op: "barrier", DDI0088: v0088, Barriers: []BarrierSpec{b}})
 		case kw.text == "barriers":
 			if err := c.done(); err != nil {
 				return 0, err
@@ -622,8 +624,9 @@ func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
 }
 
 // barrier parses one barrier: `texture RES fields`, `buffer RES fields`,
-// `global fields`, `ranged RES range OFF+SIZE [flags F]`, `type N`.
-func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
+// `global fields`, `ranged RES|NULL fields`, `type N`. In a 0088 call a
+// ranged barrier has the 0088 members (sync, access, subresources).
+func (p *parser) barrier(c *cursor, v0088 bool) (BarrierSpec, error) {
 	kw, err := c.wordTok("a barrier type (global, texture, buffer, ranged)")
 	if err != nil {
 		return BarrierSpec{}, err
@@ -640,7 +643,7 @@ func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
 	case "ranged":
 		typ = ddi.BarrierTypeRanged
 	case "type":
-		v, err := c.uint("a barrier type value")
+		v, err := c.uint32("a barrier type value")
 		if err != nil {
 			return b, err
 		}
@@ -657,14 +660,22 @@ func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
 		}
 		b.Res, b.HasRes = v, true
 	}
+	ranged94, ranged88 := typ == ddi.BarrierTypeRanged && !v0088, typ == ddi.BarrierTypeRanged && v0088
 	tx := b.Barrier.Texture()
-	g := b.Barrier.Global() // the sync and access members, which every non-ranged type starts with
+	g := b.Barrier.Global() // the sync and access members, which every type but the 0094 ranged starts with
 	rg := b.Barrier.Ranged()
-	if typ == ddi.BarrierTypeTexture || typ == ddi.BarrierTypeRanged {
+	flags := &rg.Flags
+	switch {
+	case typ == ddi.BarrierTypeTexture:
 		tx.Subresources = ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
-		if typ == ddi.BarrierTypeRanged {
-			rg.Subresources = ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
-		}
+	case ranged88:
+		r := &b.Ranged0088
+		r.Subresources = ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
+		g, flags = &r.GlobalBarrier, &r.Flags
+	}
+	members := barrierMembers[typ]
+	if ranged88 {
+		members = "sync, access, flags, subresources, range"
 	}
 	seen := map[string]bool{}
 	for c.more() {
@@ -674,13 +685,13 @@ func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
 		}
 		seen[f.text] = true
 		switch {
-		case f.text == "sync" && typ != ddi.BarrierTypeRanged:
+		case f.text == "sync" && !ranged94:
 			before, after, err := c.pair(c.sync)
 			if err != nil {
 				return b, err
 			}
 			g.SyncBefore, g.SyncAfter = ddi.BarrierSync(before), ddi.BarrierSync(after)
-		case f.text == "access" && typ != ddi.BarrierTypeRanged:
+		case f.text == "access" && !ranged94:
 			before, after, err := c.pair(c.access)
 			if err != nil {
 				return b, err
@@ -692,12 +703,23 @@ func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
 				return b, err
 			}
 			tx.LayoutBefore, tx.LayoutAfter = ddi.BarrierLayout(before), ddi.BarrierLayout(after)
-		case f.text == "subresources" && (typ == ddi.BarrierTypeTexture || typ == ddi.BarrierTypeRanged):
+		case f.text == "subresources" && (typ == ddi.BarrierTypeTexture || ranged88):
 			sub, err := c.subresources()
 			if err != nil {
 				return b, err
 			}
 			b.Sub = sub
+		case f.text == "subresource" && ranged94:
+			if t, ok := c.peek(); ok && t.kind == tWord && t.text == "all" {
+				c.next()
+				rg.Subresource = ddi.AllSubresourcesIndex
+				break
+			}
+			v, err := c.uint32("a subresource index or all")
+			if err != nil {
+				return b, err
+			}
+			rg.Subresource = uint32(v)
 		case f.text == "flags" && typ == ddi.BarrierTypeTexture:
 			v, err := c.enum("texture barrier flags (e.g. DISCARD)", func(s string) (uint64, error) {
 				f, err := ddi.ParseTextureBarrierFlags(s)
@@ -715,15 +737,19 @@ func (p *parser) barrier(c *cursor) (BarrierSpec, error) {
 			if err != nil {
 				return b, err
 			}
-			rg.Flags = ddi.RangedBarrierFlags(v)
+			*flags = ddi.RangedBarrierFlags(v)
 		case f.text == "range" && typ == ddi.BarrierTypeRanged:
 			off, size, err := c.plus("a byte range OFFSET+SIZE")
 			if err != nil {
 				return b, err
 			}
-			rg.Range = ddi.Range{Begin: off, End: off + size}
+			if ranged88 {
+				b.Ranged0088.Range = ddi.Range{Begin: off, End: off + size}
+			} else {
+				rg.Range = ddi.Range{Begin: off, End: off + size}
+			}
 		default:
-			return b, &ParseError{f.pos, fmt.Sprintf("unknown %s barrier member %s: expected %s", kw.text, f.text, barrierMembers[typ])}
+			return b, &ParseError{f.pos, fmt.Sprintf("unknown %s barrier member %s: expected %s", kw.text, f.text, members)}
 		}
 	}
 	return b, nil
@@ -733,7 +759,7 @@ var barrierMembers = map[ddi.BarrierType]string{
 	ddi.BarrierTypeGlobal:  "sync, access",
 	ddi.BarrierTypeTexture: "sync, access, layout, subresources, flags",
 	ddi.BarrierTypeBuffer:  "sync, access",
-	ddi.BarrierTypeRanged:  "range, flags, subresources",
+	ddi.BarrierTypeRanged:  "range, flags, subresource",
 }
 
 // view parses a view: NAME, NAME[OFF+SIZE], NAME@SUB, NULL or a raw handle
@@ -1118,6 +1144,16 @@ func (c *cursor) uint(what string) (uint64, error) {
 		return 0, &ParseError{t.pos, fmt.Sprintf("expected %s, found %s", what, t)}
 	}
 	return parseUint(t)
+}
+
+// uint32 parses a number that must fit a 32-bit member.
+func (c *cursor) uint32(what string) (uint64, error) {
+	t, _ := c.peek()
+	v, err := c.uint(what)
+	if err == nil && v > 0xffffffff {
+		return 0, &ParseError{t.pos, fmt.Sprintf("%d does not fit %s (at most 4294967295)", v, what)}
+	}
+	return v, err
 }
 
 // plus parses OFFSET+SIZE.

@@ -23,6 +23,22 @@ import (
 // An invalid barrier puts the list in its error state and emits nothing for
 // the call. A call with no barriers is a warning.
 func (cl *CommandList) Barrier(bs []ddi.Barrier) {
+	cl.barrierCall(len(bs), func(p *plan, call, i int) bool { return cl.barrier(p, call, i, &bs[i]) })
+}
+
+// Barrier0088 implements PFND3D12DDI_BARRIER_0088, the entry point of
+// drivers of the 0088 DDI, whose records are D3D12DDIARG_BARRIER_0088
+// (80 bytes; errata E-PFN-VERSION). Global, texture and buffer barriers are
+// the 0094 ones; a ranged barrier carries syncs and accesses, which are
+// honoured like a buffer barrier's over its byte range (rangedWithSync).
+// The call is validated and translated as one unit, as Barrier's.
+func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
+	cl.barrierCall(len(bs), func(p *plan, call, i int) bool { return cl.barrier0088(p, call, i, &bs[i]) })
+}
+
+// barrierCall is one Barrier call of n barriers; add validates barrier i
+// and adds it to the plan.
+func (cl *CommandList) barrierCall(n int, add func(p *plan, call, i int) bool) {
 	if !cl.open("Barrier") {
 		return
 	}
@@ -33,19 +49,19 @@ func (cl *CommandList) Barrier(bs []ddi.Barrier) {
 			Rule: `a bundle cannot record barriers (000 "Barrier API Call Validation")`})
 		return
 	}
-	if len(bs) == 0 {
+	if n == 0 {
 		cl.warn(Message{Category: CategoryStateSetting, ID: MsgZeroBarriers, Command: "Barrier", Call: call, Barrier: -1,
 			Field: "NumBarriers", Value: "0", Rule: `a Barrier call with no barriers does nothing (000 "Barrier API Call Validation")`})
 		return
 	}
 	p := &cl.plan
 	p.reset()
-	for i := range bs {
-		if !cl.barrier(p, call, i, &bs[i]) {
+	for i := range n {
+		if !add(p, call, i) {
 			return
 		}
 	}
-	cl.emitPlan(p, call, len(bs))
+	cl.emitPlan(p, call, n)
 }
 
 // barrier validates one barrier and adds it to the plan.
@@ -78,15 +94,37 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 		cl.planBuffer(p, x, r)
 	case ddi.BarrierTypeRanged:
 		rg := b.Ranged()
-		r, ok := v.ranged(rg)
+		s, ok := v.ranged(rg)
 		if !ok {
 			return false
 		}
-		cl.planRanged(p, rg, r)
+		cl.planRanged(p, rg.Flags, s)
 	default:
 		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
 			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
 	}
+	p.barriers++
+	return true
+}
+
+// barrier0088 validates one 0088 record and adds it to the plan: all but a
+// ranged barrier are the 0094 barrier they equal.
+func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) bool {
+	if x, ok := b.As0094(); ok {
+		return cl.barrier(p, call, i, &x)
+	}
+	if b.Type != ddi.BarrierTypeRanged {
+		v := checker{cl: cl, call: call, index: i}
+		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
+			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
+	}
+	rg := b.Ranged()
+	v := checker{cl: cl, call: call, index: i}
+	r, s, ok := v.rangedWithSync(rg)
+	if !ok {
+		return false
+	}
+	cl.planRangedWithSync(p, rg, r, s)
 	p.barriers++
 	return true
 }

@@ -21,8 +21,11 @@ import (
 //
 // LEGACY_* layouts are plain: a texture the runtime names as, say,
 // LEGACY_SHADER_RESOURCE may really be in COMMON after a legacy promotion
-// (000 "Legacy layouts"), so its bytes must suit both. UNDEFINED has no
-// state: its bytes mean nothing.
+// (000 "Legacy layouts"), so its bytes must suit both. So is
+// DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE: compute queues read
+// it though only direct queues may name it in a barrier, so the queue
+// tables alone would not see its compute readers. UNDEFINED has no state:
+// its bytes mean nothing.
 //
 // A layout transition then needs (000 "Layout Transitions", "Placed
 // Resource Metadata Initialization"):
@@ -53,10 +56,9 @@ func layoutSlot(l ddi.BarrierLayout) (int, bool) {
 	return 0, false
 }
 
-// isLegacy reports whether l is one of the runtime-internal LEGACY_* layouts.
-func isLegacy(l ddi.BarrierLayout) bool {
-	return l == ddi.LayoutLegacyDirectQueueGenericReadComputeQueueAccessible ||
-		l >= ddi.LayoutLegacyCopySource && l <= ddi.LayoutLegacyPixelShaderResource
+// alwaysPlain reports whether l is plain on every profile (see above).
+func alwaysPlain(l ddi.BarrierLayout) bool {
+	return l.IsLegacy() || l == ddi.LayoutDirectQueueGenericReadComputeQueueAccessible
 }
 
 // compressible reports whether the profile keeps a texture compressed in
@@ -79,7 +81,7 @@ func compressedLayouts(p *hwmodel.Profile, r *resource.Resource, kind resource.H
 	allowed := r.AllowedAccesses(kind) &^ ddi.AccessNoAccess
 	for _, l := range ddi.AllBarrierLayouts() {
 		slot, ok := layoutSlot(l)
-		if !ok || l == ddi.LayoutUndefined || isLegacy(l) {
+		if !ok || l == ddi.LayoutUndefined || alwaysPlain(l) {
 			continue
 		}
 		compat, ok := ddi.CompatibleAccesses(l)

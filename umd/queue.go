@@ -227,11 +227,11 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 //   - otherwise LayoutBefore must be the layout.
 func layoutBeforeError(before, actual ddi.BarrierLayout) (MessageID, string) {
 	switch {
-	case before == actual || isLegacy(before) && actual == ddi.LayoutCommon:
+	case before == actual || before.IsLegacy() && actual == ddi.LayoutCommon:
 		return 0, ""
-	case isLegacy(before) && !isLegacy(actual):
+	case before.IsLegacy() && !actual.IsLegacy():
 		return MsgBarrierInteropInvalidLayout, fmt.Sprintf(`a legacy barrier names a subresource an enhanced barrier left in %s: it must be put in COMMON first (000 "Interop with legacy ResourceBarrier")`, actual)
-	case isLegacy(actual) && !isLegacy(before):
+	case actual.IsLegacy() && !before.IsLegacy():
 		return MsgBarrierInteropInvalidLayout, fmt.Sprintf(`the subresource is in the legacy layout %s: a legacy barrier must return it to COMMON before this barrier names it (000 "Interop with legacy ResourceBarrier")`, actual)
 	}
 	return MsgLayoutMismatch, fmt.Sprintf(`the subresource is in %s when the list runs (000 "Layout Validation")`, actual)

@@ -99,10 +99,11 @@ type splitEnd struct {
 	hold  cmdbuf.StageMask
 }
 
-// rangedOp is one ranged barrier.
+// rangedOp is one half of a 0094 ranged barrier: an acquire or a release
+// of its bytes.
 type rangedOp struct {
 	release bool
-	lo, hi  uint64
+	span    span
 }
 
 func (p *plan) reset() {
@@ -172,7 +173,7 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 // planBuffer translates a buffer barrier.
 func (cl *CommandList) planBuffer(p *plan, x *ddi.BufferBarrier, r *Resource) {
 	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
-	cl.planAccess(p, g, r, r.allowed, r.allowed, nil, resource.Selection{}, true, workNone)
+	cl.planAccess(p, g, r, r.allowed, r.allowed, nil, resource.Selection{}, true, workNone, r.Addr, r.Addr+r.DataSize)
 	t := cl.trackOf(r)
 	cl.recordBarrier(t, resource.Selection{}, true, g, ddi.LayoutUndefined, ddi.LayoutUndefined, p)
 }
@@ -185,16 +186,17 @@ func (cl *CommandList) planTexture(p *plan, x *ddi.TextureBarrier, r *Resource, 
 	if g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
 		work = r.transitionWork(x.LayoutBefore, x.LayoutAfter, x.Flags&ddi.TextureBarrierFlagDiscard != 0)
 	}
-	cl.planAccess(p, g, r, before&r.allowed, after&r.allowed, x, sel, whole, work)
+	lo, hi := selectionRange(r, sel, whole)
+	cl.planAccess(p, g, r, before&r.allowed, after&r.allowed, x, sel, whole, work, lo, hi)
 	t := cl.trackOf(r)
 	cl.recordBarrier(t, sel, whole, g, x.LayoutBefore, x.LayoutAfter, p)
 }
 
 // planAccess adds one texture or buffer barrier's sync, cache and
-// compression work to the plan: to the split-begin part, as a split end, or
-// to the plain part.
+// compression work over the bytes [lo, hi) to the plan: to the split-begin
+// part, as a split end, or to the plain part.
 func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, compatBefore, compatAfter ddi.BarrierAccess,
-	x *ddi.TextureBarrier, sel resource.Selection, whole bool, work compressionWork) {
+	x *ddi.TextureBarrier, sel resource.Selection, whole bool, work compressionWork, lo, hi uint64) {
 	if g.SyncBefore == ddi.SyncSplit {
 		return // the end waits for its begin; recordBarrier finds which
 	}
@@ -202,7 +204,6 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	u, toMem := users(g.AccessAfter, compatAfter)
 	flush, inval := cl.cacheWork(w, u, toMem)
 	var post cmdbuf.CacheMask
-	lo, hi := selectionRange(r, sel, whole)
 	if work != workNone {
 		// The compression work reads what the writers left and writes
 		// through BLIT, which the later users must then see.
@@ -289,14 +290,30 @@ func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole boo
 	}
 }
 
-// planRanged translates a ranged barrier: exactly its bytes.
-func (cl *CommandList) planRanged(p *plan, x *ddi.RangedBarrier, r *Resource) {
-	p.ranged = append(p.ranged, rangedOp{release: x.Flags&ddi.RangedBarrierFlagRelease != 0,
-		lo: r.Addr + x.Range.Begin, hi: r.Addr + x.Range.End})
-	if x.Flags&(ddi.RangedBarrierFlagAcquire|ddi.RangedBarrierFlagRelease) == 0 {
-		// 0088 semantics: one barrier makes the range visible both ways.
-		p.ranged = append(p.ranged, rangedOp{release: true, lo: r.Addr + x.Range.Begin, hi: r.Addr + x.Range.End})
+// planRanged translates a 0094 ranged barrier: exactly its bytes (all of
+// memory for a NULL resource), acquired, released, or with neither flag
+// both (errata E-RANGED-FLAGS).
+func (cl *CommandList) planRanged(p *plan, flags ddi.RangedBarrierFlags, s span) {
+	acquire, release := flags&ddi.RangedBarrierFlagAcquire != 0, flags&ddi.RangedBarrierFlagRelease != 0
+	if acquire || !release {
+		p.ranged = append(p.ranged, rangedOp{span: s})
 	}
+	if release || !acquire {
+		p.ranged = append(p.ranged, rangedOp{release: true, span: s})
+	}
+}
+
+// planRangedWithSync translates a 0088 ranged barrier, which names its
+// syncs and accesses: a global barrier for a NULL resource, otherwise a
+// buffer barrier limited to the barrier's bytes.
+func (cl *CommandList) planRangedWithSync(p *plan, x *ddi.RangedBarrier0088, r *Resource, s span) {
+	g := x.GlobalBarrier
+	if r == nil {
+		cl.planGlobal(p, &g)
+		return
+	}
+	cl.planAccess(p, g, r, r.allowed, r.allowed, nil, resource.Selection{}, true, workNone, s.lo, s.hi)
+	cl.recordBarrier(cl.trackOf(r), resource.Selection{}, true, g, ddi.LayoutUndefined, ddi.LayoutUndefined, p)
 }
 
 // allClients are every client that can access memory (for ranged barriers,
@@ -435,9 +452,9 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 				break
 			}
 			if r.release {
-				cache(relFlush, relInval, span{lo: r.lo, hi: r.hi}, false)
+				cache(relFlush, relInval, r.span, false)
 			} else {
-				cache(acqFlush, acqInval, span{lo: r.lo, hi: r.hi}, false)
+				cache(acqFlush, acqInval, r.span, false)
 			}
 		}
 	}

@@ -210,35 +210,109 @@ func (v *checker) buffer(x *ddi.BufferBarrier) (*Resource, bool) {
 	return r, true
 }
 
-// ranged validates a ranged barrier (0094): an ATOMIC_COPY barrier on a
-// buffer's byte range, the ACQUIRE before an atomic copy or the RELEASE
-// after it (neither: both, as 0088 had them; errata E-RANGED-FLAGS).
-func (v *checker) ranged(rg *ddi.RangedBarrier) (*Resource, bool) {
-	const all = ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagAcquire | ddi.RangedBarrierFlagRelease
-	switch {
-	case rg.Flags&^all != 0:
-		return nil, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
-			`has bits D3D12DDI_RANGE_BARRIER_FLAGS_0094 does not define`)
-	case rg.Flags&ddi.RangedBarrierFlagAtomicCopy == 0:
-		return nil, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
-			`a ranged barrier is an atomic copy's: ATOMIC_COPY must be set (000 "D3D12DDI_RANGED_BARRIER_0088")`)
-	case rg.Flags&ddi.RangedBarrierFlagAcquire != 0 && rg.Flags&ddi.RangedBarrierFlagRelease != 0:
-		return nil, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
+// ranged validates a 0094 ranged barrier: an ATOMIC_COPY barrier, the
+// ACQUIRE before an atomic copy or the RELEASE after it (neither: both;
+// errata E-RANGED-FLAGS), over the bytes rangedSpan finds. It returns those
+// bytes.
+func (v *checker) ranged(rg *ddi.RangedBarrier) (span, bool) {
+	if !v.rangedFlags(rg.Flags, ddi.DefinedRangedBarrierFlags0094, "D3D12DDI_RANGED_BARRIER_FLAGS_0094") {
+		return span{}, false
+	}
+	if rg.Flags&ddi.RangedBarrierFlagAcquire != 0 && rg.Flags&ddi.RangedBarrierFlagRelease != 0 {
+		return span{}, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
 			`ACQUIRE (before the copy) and RELEASE (after it) are two barriers (000 "D3D12DDI_RANGE_BARRIER_FLAGS_0094", errata E-RANGED-FLAGS)`)
 	}
-	r, ok := v.handle(rg.Resource, "hResource")
-	if !ok {
-		return nil, false
+	_, s, ok := v.rangedSpan(rg.Resource, rg.Subresource == ddi.AllSubresourcesIndex, func(*Resource) bool {
+		if rg.Subresource != 0 {
+			return v.badf(MsgOutOfBoundsBarrierSubresource, "Subresource", fmt.Sprint(rg.Subresource),
+				`a buffer's only subresource is 0; 0x%x names all of it (d3d12umddi.h, errata E-RANGED-SUBRESOURCE)`, uint32(ddi.AllSubresourcesIndex))
+		}
+		return true
+	}, rg.Range)
+	return s, ok
+}
+
+// rangedWithSync validates a 0088 ranged barrier: the syncs and accesses as
+// every other barrier's (it cannot be split), the 0088 flags, and the bytes
+// rangedSpan finds, which it returns with the resource (nil for NULL).
+func (v *checker) rangedWithSync(rg *ddi.RangedBarrier0088) (*Resource, span, bool) {
+	g := rg.GlobalBarrier
+	if !v.common(g) {
+		return nil, span{}, false
+	}
+	if g.SyncBefore == ddi.SyncSplit || g.SyncAfter == ddi.SyncSplit {
+		return nil, span{}, v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
+			`a ranged barrier cannot be split (000 "Split Barriers" names texture and buffer barriers only)`)
+	}
+	if !v.rangedFlags(rg.Flags, ddi.DefinedRangedBarrierFlags0088, "D3D12DDI_RANGED_BARRIER_FLAGS") {
+		return nil, span{}, false
+	}
+	sub := rg.Subresources
+	all := sub.NumMipLevels == 0 && sub.IndexOrFirstMipLevel == ddi.AllSubresources
+	r, s, ok := v.rangedSpan(rg.Resource, all, func(r *Resource) bool {
+		if _, err := r.Desc.Resolve(sub); err != nil {
+			return v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
+		}
+		return true
+	}, rg.Range)
+	if !ok || r == nil {
+		return r, s, ok
+	}
+	if !v.resourceAccess(r, g.AccessBefore, g.AccessAfter) || !v.sequence(r, resource.Selection{}, true, g, nil) {
+		return nil, span{}, false
+	}
+	return r, s, true
+}
+
+// rangedFlags checks a ranged barrier's flags: only defined bits, and
+// ATOMIC_COPY, since the runtime records ranged barriers only around atomic
+// copies (000 "D3D12DDI_RANGED_BARRIER_0088", errata E-RANGED-FLAGS).
+func (v *checker) rangedFlags(f, defined ddi.RangedBarrierFlags, typ string) bool {
+	switch {
+	case f&^defined != 0:
+		return v.badf(MsgIncompatibleBarrierValues, "Flags", f.String(), `has bits %s does not define`, typ)
+	case f&ddi.RangedBarrierFlagAtomicCopy == 0:
+		return v.bad(MsgIncompatibleBarrierValues, "Flags", f.String(),
+			`a ranged barrier is an atomic copy's: ATOMIC_COPY must be set (000 "D3D12DDI_RANGED_BARRIER_0088", errata E-RANGED-FLAGS)`)
+	}
+	return true
+}
+
+// rangedSpan finds the bytes a ranged barrier covers (d3d12umddi.h
+// D3D12DDI_RANGED_BARRIER_0094; errata E-RANGED-NULL-RESOURCE,
+// E-RANGED-SUBRESOURCE):
+//
+//   - a NULL resource: all of GPU memory, the whole caches; the
+//     subresources and Range mean nothing;
+//   - a buffer with all its subresources named: the whole buffer, Range
+//     ignored;
+//   - a buffer with its subresource named (sub checks it): Range, which
+//     must be a non-empty byte range inside the buffer.
+//
+// Atomic copies copy buffers, so a texture is an error.
+func (v *checker) rangedSpan(h ddi.HResource, all bool, sub func(*Resource) bool, rg ddi.Range) (*Resource, span, bool) {
+	if h == 0 {
+		return nil, span{whole: true}, true
+	}
+	r := v.cl.lookup(h)
+	if r == nil {
+		return nil, span{}, v.badf(MsgInvalidHandle, "hResource", fmt.Sprintf("0x%x", uint64(h)), "no resource has this handle")
 	}
 	if !r.IsBuffer() {
-		return nil, v.bad(MsgIncompatibleBarrierDimension, "hResource", r.Desc.Desc.Dimension.String(),
-			`atomic copies copy buffers: a ranged barrier names a buffer (000 "D3D12DDI_RANGED_BARRIER_0094")`)
+		return nil, span{}, v.bad(MsgIncompatibleBarrierDimension, "hResource", r.Desc.Desc.Dimension.String(),
+			`atomic copies copy buffers: a ranged barrier names a buffer or NULL (000 "D3D12DDI_RANGED_BARRIER_0094")`)
 	}
-	if rg.Range.Begin >= rg.Range.End || rg.Range.End > r.Desc.DataSize {
-		return nil, v.badf(MsgBufferBarrierSubregionOutOfBounds, "Range", fmt.Sprintf("[%d,%d)", rg.Range.Begin, rg.Range.End),
+	if all {
+		return r, span{lo: r.Addr, hi: r.Addr + r.DataSize}, true
+	}
+	if !sub(r) {
+		return nil, span{}, false
+	}
+	if rg.Begin >= rg.End || rg.End > r.Desc.DataSize {
+		return nil, span{}, v.badf(MsgBufferBarrierSubregionOutOfBounds, "Range", fmt.Sprintf("[%d,%d)", rg.Begin, rg.End),
 			"must be a non-empty byte range inside the %d-byte buffer", r.Desc.DataSize)
 	}
-	return r, true
+	return r, span{lo: r.Addr + rg.Begin, hi: r.Addr + rg.End}, true
 }
 
 // resourceAccess checks the accesses against what the resource's flags and

@@ -212,9 +212,13 @@ var rejections = []rejection{
 	{name: "ranged-acquire-and-release", call: func(f *fixture) []ddi.Barrier {
 		return []ddi.Barrier{ranged(ddi.RangedBarrierFlagAtomicCopy|ddi.RangedBarrierFlagAcquire|ddi.RangedBarrierFlagRelease, f.buf, 0, 8)}
 	}, id: MsgIncompatibleBarrierValues, field: "Flags", value: "ATOMIC_COPY|ACQUIRE|RELEASE"},
-	{name: "ranged-null", call: func(f *fixture) []ddi.Barrier {
-		return []ddi.Barrier{ranged(ddi.RangedBarrierFlagAtomicCopy, 0, 0, 8)}
-	}, id: MsgInvalidHandle, field: "hResource", value: "NULL"},
+	{name: "ranged-unknown-handle", call: func(f *fixture) []ddi.Barrier {
+		return []ddi.Barrier{ranged(ddi.RangedBarrierFlagAtomicCopy, 0x7777, 0, 8)}
+	}, id: MsgInvalidHandle, field: "hResource", value: "0x7777"},
+	{name: "ranged-subresource", call: func(f *fixture) []ddi.Barrier {
+		return []ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{Flags: ddi.RangedBarrierFlagAtomicCopy, Resource: f.buf,
+			Subresource: 1, Range: ddi.Range{Begin: 0, End: 8}})}
+	}, id: MsgOutOfBoundsBarrierSubresource, field: "Subresource", value: "1"},
 	{name: "ranged-texture", call: func(f *fixture) []ddi.Barrier {
 		return []ddi.Barrier{ranged(ddi.RangedBarrierFlagAtomicCopy, f.plain, 0, 8)}
 	}, id: MsgIncompatibleBarrierDimension, field: "hResource", value: "TEXTURE2D"},
@@ -375,6 +379,9 @@ func TestBarrierAcceptedNeighbours(t *testing.T) {
 			ddi.AccessShaderResource, ddi.LayoutCommon, ddi.LayoutCommon, f.mips, ddi.SubresourceRange{IndexOrFirstMipLevel: 2, NumMipLevels: 1,
 				NumArraySlices: 2, NumPlanes: 1}, 0)}},
 		{"ranged-acquire", ddi.CommandListTypeDirect, []ddi.Barrier{ranged(ddi.RangedBarrierFlagAtomicCopy|ddi.RangedBarrierFlagAcquire, f.buf, 4088, 4096)}},
+		{"ranged-null", ddi.CommandListTypeDirect, []ddi.Barrier{ranged(ddi.RangedBarrierFlagAtomicCopy|ddi.RangedBarrierFlagRelease, 0, 0, 0)}},
+		{"ranged-all-ignores-range", ddi.CommandListTypeCompute, []ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{
+			Flags: ddi.RangedBarrierFlagAtomicCopy, Resource: f.buf, Subresource: ddi.AllSubresourcesIndex, Range: ddi.Range{Begin: 9, End: 1}})}},
 		{"copy-queue-no-transition", ddi.CommandListTypeCopy, []ddi.Barrier{tex(ddi.SyncCopy, ddi.SyncCopy, ddi.AccessCopyDest, ddi.AccessCopySource,
 			ddi.LayoutCommon, ddi.LayoutCommon, f.plain)}},
 	}

@@ -11,15 +11,19 @@ import (
 )
 
 func runDecode(e *env, args []string) int {
-	const synopsis = "FILE|- [--text]\n\nDecodes a raw little-endian array of D3D12DDIARG_BARRIER_0094 records (72 bytes\neach, the C layout) from FILE, or from standard input for '-', and prints one\nJSON object per barrier per line. Records before a bad one are printed; the\nbad one ends the run with exit status 1 and a line naming its index, byte\noffset, field and value."
+	const synopsis = "FILE|- [--ddi 0094|0088] [--text]\n\nDecodes a raw little-endian array of barrier records (the C layout of\nd3d12umddi.h) from FILE, or from standard input for '-', and prints one JSON\nobject per barrier per line. --ddi 0094 (the default) reads\nD3D12DDIARG_BARRIER_0094 records (72 bytes each), what PFND3D12DDI_BARRIER_0094\ntakes; --ddi 0088 reads D3D12DDIARG_BARRIER_0088 records (80 bytes each), what\nPFND3D12DDI_BARRIER_0088 takes. Records before a bad one are printed; the bad\none ends the run with exit status 1 and a line naming its index, byte offset,\nfield and value."
 	fs := flag.NewFlagSet("decode", flag.ContinueOnError)
 	text := fs.Bool("text", false, "print one human-readable line per barrier instead of JSON")
+	version := fs.String("ddi", "0094", "the record version: 0094 (72-byte records) or 0088 (80-byte records)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
 	}
 	if len(pos) != 1 {
 		return usageError(e, fs, synopsis, "want one FILE (or - for standard input), got %d arguments", len(pos))
+	}
+	if *version != "0094" && *version != "0088" {
+		return usageError(e, fs, synopsis, "--ddi %q: want 0094 or 0088", *version)
 	}
 	name := pos[0]
 	var data []byte
@@ -33,14 +37,33 @@ func runDecode(e *env, args []string) int {
 	if err != nil {
 		return inputError(e, "decode", err)
 	}
-	bs, decodeErr := ddi.DecodeBarriers(data)
+	// Both record types print through the same two views.
+	type record interface {
+		Text() string
+		Record(int) ddi.BarrierRecord
+	}
+	var recs []record
+	var decodeErr error
+	if *version == "0088" {
+		bs, err := ddi.DecodeBarriers0088(data)
+		for i := range bs {
+			recs = append(recs, &bs[i])
+		}
+		decodeErr = err
+	} else {
+		bs, err := ddi.DecodeBarriers(data)
+		for i := range bs {
+			recs = append(recs, &bs[i])
+		}
+		decodeErr = err
+	}
 	enc := json.NewEncoder(e.stdout)
-	for i := range bs {
+	for i, r := range recs {
 		if *text {
-			fmt.Fprintf(e.stdout, "[%d] %s\n", i, bs[i].Text())
+			fmt.Fprintf(e.stdout, "[%d] %s\n", i, r.Text())
 			continue
 		}
-		if err := enc.Encode(bs[i].Record(i)); err != nil {
+		if err := enc.Encode(r.Record(i)); err != nil {
 			return inputError(e, "decode", err)
 		}
 	}

@@ -146,11 +146,7 @@ type jsonList struct {
 func listJSON(l hlk.ListDump) jsonList {
 	jl := jsonList{Name: l.Name, Type: l.Type.String()}
 	for i, c := range l.Calls {
-		var bs []string
-		for j := range c {
-			bs = append(bs, c[j].String())
-		}
-		jl.Calls = append(jl.Calls, fmt.Sprintf("call %d: %s", i, strings.Join(bs, "; ")))
+		jl.Calls = append(jl.Calls, fmt.Sprintf("call %d: %s", i, strings.Join(c, "; ")))
 	}
 	for _, ln := range l.Lines {
 		jl.Lines = append(jl.Lines, fmt.Sprintf("%5d %-13s %s", ln.Offset, ln.Op, ln.Text))
@@ -176,7 +172,7 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 			fmt.Fprintf(w, "  %5d  %-13s %s\n", ln.Offset, ln.Op, ln.Text)
 			if ln.Op == "MARKER" && strings.Contains(ln.Text, "\"Barrier #") && call < len(l.Calls) {
 				for j := range l.Calls[call] {
-					fmt.Fprintf(w, "         ; barrier %d: %s\n", j, l.Calls[call][j].String())
+					fmt.Fprintf(w, "         ; barrier %d: %s\n", j, l.Calls[call][j])
 				}
 				call++
 			}

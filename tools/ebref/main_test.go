@@ -94,7 +94,7 @@ func sample() []ddi.Barrier {
 		ddi.NewBufferBarrier(ddi.BufferBarrier{SyncBefore: ddi.SyncVertexShading, SyncAfter: ddi.SyncVertexShading,
 			AccessBefore: ddi.AccessStreamOutput, AccessAfter: ddi.AccessShaderResource, Resource: 0x2000}),
 		ddi.NewRangedBarrier(ddi.RangedBarrier{Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: 0x3000,
-			Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}, Range: ddi.Range{Begin: 64, End: 128}}),
+			Subresource: 0, Range: ddi.Range{Begin: 64, End: 128}}),
 	}
 }
 
@@ -107,7 +107,7 @@ func TestDecodeFileAndStdin(t *testing.T) {
 		`{"index":0,"type":"TEXTURE","sync_before":"RENDER_TARGET","sync_after":"PIXEL_SHADING","access_before":"RENDER_TARGET","access_after":"SHADER_RESOURCE","layout_before":"RENDER_TARGET","layout_after":"DIRECT_QUEUE_SHADER_RESOURCE","resource":"0x0000000000001000","subresources":{"index_or_first_mip_level":4294967295,"num_mip_levels":0,"first_array_slice":0,"num_array_slices":0,"first_plane":0,"num_planes":0},"flags":"NONE"}`,
 		`{"index":1,"type":"GLOBAL","sync_before":"COMPUTE_SHADING","sync_after":"COMPUTE_SHADING","access_before":"UNORDERED_ACCESS","access_after":"UNORDERED_ACCESS"}`,
 		`{"index":2,"type":"BUFFER","sync_before":"VERTEX_SHADING","sync_after":"VERTEX_SHADING","access_before":"STREAM_OUTPUT","access_after":"SHADER_RESOURCE","resource":"0x0000000000002000"}`,
-		`{"index":3,"type":"RANGED","flags":"ATOMIC_COPY|RELEASE","resource":"0x0000000000003000","subresources":{"index_or_first_mip_level":4294967295,"num_mip_levels":0,"first_array_slice":0,"num_array_slices":0,"first_plane":0,"num_planes":0},"range":{"begin":64,"end":128}}`,
+		`{"index":3,"type":"RANGED","flags":"ATOMIC_COPY|RELEASE","resource":"0x0000000000003000","subresource":0,"range":{"begin":64,"end":128}}`,
 	}, "\n") + "\n"
 	code, stdout, stderr := ebref(t, nil, "decode", path)
 	assert.Equal(t, 0, code, stderr)
@@ -123,8 +123,41 @@ func TestDecodeFileAndStdin(t *testing.T) {
 		"[0] TEXTURE sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE resource 0x1000 subresources all flags NONE",
 		"[1] GLOBAL sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS",
 		"[2] BUFFER sync VERTEX_SHADING -> VERTEX_SHADING access STREAM_OUTPUT -> SHADER_RESOURCE resource 0x2000",
-		"[3] RANGED flags ATOMIC_COPY|RELEASE resource 0x3000 subresources all range 0x40..0x80",
+		"[3] RANGED flags ATOMIC_COPY|RELEASE resource 0x3000 subresource 0 range 0x40..0x80",
 	}, "\n")+"\n", stdout)
+}
+
+// TestDecode0088: --ddi 0088 reads 80-byte records; a ranged one prints its
+// syncs, accesses and subresource range, a NULL resource as zero.
+func TestDecode0088(t *testing.T) {
+	var bs []ddi.Barrier0088
+	for _, b := range sample()[:3] {
+		x, ok := b.As0088()
+		require.True(t, ok)
+		bs = append(bs, x)
+	}
+	bs = append(bs, ddi.NewRangedBarrier0088(ddi.RangedBarrier0088{
+		GlobalBarrier: ddi.GlobalBarrier{SyncBefore: ddi.SyncCopy, SyncAfter: ddi.SyncAll, AccessBefore: ddi.AccessCopyDest, AccessAfter: ddi.AccessCommon},
+		Flags:         ddi.RangedBarrierFlagAtomicCopy, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}}))
+	raw := ddi.AppendEncodedBarriers0088(nil, bs)
+	require.Len(t, raw, 4*80)
+	code, stdout, stderr := ebref(t, raw, "decode", "--ddi", "0088", "-")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	require.Len(t, lines, 4)
+	_, want94, _ := ebref(t, ddi.AppendEncodedBarriers(nil, sample()[:3]), "decode", "-")
+	assert.Equal(t, want94, strings.Join(lines[:3], "\n")+"\n", "the first three are the 0094 records")
+	assert.Equal(t, `{"index":3,"type":"RANGED","sync_before":"COPY","sync_after":"ALL","access_before":"COPY_DEST","access_after":"COMMON","flags":"ATOMIC_COPY","resource":"0x0000000000000000","subresources":{"index_or_first_mip_level":4294967295,"num_mip_levels":0,"first_array_slice":0,"num_array_slices":0,"first_plane":0,"num_planes":0},"range":{"begin":0,"end":0}}`, lines[3])
+
+	// The same bytes read as 0094 records go wrong at once: 320 bytes are
+	// four records and a bit, and the second is not a valid record.
+	code, _, stderr = ebref(t, raw, "decode", "-")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "record ")
+
+	code, _, stderr = ebref(t, raw, "decode", "--ddi", "0090", "-")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--ddi "0090": want 0094 or 0088`)
 }
 
 func TestDecodeBadInput(t *testing.T) {
@@ -135,11 +168,11 @@ func TestDecodeBadInput(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(stdout, "\n"), "the whole first record is still printed")
 	// A global barrier's members end at byte 24; the cut is in the unused
 	// rest of the union.
-	assert.Equal(t, "ebref decode: standard input: record 1, byte offset 96 (padding): truncated record: 40 of 72 bytes present\n", stderr)
+	assert.Equal(t, "ebref decode: standard input: record 1, byte offset 96 (padding): truncated record: 40 of 72 bytes of a D3D12DDIARG_BARRIER_0094 present\n", stderr)
 
 	code, _, stderr = ebref(t, raw[:20], "decode", "-")
 	assert.Equal(t, 1, code)
-	assert.Equal(t, "ebref decode: standard input: record 0, byte offset 20 (TextureBarrier.AccessAfter): truncated record: 20 of 72 bytes present\n", stderr)
+	assert.Equal(t, "ebref decode: standard input: record 0, byte offset 20 (TextureBarrier.AccessAfter): truncated record: 20 of 72 bytes of a D3D12DDIARG_BARRIER_0094 present\n", stderr)
 
 	bad := append([]byte(nil), raw...)
 	bad[72] = 7 // record 1's Type

@@ -3,8 +3,15 @@
 // Package cabi compiles C definitions of the DDI structures that package ddi
 // mirrors and reports their sizes, alignments and member offsets, so a test
 // can prove the Go and C layouts identical. The C text is written here from
-// the spec's DDI section (000 "DDI") and Microsoft's d3d12umddi.h reference,
-// using fixed-width types chosen to give the 64-bit Windows ABI on any LP64
+// the facts of the WDK header d3d12umddi.h, the binary contract a runtime is
+// compiled against: member order and types as Microsoft's driver API
+// reference pages give them for each structure (named in a comment above
+// it), and the x64 sizes and offsets published bindings of the header
+// check (D3D12DDIARG_BARRIER_0094 72 bytes, D3D12DDI_RANGED_BARRIER_0094 40,
+// D3D12DDI_RANGED_BARRIER_0088 72, D3D12DDIARG_BARRIER_0088 80,
+// D3D12DDI_DEVICE_FUNCS_CORE_0088 976, D3D12DDI_COMMAND_LIST_FUNCS_3D_0094
+// 560), asserted below. Where the spec's DDI section differs the header wins
+// (docs/errata.md). Fixed-width types give the 64-bit Windows ABI on any LP64
 // compiler: pointers and handles 8 bytes, UINT, BOOL and enums 4, SIZE_T 8,
 // natural alignment. It imports nothing of ebref.
 package cabi
@@ -44,22 +51,24 @@ typedef enum D3D12DDI_BARRIER_TYPE {
     D3D12DDI_BARRIER_TYPE_BUFFER, D3D12DDI_BARRIER_TYPE_RANGED,
 } D3D12DDI_BARRIER_TYPE;
 
-typedef enum D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 {
-    D3D12DDI_TEXTURE_BARRIER_0088_FLAG_NONE = 0x0,
-    D3D12DDI_TEXTURE_BARRIER_0088_FLAG_DISCARD = 0x1,
-} D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088;
+// D3D12DDI_TEXTURE_BARRIER_FLAGS_0088 (the spec: ..._0088_FLAGS_0088).
+typedef enum D3D12DDI_TEXTURE_BARRIER_FLAGS_0088 {
+    D3D12DDI_TEXTURE_BARRIER_FLAG_NONE = 0x0,
+    D3D12DDI_TEXTURE_BARRIER_FLAG_DISCARD = 0x1,
+} D3D12DDI_TEXTURE_BARRIER_FLAGS_0088;
 
 typedef enum D3D12DDI_RANGED_BARRIER_FLAGS {
     D3D12DDI_RANGED_BARRIER_0088_FLAG_NONE = 0,
     D3D12DDI_RANGED_BARRIER_0088_FLAG_ATOMIC_COPY = 0x1,
 } D3D12DDI_RANGED_BARRIER_FLAGS;
 
-typedef enum D3D12DDI_RANGE_BARRIER_FLAGS_0094 {
+// D3D12DDI_RANGED_BARRIER_FLAGS_0094 (the spec: D3D12DDI_RANGE_...).
+typedef enum D3D12DDI_RANGED_BARRIER_FLAGS_0094 {
     D3D12DDI_RANGED_BARRIER_FLAG_NONE_0094 = 0,
     D3D12DDI_RANGED_BARRIER_FLAG_ATOMIC_COPY_0094 = 0x1,
     D3D12DDI_RANGED_BARRIER_FLAG_ACQUIRE_0094 = 0x2,
     D3D12DDI_RANGED_BARRIER_FLAG_RELEASE_0094 = 0x4,
-} D3D12DDI_RANGE_BARRIER_FLAGS_0094;
+} D3D12DDI_RANGED_BARRIER_FLAGS_0094;
 
 typedef struct D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088 {
     UINT32 IndexOrFirstMipLevel;
@@ -88,7 +97,7 @@ typedef struct D3D12DDI_TEXTURE_BARRIER_0088 {
     D3D12DDI_BARRIER_LAYOUT LayoutAfter;
     D3D12DDI_HRESOURCE hResource;
     D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088 Subresources;
-    D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 Flags;
+    D3D12DDI_TEXTURE_BARRIER_FLAGS_0088 Flags;
 } D3D12DDI_TEXTURE_BARRIER_0088;
 
 typedef struct D3D12DDI_BUFFER_BARRIER_0088 {
@@ -99,17 +108,25 @@ typedef struct D3D12DDI_BUFFER_BARRIER_0088 {
     D3D12DDI_HRESOURCE hResource;
 } D3D12DDI_BUFFER_BARRIER_0088;
 
+// D3D12DDI_RANGED_BARRIER_0088 (driver API reference page of that name):
+// the syncs and accesses, then flags, resource, subresource range and bytes.
 typedef struct D3D12DDI_RANGED_BARRIER_0088 {
+    D3D12DDI_BARRIER_SYNC SyncBefore;
+    D3D12DDI_BARRIER_SYNC SyncAfter;
+    D3D12DDI_BARRIER_ACCESS AccessBefore;
+    D3D12DDI_BARRIER_ACCESS AccessAfter;
     D3D12DDI_RANGED_BARRIER_FLAGS Flags;
     D3D12DDI_HRESOURCE hResource;
     D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088 Subresources;
     D3D12DDI_RANGE Range;
 } D3D12DDI_RANGED_BARRIER_0088;
 
+// D3D12DDI_RANGED_BARRIER_0094 (driver API reference page of that name):
+// one subresource index, not the spec's subresource range.
 typedef struct D3D12DDI_RANGED_BARRIER_0094 {
-    D3D12DDI_RANGE_BARRIER_FLAGS_0094 Flags;
+    D3D12DDI_RANGED_BARRIER_FLAGS_0094 Flags;
     D3D12DDI_HRESOURCE hResource;
-    D3D12DDI_BARRIER_SUBRESOURCE_RANGE_0088 Subresources;
+    UINT Subresource;
     D3D12DDI_RANGE Range;
 } D3D12DDI_RANGED_BARRIER_0094;
 
@@ -122,6 +139,36 @@ typedef struct D3D12DDIARG_BARRIER_0094 {
         D3D12DDI_RANGED_BARRIER_0094 RangedBarrier;
     };
 } D3D12DDIARG_BARRIER_0094;
+
+// D3D12DDIARG_BARRIER_0088, what PFND3D12DDI_BARRIER_0088 takes.
+typedef struct D3D12DDIARG_BARRIER_0088 {
+    D3D12DDI_BARRIER_TYPE Type;
+    union {
+        D3D12DDI_GLOBAL_BARRIER_0088 GlobalBarrier;
+        D3D12DDI_TEXTURE_BARRIER_0088 TextureBarrier;
+        D3D12DDI_BUFFER_BARRIER_0088 BufferBarrier;
+        D3D12DDI_RANGED_BARRIER_0088 RangedBarrier;
+    };
+} D3D12DDIARG_BARRIER_0088;
+
+// D3D12DDIARG_GETCAPS, what pfnGetCaps takes.
+typedef enum D3D12DDICAPS_TYPE { D3D12DDICAPS_TYPE_D3D12_OPTIONS = 1006 } D3D12DDICAPS_TYPE;
+typedef struct D3D12DDIARG_GETCAPS {
+    D3D12DDICAPS_TYPE Type;
+    void* pInfo;
+    void* pData;
+    UINT DataSize;
+} D3D12DDIARG_GETCAPS;
+
+// D3D12DDIARG_RESETCOMMANDLIST_0040, what pfnResetCommandList takes.
+typedef struct D3D12DDI_HCOMMANDALLOCATOR { void* pDrvPrivate; } D3D12DDI_HCOMMANDALLOCATOR;
+typedef struct D3D12DDI_HPIPELINESTATE { void* pDrvPrivate; } D3D12DDI_HPIPELINESTATE;
+typedef struct D3D12DDIARG_RESETCOMMANDLIST_0040 {
+    D3D12DDI_HCOMMANDALLOCATOR hDrvCommandAllocator;
+    D3D12DDI_HPIPELINESTATE hDrvInitialPipelineState;
+} D3D12DDIARG_RESETCOMMANDLIST_0040;
+
+#include "functables.h"
 
 typedef enum D3D12DDI_RESOURCE_TYPE { D3D12DDI_RT_BUFFER = 1, D3D12DDI_RT_TEXTURE3D = 4 } D3D12DDI_RESOURCE_TYPE;
 typedef enum DXGI_FORMAT { DXGI_FORMAT_UNKNOWN = 0, DXGI_FORMAT_FORCE_UINT = 0xffffffff } DXGI_FORMAT;
@@ -219,7 +266,16 @@ typedef struct D3D12DDI_D3D12_OPTIONS_DATA_0089 {
 _Static_assert(sizeof(D3D12DDI_BARRIER_LAYOUT) == 4, "enums are 4 bytes");
 _Static_assert(sizeof(D3D12DDI_BARRIER_SYNC) == 4, "enums are 4 bytes");
 _Static_assert(sizeof(D3D12DDI_BARRIER_ACCESS) == 4, "enums are 4 bytes");
-_Static_assert(sizeof(D3D12DDIARG_BARRIER_0094) == 72, "the spec's 72 bytes");
+_Static_assert(sizeof(D3D12DDIARG_BARRIER_0094) == 72, "the header's 72 bytes");
+_Static_assert(sizeof(D3D12DDI_RANGED_BARRIER_0094) == 40, "the header's 40 bytes");
+_Static_assert(sizeof(D3D12DDI_RANGED_BARRIER_0088) == 72, "the header's 72 bytes");
+_Static_assert(sizeof(D3D12DDIARG_BARRIER_0088) == 80, "the header's 80 bytes");
+_Static_assert(sizeof(D3D12DDI_DEVICE_FUNCS_CORE_0088) == 976, "the header's 976 bytes");
+_Static_assert(sizeof(D3D12DDI_COMMAND_LIST_FUNCS_3D_0094) == 560, "the header's 560 bytes");
+_Static_assert(offsetof(D3D12DDI_DEVICE_FUNCS_CORE_0088, pfnCalcPrivateHeapAndResourceSizes) == 472, "header");
+_Static_assert(offsetof(D3D12DDI_DEVICE_FUNCS_CORE_0088, pfnCreateHeapAndResource) == 480, "header");
+_Static_assert(offsetof(D3D12DDI_DEVICE_FUNCS_CORE_0088, pfnCheckResourceAllocationInfo) == 600, "header");
+_Static_assert(offsetof(D3D12DDI_COMMAND_LIST_FUNCS_3D_0094, pfnBarrier) == 544, "header");
 
 typedef struct { const char* name; size_t value; } entry;
 
@@ -260,6 +316,10 @@ static const entry entries[] = {
     OFF(D3D12DDI_BUFFER_BARRIER_0088, AccessAfter),
     OFF(D3D12DDI_BUFFER_BARRIER_0088, hResource),
     SIZE(D3D12DDI_RANGED_BARRIER_0088),
+    OFF(D3D12DDI_RANGED_BARRIER_0088, SyncBefore),
+    OFF(D3D12DDI_RANGED_BARRIER_0088, SyncAfter),
+    OFF(D3D12DDI_RANGED_BARRIER_0088, AccessBefore),
+    OFF(D3D12DDI_RANGED_BARRIER_0088, AccessAfter),
     OFF(D3D12DDI_RANGED_BARRIER_0088, Flags),
     OFF(D3D12DDI_RANGED_BARRIER_0088, hResource),
     OFF(D3D12DDI_RANGED_BARRIER_0088, Subresources),
@@ -267,7 +327,7 @@ static const entry entries[] = {
     SIZE(D3D12DDI_RANGED_BARRIER_0094),
     OFF(D3D12DDI_RANGED_BARRIER_0094, Flags),
     OFF(D3D12DDI_RANGED_BARRIER_0094, hResource),
-    OFF(D3D12DDI_RANGED_BARRIER_0094, Subresources),
+    OFF(D3D12DDI_RANGED_BARRIER_0094, Subresource),
     OFF(D3D12DDI_RANGED_BARRIER_0094, Range),
     SIZE(D3D12DDIARG_BARRIER_0094),
     OFF(D3D12DDIARG_BARRIER_0094, Type),
@@ -275,6 +335,21 @@ static const entry entries[] = {
     OFF(D3D12DDIARG_BARRIER_0094, TextureBarrier),
     OFF(D3D12DDIARG_BARRIER_0094, BufferBarrier),
     OFF(D3D12DDIARG_BARRIER_0094, RangedBarrier),
+    SIZE(D3D12DDIARG_BARRIER_0088),
+    OFF(D3D12DDIARG_BARRIER_0088, Type),
+    OFF(D3D12DDIARG_BARRIER_0088, GlobalBarrier),
+    OFF(D3D12DDIARG_BARRIER_0088, TextureBarrier),
+    OFF(D3D12DDIARG_BARRIER_0088, BufferBarrier),
+    OFF(D3D12DDIARG_BARRIER_0088, RangedBarrier),
+    SIZE(D3D12DDIARG_GETCAPS),
+    OFF(D3D12DDIARG_GETCAPS, Type),
+    OFF(D3D12DDIARG_GETCAPS, pInfo),
+    OFF(D3D12DDIARG_GETCAPS, pData),
+    OFF(D3D12DDIARG_GETCAPS, DataSize),
+    SIZE(D3D12DDIARG_RESETCOMMANDLIST_0040),
+    OFF(D3D12DDIARG_RESETCOMMANDLIST_0040, hDrvCommandAllocator),
+    OFF(D3D12DDIARG_RESETCOMMANDLIST_0040, hDrvInitialPipelineState),
+    SLOTS,
     SIZE(DXGI_SAMPLE_DESC),
     SIZE(D3D12DDIARG_HRESOURCE_PLACEMENT),
     OFF(D3D12DDIARG_HRESOURCE_PLACEMENT, hResource),
