@@ -135,6 +135,40 @@ end
 
 // Every parse error names the file, line and column and what was
 // expected there.
+// TestParseRangedBarriersOfBothVersions: a 0094 ranged barrier names one
+// subresource (0 unless written, `all` for every one), a 0088 one its syncs,
+// accesses and subresource range, and a call says which entry point it uses.
+func TestParseRangedBarriersOfBothVersions(t *testing.T) {
+	sc := parseOne(t, `
+buffer B 4096
+list L DIRECT
+  barrier ranged B range 8+8 flags ATOMIC_COPY|RELEASE
+  barrier ranged NULL flags ATOMIC_COPY subresource all
+  barrier-0088 ranged B sync COPY -> ALL access COPY_DEST -> COMMON flags ATOMIC_COPY subresources 0 range 0+64
+  call-0088
+    buffer B sync COPY -> COPY access COPY_DEST -> COPY_SOURCE
+    ranged NULL sync ALL -> ALL access COMMON -> COMMON flags ATOMIC_COPY
+  end
+end`)
+	l := sc.Steps[1].(*ListStep)
+	require.Len(t, l.Cmds, 4)
+	r := l.Cmds[0].Barriers[0].Barrier.Ranged()
+	assert.Equal(t, ddi.RangedBarrier{Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Range: ddi.Range{Begin: 8, End: 16}}, *r)
+	assert.False(t, l.Cmds[0].DDI0088)
+	n := l.Cmds[1].Barriers[0]
+	assert.True(t, n.Res.IsRaw)
+	assert.Equal(t, uint32(ddi.AllSubresourcesIndex), n.Barrier.Ranged().Subresource)
+	c := l.Cmds[2]
+	assert.True(t, c.DDI0088)
+	assert.Equal(t, ddi.GlobalBarrier{SyncBefore: ddi.SyncCopy, SyncAfter: ddi.SyncAll, AccessBefore: ddi.AccessCopyDest, AccessAfter: ddi.AccessCommon},
+		c.Barriers[0].Ranged0088.GlobalBarrier)
+	assert.Equal(t, ddi.Range{Begin: 0, End: 64}, c.Barriers[0].Ranged0088.Range)
+	require.NotNil(t, c.Barriers[0].Sub)
+	assert.True(t, l.Cmds[3].DDI0088)
+	require.Len(t, l.Cmds[3].Barriers, 2)
+	assert.Equal(t, ddi.BarrierTypeBuffer, l.Cmds[3].Barriers[0].Barrier.Type)
+}
+
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ src, where, what string }{
 		{"bogus 1", "t.ebs:1:1", "unknown statement bogus"},
@@ -157,6 +191,11 @@ func TestParseErrors(t *testing.T) {
 		{"list L DIRECT\n  fly\nend", "t.ebs:2:3", "unknown command fly"},
 		{"list L DIRECT\n", "t.ebs:1:1", "list L without end"},
 		{"list L DIRECT\n  call\n", "t.ebs:2:3", "call without end"},
+		{"list L DIRECT\n  call-0088\n", "t.ebs:2:3", "call-0088 without end"},
+		{"buffer B 4\nlist L DIRECT\n  barrier ranged B sync COPY -> COPY\nend", "t.ebs:3:20", "unknown ranged barrier member sync: expected range, flags, subresource"},
+		{"buffer B 4\nlist L DIRECT\n  barrier ranged B subresources all\nend", "t.ebs:3:20", "unknown ranged barrier member subresources"},
+		{"buffer B 4\nlist L DIRECT\n  barrier-0088 ranged B subresource 0\nend", "t.ebs:3:25", "unknown ranged barrier member subresource: expected sync, access, flags, subresources, range"},
+		{"buffer B 4\nlist L DIRECT\n  barrier ranged B subresource 4294967296\nend", "t.ebs:3:32", "4294967296 does not fit a subresource index or all"},
 		{"end", "t.ebs:1:1", "end without a list or call"},
 		{"expect bytes", "t.ebs:1:13", "expected a resource name"},
 		{"buffer B 4\nexpect bytes B[0+2] = zz", "t.ebs:2:23", "expected hex bytes"},
