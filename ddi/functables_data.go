@@ -84,3 +84,8 @@ var CommandListFuncs3D0094Slots = FuncTable{Name: "D3D12DDI_COMMAND_LIST_FUNCS_3
 	"pfnSetPipelineState1", "pfnDispatchRays", "pfnRSSetShadingRate", "pfnRSSetShadingRateImage",
 	"pfnDispatchMesh", "pfnBarrier", "pfnOmSetAlphaBlendFactor",
 }}
+
+// CommandListFuncs3D0092Slots are the slots of
+// D3D12DDI_COMMAND_LIST_FUNCS_3D_0092 (560 bytes): the 0094 table's order,
+// with PFND3D12DDI_BARRIER_0088 in pfnBarrier.
+var CommandListFuncs3D0092Slots = FuncTable{Name: "D3D12DDI_COMMAND_LIST_FUNCS_3D_0092", Slots: CommandListFuncs3D0094Slots.Slots}

@@ -1,6 +1,9 @@
 package ddi
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // The handles of the device and command-list function tables
 // (d3d12umddi.h): each is a struct holding one pointer, the driver-private
@@ -36,8 +39,8 @@ const CapsTypeD3D12Options CapsType = 1006
 // padding, pInfo at 8, pData at 16, DataSize at 24).
 type GetCapsArgs struct {
 	Type     CapsType
-	Info     uintptr // pInfo
-	Data     uintptr // pData
+	Info     unsafe.Pointer // pInfo
+	Data     unsafe.Pointer // pData
 	DataSize uint32
 }
 

@@ -104,6 +104,18 @@ type FenceOpStep struct {
 	Value uint64
 }
 
+// WaitIdleStep is the CPU waiting for the GPU to finish everything
+// submitted (WaitIdle).
+type WaitIdleStep struct{ Pos }
+
+// DestroyStep destroys a resource, heap or command list (Kind says which):
+// pfnDestroyHeapAndResource or pfnDestroyCommandList.
+type DestroyStep struct {
+	Pos
+	Name string
+	Kind string // resource, heap or list
+}
+
 // WriteStep writes bytes into a CPU-visible buffer.
 type WriteStep struct {
 	Pos

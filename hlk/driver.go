@@ -38,6 +38,10 @@ type Device interface {
 	CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error)
 	CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error)
 	CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error)
+	// DestroyResource and DestroyHeap are pfnDestroyHeapAndResource's two
+	// halves; a refusal is a *umd.Message.
+	DestroyResource(h ddi.HResource) error
+	DestroyHeap(h ddi.HHeap) error
 	SetName(h ddi.HResource, name string) error
 	// Describe returns a resource's description and the memory region
 	// the judge compares.
@@ -93,6 +97,8 @@ type CommandList interface {
 	ProcessFrames(v umd.Video)
 	EncodeFrame(v umd.Video)
 	Close() error
+	// Destroy is pfnDestroyCommandList.
+	Destroy()
 	// Err is the error that stopped recording (a *umd.Message), if any.
 	Err() error
 	Warnings() []umd.Message

@@ -117,6 +117,7 @@ type exec struct {
 	fences map[string]Fence
 	lists  map[string]CommandList
 	dumps  map[string]*ListDump
+	gone   map[string]bool // resources, heaps and lists destroyed
 	res0   Result
 	msgs   int // the device messages observed so far
 }
@@ -137,7 +138,7 @@ func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
 	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
-		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}}
+		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, gone: map[string]bool{}}
 	for _, st := range sc.Steps {
 		x.step(st)
 	}
@@ -232,7 +233,7 @@ func (x *exec) step(st Step) {
 			// A list that failed recording was reported then; anything
 			// else is an error of its own.
 			var m *umd.Message
-			if !errors.As(err, &m) {
+			if !errors.As(err, &m) || m.Command == "ExecuteCommandLists" {
 				x.createErr(s.Pos, err)
 			}
 		}
@@ -251,6 +252,27 @@ func (x *exec) step(st Step) {
 		if err := x.dev.WriteBuffer(x.res[s.Resource], s.Offset, s.Data); err != nil {
 			x.createErr(s.Pos, err)
 		}
+	case *WaitIdleStep:
+		if err := x.dev.WaitIdle(); err != nil {
+			x.createErr(s.Pos, err)
+		}
+	case *DestroyStep:
+		var err error
+		switch s.Kind {
+		case "resource":
+			err = x.dev.DestroyResource(x.res[s.Name])
+		case "heap":
+			err = x.dev.DestroyHeap(x.heaps[s.Name])
+		case "list":
+			if l := x.lists[s.Name]; l != nil {
+				l.Destroy()
+			}
+		}
+		if err != nil {
+			x.createErr(s.Pos, err)
+			return
+		}
+		x.gone[s.Name] = true
 	}
 }
 
@@ -533,7 +555,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		names := e.Res
 		if len(names) == 0 {
 			for _, st := range x.sc.Steps {
-				if rs, ok := st.(*ResourceStep); ok {
+				if rs, ok := st.(*ResourceStep); ok && !x.gone[rs.Name] {
 					names = append(names, ViewRef{Res: rs.Name})
 				}
 			}
@@ -542,6 +564,9 @@ func (x *exec) expectation(e Expect) ExpectResult {
 			_, reg, ok := x.dev.Describe(x.handle(v))
 			if !ok {
 				er.Detail = fmt.Sprintf("%s was not created", v.Res)
+				if x.gone[v.Res] {
+					er.Detail = fmt.Sprintf("%s was destroyed", v.Res)
+				}
 				return er
 			}
 			regions = append(regions, reg)

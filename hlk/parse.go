@@ -391,6 +391,22 @@ func (p *parser) statement(kw token, c *cursor) error {
 		}
 		sc.Steps = append(sc.Steps, st)
 		return nil
+	case "wait-idle":
+		sc.Steps = append(sc.Steps, &WaitIdleStep{kw.pos})
+		return c.done()
+	case "destroy":
+		t, err := c.wordTok("the name of a resource, heap or list")
+		if err != nil {
+			return err
+		}
+		kind := p.names[t.text]
+		if kind != "resource" && kind != "heap" && kind != "list" {
+			if err := p.ref(t, "resource, heap or list"); err != nil {
+				return err
+			}
+		}
+		sc.Steps = append(sc.Steps, &DestroyStep{kw.pos, t.text, kind})
+		return c.done()
 	case "signal", "wait":
 		q, err := p.named(c, "a queue name", "queue")
 		if err != nil {

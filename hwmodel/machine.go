@@ -213,6 +213,33 @@ func (m *Machine) Allocate(size, align uint64, cpuVisible bool) (uint64, error) 
 	return base, nil
 }
 
+// ErrBusy is Free's error while engines still have submitted work: the
+// memory may still be read or written.
+var ErrBusy = errors.New("hwmodel: engines have work in flight")
+
+// Free unmaps the mapping Allocate returned at addr: its bytes count
+// against Capacity no more, and the memory behind it (the model's and the
+// reference's) is dropped. Its addresses are never handed out again, so a
+// stale cache line of it can alias nothing. The machine must be idle (Run
+// returned): unmapping memory in flight would fault real hardware.
+func (m *Machine) Free(addr uint64) error {
+	i := slices.IndexFunc(m.mappings, func(mp mapping) bool { return mp.base == addr })
+	if i < 0 {
+		return fmt.Errorf("hwmodel: Free(0x%x): no mapping starts there", addr)
+	}
+	for _, e := range m.engines {
+		if e.cur != nil || len(e.queue) > 0 {
+			return fmt.Errorf("%w: %s: Free(0x%x) must wait for Run", ErrBusy, e.name, addr)
+		}
+	}
+	mp := m.mappings[i]
+	m.mappings = slices.Delete(m.mappings, i, i+1)
+	m.mappedB -= mp.size
+	m.mem.Discard(mp.base, mp.size)
+	m.ref.discard(mp.base, mp.size)
+	return nil
+}
+
 // mapped reports whether [addr, addr+n) lies inside one mapping.
 func (m *Machine) mapped(addr, n uint64) (mapping, bool) {
 	i := sort.Search(len(m.mappings), func(i int) bool { return m.mappings[i].base+m.mappings[i].size > addr })

@@ -497,3 +497,31 @@ func TestLargeFillsAndCapacity(t *testing.T) {
 	_, err = r.m.Allocate(Capacity-8<<30, 0, false)
 	assert.NoError(t, err, "up to the capacity")
 }
+
+// TestFreeReturnsMemory: freeing a mapping gives its bytes back to the
+// capacity and drops its pages, only when the engines are idle, once.
+func TestFreeReturnsMemory(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	a, err := r.m.Allocate(8<<30, 0, false)
+	require.NoError(t, err)
+	b, err := r.m.Allocate(4<<30, 0, false)
+	require.NoError(t, err)
+	r.m.mem.Write(a+5, []byte{1, 2, 3})
+	r.m.mem.Write(b, []byte{4})
+	require.Equal(t, 2, r.m.mem.Pages())
+	_, err = r.m.Allocate(8<<30, 0, false)
+	require.ErrorIs(t, err, ErrOutOfMemory)
+
+	r.direct.Submit(cmdbuf.FromWords(cmdbuf.AppendFenceSignal(nil, cmdbuf.Fence{ID: r.m.NewFence(), Value: 1})))
+	assert.ErrorIs(t, r.m.Free(a), ErrBusy, "work in flight")
+	require.NoError(t, r.m.Run())
+	require.NoError(t, r.m.Free(a))
+	assert.Equal(t, 1, r.m.mem.Pages(), "the freed mapping's page is gone, the other's kept")
+	_, ok := r.m.mapped(a, 1)
+	assert.False(t, ok)
+	assert.ErrorContains(t, r.m.Free(a), "no mapping starts there")
+	assert.ErrorContains(t, r.m.Free(b+1), "no mapping starts there")
+	c, err := r.m.Allocate(8<<30, 0, false)
+	require.NoError(t, err, "the capacity came back")
+	assert.Greater(t, c, b, "addresses are not reused")
+}

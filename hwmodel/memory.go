@@ -97,5 +97,20 @@ func (m *Mem) Fill(addr, n uint64, v byte) {
 	}
 }
 
+// Discard forgets the whole pages of [addr, addr+n), materialised or
+// uniform, so unmapped memory costs nothing. A page the range covers only
+// in part is kept: its other bytes may belong to another mapping.
+func (m *Mem) Discard(addr, n uint64) {
+	first := (addr + PageSize - 1) / PageSize
+	end := (addr + n) / PageSize
+	for index := first; index < end; index++ {
+		delete(m.pages, index)
+		delete(m.uniform, index)
+	}
+	if m.lastIndex >= first && m.lastIndex < end {
+		m.last = nil
+	}
+}
+
 // Pages is the number of materialised pages.
 func (m *Mem) Pages() int { return len(m.pages) }

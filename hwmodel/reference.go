@@ -14,6 +14,14 @@ func newReference() *reference {
 	return &reference{mem: newMem(), writers: map[uint64]*[PageSize / 4]uint32{}}
 }
 
+// discard forgets unmapped memory: its bytes and who wrote them.
+func (r *reference) discard(addr, n uint64) {
+	r.mem.Discard(addr, n)
+	for index := (addr + PageSize - 1) / PageSize; index < (addr+n)/PageSize; index++ {
+		delete(r.writers, index)
+	}
+}
+
 func (r *reference) read(addr, n uint64) []byte {
 	b := make([]byte, n)
 	r.mem.Read(addr, b)

@@ -23,8 +23,10 @@ type CommandList struct {
 	layouts uint64
 	buf     *cmdbuf.Buffer
 	closed  bool
-	err     *Message
-	warns   []Message
+	// destroyed: Destroy was called; nothing may use the list again.
+	destroyed bool
+	err       *Message
+	warns     []Message
 
 	commands int // commands recorded, for markers
 	calls    int // Barrier calls recorded
@@ -89,6 +91,10 @@ func (cl *CommandList) Type() ddi.CommandListType { return cl.typ }
 
 // Close ends recording; it returns the first error recorded, if any.
 func (cl *CommandList) Close() error {
+	if cl.destroyed {
+		cl.open("Close")
+		return cl.err
+	}
 	if cl.closed {
 		return &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgCommandListClosed,
 			Command: "Close", Call: -1, Barrier: -1, Rule: "the command list is already closed"}
@@ -100,9 +106,22 @@ func (cl *CommandList) Close() error {
 	return nil
 }
 
+// Destroy is pfnDestroyCommandList: the list is gone, and recording,
+// closing, resetting or executing it again is an error. A list that a
+// pending submission holds may be destroyed: the submission keeps its own
+// reference to the recorded packets, as a driver's command allocator does.
+func (cl *CommandList) Destroy() {
+	cl.destroyed = true
+	cl.tracks, cl.patches, cl.assumptions = nil, nil, nil
+}
+
 // Reset empties the list and opens it for recording again, keeping its
 // memory (command buffer chunks, tracking tables) for reuse.
 func (cl *CommandList) Reset() {
+	if cl.destroyed {
+		cl.open("Reset")
+		return
+	}
 	cl.buf.Reset()
 	cl.closed, cl.err = false, nil
 	cl.warns = cl.warns[:0]
@@ -142,6 +161,12 @@ func (cl *CommandList) SurfaceOps(r BarrierRecord) []SurfaceOp {
 // open reports whether commands may be recorded; a command on a closed
 // list is itself an error.
 func (cl *CommandList) open(command string) bool {
+	if cl.destroyed {
+		// A destroyed list records nothing; its error says why.
+		cl.err = &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgDestroyedObject, Command: command,
+			Call: -1, Barrier: -1, Rule: "the command list was destroyed (DestroyCommandList)"}
+		return false
+	}
 	if cl.err != nil {
 		return false
 	}
@@ -156,7 +181,7 @@ func (cl *CommandList) open(command string) bool {
 // lookup finds a resource by handle, first among those the list has met
 // (no lock), then in the device's table.
 func (cl *CommandList) lookup(h ddi.HResource) *Resource {
-	if t := cl.tracks[h]; t != nil {
+	if t := cl.tracks[h]; t != nil && !t.res.destroyed.Load() {
 		return t.res
 	}
 	return cl.d.resource(h)

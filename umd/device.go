@@ -37,8 +37,11 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
-	handles   atomic.Uint64 // the last fresh handle reserve handed out
-	workIDs   atomic.Uint32
+	// gone names the resources and heaps destroyed, by handle, so using
+	// one is an error that names it (destroy.go).
+	gone    map[uint64]string
+	handles atomic.Uint64 // the last fresh handle reserve handed out
+	workIDs atomic.Uint32
 
 	// mu guards the machine, surfaces, queues, fences and the layouts
 	// subresources have at submission time.
@@ -47,6 +50,10 @@ type Device struct {
 	nextSurface uint16
 	queues      []*Queue
 	messages    []Message
+	// submitted counts ExecuteCommandLists calls; completed is submitted
+	// as of the last WaitIdle. A resource a submission after completed
+	// used may still be in use (Resource.lastUse).
+	submitted, completed uint64
 
 	// caches are, per engine kind, the cache work between clients.
 	caches [hwmodel.NumEngineKinds]cacheTable
@@ -100,7 +107,8 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("umd: %w", err)
 	}
-	d := &Device{prof: p, opts: opts, m: m, heaps: map[ddi.HHeap]*Heap{}, resources: map[ddi.HResource]*Resource{}}
+	d := &Device{prof: p, opts: opts, m: m, heaps: map[ddi.HHeap]*Heap{}, resources: map[ddi.HResource]*Resource{},
+		gone: map[uint64]string{}}
 	for e := range d.caches {
 		d.caches[e] = newCacheTable(p, hwmodel.EngineKind(e))
 	}
@@ -152,6 +160,7 @@ func (d *Device) Heap(h ddi.HHeap) (*Heap, bool) {
 func (d *Device) WaitIdle() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.completed = d.submitted
 	return d.m.Run()
 }
 

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"unsafe"
 
@@ -10,15 +11,28 @@ import (
 )
 
 // The function-table view: the same entry points in the shape of the DDI's
-// device and command-list function tables (d3d12umddi.h), for driver
-// authors who think in that shape. Handles are the runtime's: it allocates
-// the driver-private memory of each object (sized by
-// CalcPrivateHeapAndResourceSizes) and passes its address as the handle, so
-// the handles a barrier names are the ones given at creation. Failures are
-// HRESULTs; LastError is the error of the latest call (nil if it
-// succeeded), the message a failing HRESULT stands for.
+// function tables (d3d12umddi.h): the table each lives in, its argument
+// structures and its return type, for driver authors who think in that
+// shape and for a C shim that fills the real tables from these functions
+// (Slots gives every function's slot). Handles are the runtime's: it
+// allocates the driver-private memory of each object (sized by
+// CalcPrivateHeapAndResourceSizes) and passes its address as the handle,
+// so the handles a barrier names are the ones given at creation. Failures
+// are HRESULTs where the DDI returns one; the functions that return nothing
+// report to the runtime through its pfnSetErrorCb callback, which here is
+// LastError: the error of the latest call (nil if it succeeded), the
+// message a failing HRESULT stands for.
 
-// DeviceFuncs is the part of the device function table ebref implements.
+// AdapterFuncs is the part of D3D12DDI_ADAPTERFUNCS ebref implements.
+type AdapterFuncs struct {
+	// GetCaps is pfnGetCaps. ebref answers D3D12DDICAPS_TYPE_D3D12_OPTIONS
+	// with D3D12DDI_D3D12_OPTIONS_DATA_0089: pData must point at one and
+	// DataSize be its size.
+	GetCaps func(hAdapter ddi.HAdapter, args *ddi.GetCapsArgs) ddi.HRESULT
+}
+
+// DeviceFuncs is the part of D3D12DDI_DEVICE_FUNCS_CORE_0088 ebref
+// implements.
 type DeviceFuncs struct {
 	// CalcPrivateHeapAndResourceSizes is
 	// PFND3D12DDI_CALCPRIVATEHEAPANDRESOURCESIZES_0088.
@@ -30,38 +44,50 @@ type DeviceFuncs struct {
 	CreateHeapAndResource func(hDevice ddi.HDevice, pHeap *ddi.CreateHeap0001, hHeap ddi.HHeap, hRTResource ddi.HRTResource,
 		pResource *ddi.CreateResource0088, pClear *ddi.ClearValues, hSession ddi.HProtectedResourceSession,
 		hResource ddi.HResource) ddi.HRESULT
+	// DestroyHeapAndResource is PFND3D12DDI_DESTROYHEAPANDRESOURCE: the
+	// resource (if not NULL), then the heap (if not NULL and not the
+	// committed resource's, which goes with it). It returns nothing; a
+	// refusal is LastError (errata E-DESTROY).
+	DestroyHeapAndResource func(hDevice ddi.HDevice, hHeap ddi.HHeap, hResource ddi.HResource)
 	// CheckResourceAllocationInfo is
 	// PFND3D12DDI_CHECKRESOURCEALLOCATIONINFO_0088. Invalid descriptions
 	// yield a zero info (the DDI returns nothing); LastError says why.
 	CheckResourceAllocationInfo func(hDevice ddi.HDevice, pResource *ddi.CreateResource0088,
 		flags ddi.ResourceOptimizationFlags, alignmentRestriction, visibleNodeMask uint32, out *ddi.ResourceAllocationInfo0022)
-	// GetOptions0089 answers pfnGetCaps for D3D12DDICAPS_TYPE_D3D12_OPTIONS
-	// with D3D12DDI_D3D12_OPTIONS_DATA_0089.
-	GetOptions0089 func(ddi.HDevice, *ddi.OptionsData0089) ddi.HRESULT
-	// CreateCommandList creates a command list of a type under
-	// hCommandList, open for recording.
+	// CreateCommandList is pfnCreateCommandList: a command list of a type
+	// under hCommandList, open for recording. The DDI passes a
+	// D3D12DDIARG_CREATE_COMMAND_LIST_0040 whose queue flags give the type
+	// (and an allocator and initial pipeline state, which ebref has not);
+	// this takes the type.
 	CreateCommandList func(hDevice ddi.HDevice, t ddi.CommandListType, hCommandList ddi.HCommandList) ddi.HRESULT
+	// DestroyCommandList is PFND3D12DDI_DESTROYCOMMANDLIST.
+	DestroyCommandList func(hDevice ddi.HDevice, hCommandList ddi.HCommandList)
 }
 
-// CommandListFuncs is the part of the command-list function table ebref
-// implements.
+// CommandListFuncs is the part of D3D12DDI_COMMAND_LIST_FUNCS_3D_0094 (and,
+// for Barrier0088, of the 0092 table) ebref implements.
 type CommandListFuncs struct {
 	// Barrier is PFND3D12DDI_BARRIER_0094: numBarriers records from
 	// pBarriers. Like the DDI it returns nothing; an invalid barrier puts
 	// the list in its error state, which Close reports.
 	Barrier func(hCommandList ddi.HCommandList, numBarriers uint32, pBarriers *ddi.Barrier)
-	// Close ends recording and returns the list's first error as an
-	// HRESULT.
-	Close func(ddi.HCommandList) ddi.HRESULT
-	// Reset opens the list for recording again.
-	Reset func(ddi.HCommandList) ddi.HRESULT
-	// Destroy forgets the list.
-	Destroy func(ddi.HCommandList)
+	// Barrier0088 is PFND3D12DDI_BARRIER_0088, the pfnBarrier of the 0088
+	// and 0092 tables: D3D12DDIARG_BARRIER_0088 records.
+	Barrier0088 func(hCommandList ddi.HCommandList, numBarriers uint32, pBarriers *ddi.Barrier0088)
+	// Close is PFND3D12DDI_CLOSECOMMANDLIST: it returns nothing; the list's
+	// first error, if any, is LastError.
+	Close func(ddi.HCommandList)
+	// Reset is PFND3D12DDI_RESETCOMMANDLIST_0040: the list records again.
+	// ebref has no allocators or pipeline states, so the arguments are
+	// only checked to be there.
+	Reset func(ddi.HCommandList, *ddi.ResetCommandList0040)
 }
 
-// Funcs is a device's function tables and its handle.
+// Funcs is a device's function tables and its handles.
 type Funcs struct {
+	HAdapter    ddi.HAdapter
 	HDevice     ddi.HDevice
+	Adapter     AdapterFuncs
 	Device      DeviceFuncs
 	CommandList CommandListFuncs
 
@@ -71,9 +97,60 @@ type Funcs struct {
 	last  error
 }
 
-// NewFuncs returns the function-table view of d, whose handle is hDevice.
-func NewFuncs(d *Device, hDevice ddi.HDevice) *Funcs {
-	f := &Funcs{HDevice: hDevice, d: d, lists: map[ddi.HCommandList]*CommandList{}}
+// Slot places one function of the view in the header's tables: the table
+// (its C name and slot order), the member, and the field of Funcs.
+type Slot struct {
+	Table  ddi.FuncTable
+	Member string // pfnBarrier
+	Field  string // CommandList.Barrier
+}
+
+// Offset is the member's byte offset in its table on x64.
+func (s Slot) Offset() int {
+	off, _ := s.Table.Offset(s.Member)
+	return off
+}
+
+// Slots lists where every function of Funcs goes, for a C shim that fills
+// the runtime's tables from them (offsets as the header's x64 layout has
+// them; the cgo layout test in package ddi checks the tables).
+var Slots = []Slot{
+	{ddi.AdapterFuncsSlots, "pfnGetCaps", "Adapter.GetCaps"},
+	{ddi.DeviceFuncsCore0088Slots, "pfnCreateCommandList", "Device.CreateCommandList"},
+	{ddi.DeviceFuncsCore0088Slots, "pfnDestroyCommandList", "Device.DestroyCommandList"},
+	{ddi.DeviceFuncsCore0088Slots, "pfnCalcPrivateHeapAndResourceSizes", "Device.CalcPrivateHeapAndResourceSizes"},
+	{ddi.DeviceFuncsCore0088Slots, "pfnCreateHeapAndResource", "Device.CreateHeapAndResource"},
+	{ddi.DeviceFuncsCore0088Slots, "pfnDestroyHeapAndResource", "Device.DestroyHeapAndResource"},
+	{ddi.DeviceFuncsCore0088Slots, "pfnCheckResourceAllocationInfo", "Device.CheckResourceAllocationInfo"},
+	{ddi.CommandListFuncs3D0094Slots, "pfnCloseCommandList", "CommandList.Close"},
+	{ddi.CommandListFuncs3D0094Slots, "pfnResetCommandList", "CommandList.Reset"},
+	{ddi.CommandListFuncs3D0094Slots, "pfnBarrier", "CommandList.Barrier"},
+	{ddi.CommandListFuncs3D0092Slots, "pfnBarrier", "CommandList.Barrier0088"},
+}
+
+// NewFuncs returns the function-table view of d, whose handles are
+// hAdapter and hDevice.
+func NewFuncs(d *Device, hAdapter ddi.HAdapter, hDevice ddi.HDevice) *Funcs {
+	f := &Funcs{HAdapter: hAdapter, HDevice: hDevice, d: d, lists: map[ddi.HCommandList]*CommandList{}}
+	f.Adapter = AdapterFuncs{
+		GetCaps: func(h ddi.HAdapter, args *ddi.GetCapsArgs) ddi.HRESULT {
+			const want = uint32(unsafe.Sizeof(ddi.OptionsData0089{}))
+			switch {
+			case h != f.HAdapter:
+				return f.fail(errors.New("umd: GetCaps: the adapter handle names no adapter of this function table"))
+			case args == nil:
+				return f.fail(errors.New("umd: GetCaps: pCaps is NULL"))
+			case args.Type != ddi.CapsTypeD3D12Options:
+				return f.fail(fmt.Errorf("umd: GetCaps: caps type %d: ebref answers only D3D12DDICAPS_TYPE_D3D12_OPTIONS (%d)",
+					args.Type, ddi.CapsTypeD3D12Options))
+			case args.Data == nil || args.DataSize != want:
+				return f.fail(fmt.Errorf("umd: GetCaps: pData must point at a D3D12DDI_D3D12_OPTIONS_DATA_0089 and DataSize be %d, not %d",
+					want, args.DataSize))
+			}
+			*(*ddi.OptionsData0089)(args.Data) = d.Options()
+			return f.result(nil)
+		},
+	}
 	f.Device = DeviceFuncs{
 		CalcPrivateHeapAndResourceSizes: func(h ddi.HDevice, heap *ddi.CreateHeap0001, res *ddi.CreateResource0088,
 			_ ddi.HProtectedResourceSession) ddi.HeapAndResourceSizes {
@@ -106,6 +183,26 @@ func NewFuncs(d *Device, hDevice ddi.HDevice) *Funcs {
 			_, _, err := d.createHeapAndResource(heap, existing, res, wantHeap, hRes)
 			return f.result(err)
 		},
+		DestroyHeapAndResource: func(h ddi.HDevice, hHeap ddi.HHeap, hRes ddi.HResource) {
+			if !f.device(h) {
+				return
+			}
+			if hRes != 0 {
+				r, ok := d.Resource(hRes)
+				if err := d.DestroyResource(hRes); err != nil {
+					f.fail(err)
+					return
+				}
+				if ok && r.Committed && r.Heap.Handle == hHeap {
+					hHeap = 0 // gone with its resource
+				}
+			}
+			var err error
+			if hHeap != 0 {
+				err = d.DestroyHeap(hHeap)
+			}
+			f.result(err)
+		},
 		CheckResourceAllocationInfo: func(h ddi.HDevice, res *ddi.CreateResource0088, flags ddi.ResourceOptimizationFlags,
 			align, nodes uint32, out *ddi.ResourceAllocationInfo0022) {
 			if out == nil || !f.device(h) {
@@ -115,16 +212,12 @@ func NewFuncs(d *Device, hDevice ddi.HDevice) *Funcs {
 			*out = info
 			f.result(err)
 		},
-		GetOptions0089: func(h ddi.HDevice, out *ddi.OptionsData0089) ddi.HRESULT {
-			if out == nil || !f.device(h) {
+		CreateCommandList: func(h ddi.HDevice, t ddi.CommandListType, hList ddi.HCommandList) ddi.HRESULT {
+			if !f.device(h) {
 				return ddi.E_INVALIDARG
 			}
-			*out = d.Options()
-			return f.result(nil)
-		},
-		CreateCommandList: func(h ddi.HDevice, t ddi.CommandListType, hList ddi.HCommandList) ddi.HRESULT {
-			if !f.device(h) || hList == 0 {
-				return ddi.E_INVALIDARG
+			if hList == 0 {
+				return f.fail(errors.New("umd: CreateCommandList: hCommandList is NULL"))
 			}
 			cl, err := d.CreateCommandList(t)
 			if err != nil {
@@ -140,46 +233,74 @@ func NewFuncs(d *Device, hDevice ddi.HDevice) *Funcs {
 			f.last = nil
 			return ddi.S_OK
 		},
+		DestroyCommandList: func(h ddi.HDevice, hList ddi.HCommandList) {
+			if !f.device(h) {
+				return
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			cl := f.lists[hList]
+			if cl == nil {
+				f.last = errNoList
+				return
+			}
+			cl.Destroy()
+			delete(f.lists, hList)
+			f.last = nil
+		},
 	}
 	f.CommandList = CommandListFuncs{
 		Barrier: func(h ddi.HCommandList, n uint32, p *ddi.Barrier) {
+			if cl := f.barrierList(h, n, p == nil); cl != nil {
+				cl.Barrier(unsafe.Slice(p, n))
+			}
+		},
+		Barrier0088: func(h ddi.HCommandList, n uint32, p *ddi.Barrier0088) {
+			if cl := f.barrierList(h, n, p == nil); cl != nil {
+				cl.Barrier0088(unsafe.Slice(p, n))
+			}
+		},
+		Close: func(h ddi.HCommandList) {
 			cl := f.List(h)
 			if cl == nil {
+				f.fail(errNoList)
 				return
 			}
-			if n > 0 && p == nil {
-				cl.fail(Message{Category: CategoryStateSetting, ID: MsgInvalidHandle, Command: "Barrier", Call: cl.calls, Barrier: -1,
-					Field: "pBarriers", Value: "NULL", Rule: "NumBarriers is not 0 but there are no barriers"})
-				return
-			}
-			var bs []ddi.Barrier
-			if n > 0 {
-				bs = unsafe.Slice(p, n)
-			}
-			cl.Barrier(bs)
+			f.result(cl.Close())
 		},
-		Close: func(h ddi.HCommandList) ddi.HRESULT {
+		Reset: func(h ddi.HCommandList, args *ddi.ResetCommandList0040) {
 			cl := f.List(h)
-			if cl == nil {
-				return f.fail(errNoList)
+			switch {
+			case cl == nil:
+				f.fail(errNoList)
+			case args == nil:
+				f.fail(errors.New("umd: ResetCommandList: the arguments are NULL"))
+			default:
+				cl.Reset()
+				f.result(cl.Err())
 			}
-			return f.result(cl.Close())
-		},
-		Reset: func(h ddi.HCommandList) ddi.HRESULT {
-			cl := f.List(h)
-			if cl == nil {
-				return f.fail(errNoList)
-			}
-			cl.Reset()
-			return f.result(nil)
-		},
-		Destroy: func(h ddi.HCommandList) {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			delete(f.lists, h)
 		},
 	}
 	return f
+}
+
+// barrierList is the list a Barrier call records into, or nil (and
+// LastError) for a handle of no list; a NULL array with a count is the
+// list's error.
+func (f *Funcs) barrierList(h ddi.HCommandList, n uint32, null bool) *CommandList {
+	cl := f.List(h)
+	if cl == nil {
+		f.fail(errNoList)
+		return nil
+	}
+	if n > 0 && null {
+		cl.fail(Message{Category: CategoryStateSetting, ID: MsgInvalidHandle, Command: "Barrier", Call: cl.calls, Barrier: -1,
+			Field: "pBarriers", Value: "NULL", Rule: "NumBarriers is not 0 but there are no barriers"})
+		f.result(cl.err)
+		return nil
+	}
+	f.result(nil)
+	return cl
 }
 
 var errNoList = errors.New("umd: no command list has this handle")

@@ -64,6 +64,7 @@ const (
 	MsgAtomicCopySrcRangeOutOfBounds     MessageID = 1032
 	MsgAtomicCopyInvalidOffsetAlignment  MessageID = 1033
 	MsgCopyInvalidLayout                 MessageID = 1067
+	MsgDeletedWhileInUse                 MessageID = 921 // OBJECT_DELETED_WHILE_STILL_IN_USE
 
 	MsgBarrierInBundle        MessageID = 100000
 	MsgZeroBarriers           MessageID = 100001
@@ -77,6 +78,7 @@ const (
 	MsgCommandListClosed      MessageID = 100009
 	MsgLayoutMismatch         MessageID = 100010
 	MsgIncompatibleAccessWork MessageID = 100011
+	MsgDestroyedObject        MessageID = 100012 // a destroyed resource, heap or list is used
 )
 
 var messageNames = map[MessageID]string{
@@ -98,6 +100,7 @@ var messageNames = map[MessageID]string{
 	MsgAtomicCopySrcRangeOutOfBounds:     "ATOMICCOPYBUFFER_SRC_RANGE_OUT_OF_BOUNDS",
 	MsgAtomicCopyInvalidOffsetAlignment:  "ATOMICCOPYBUFFER_INVALID_OFFSET_ALIGNMENT",
 	MsgCopyInvalidLayout:                 "COPY_INVALIDLAYOUT",
+	MsgDeletedWhileInUse:                 "OBJECT_DELETED_WHILE_STILL_IN_USE",
 	MsgBarrierInBundle:                   "EBREF_BARRIER_IN_BUNDLE",
 	MsgZeroBarriers:                      "EBREF_ZERO_BARRIER_COUNT",
 	MsgAccessBeforeCommon:                "EBREF_ACCESS_BEFORE_COMMON",
@@ -110,6 +113,7 @@ var messageNames = map[MessageID]string{
 	MsgCommandListClosed:                 "EBREF_COMMAND_LIST_CLOSED",
 	MsgLayoutMismatch:                    "EBREF_LAYOUT_MISMATCH",
 	MsgIncompatibleAccessWork:            "EBREF_INCOMPATIBLE_ACCESS",
+	MsgDestroyedObject:                   "EBREF_DESTROYED_OBJECT",
 }
 
 // Name is the message's D3D12_MESSAGE_ID name without its prefix.

@@ -111,6 +111,10 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 		switch {
 		case cl == nil:
 			return fmt.Errorf("umd: ExecuteCommandLists: list %d is nil", i)
+		case cl.destroyed:
+			return &Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgDestroyedObject,
+				Command: "ExecuteCommandLists", Call: -1, Barrier: -1, Field: fmt.Sprintf("list %d", i),
+				Rule: "the command list was destroyed (DestroyCommandList)"}
 		case !cl.closed:
 			return fmt.Errorf("umd: ExecuteCommandLists: list %d is still open: Close it first", i)
 		case cl.err != nil:
@@ -122,6 +126,18 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 	d := q.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// A list recorded before a resource it uses was destroyed cannot run
+	// (errata E-DESTROY).
+	for i, cl := range lists {
+		for _, t := range cl.tracks {
+			if t.gen == cl.gen && t.res.destroyed.Load() {
+				return &Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgDestroyedObject,
+					Command: "ExecuteCommandLists", Call: -1, Barrier: -1, Field: fmt.Sprintf("list %d", i), Value: t.res.Name(),
+					Rule: "the list uses a resource that was destroyed after it was recorded"}
+			}
+		}
+	}
+	d.submitted++
 	bufs := make([]*cmdbuf.Buffer, 0, len(lists))
 	var scope splitScope
 	for i, cl := range lists {
@@ -144,7 +160,11 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 		}
 		bufs = append(bufs, buf)
 		for _, t := range cl.tracks {
-			if t.gen != cl.gen || t.res.IsBuffer() {
+			if t.gen != cl.gen {
+				continue
+			}
+			t.res.lastUse = d.submitted
+			if t.res.IsBuffer() {
 				continue
 			}
 			if t.uniform {

@@ -53,6 +53,11 @@ type Resource struct {
 	// label is its name (SetName may change it while other threads
 	// record commands that mention it).
 	label atomic.Pointer[string]
+	// destroyed is set by DestroyResource; command lists that met the
+	// resource before check it. lastUse is the last submission that used
+	// it (Device.submitted; Device.mu guards it).
+	destroyed atomic.Bool
+	lastUse   uint64
 }
 
 // Name is the resource's label in hazard messages.

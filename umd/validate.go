@@ -103,7 +103,7 @@ func (v *checker) handle(h ddi.HResource, field string) (*Resource, bool) {
 	}
 	r := v.cl.lookup(h)
 	if r == nil {
-		return nil, v.badf(MsgInvalidHandle, field, fmt.Sprintf("0x%x", uint64(h)), "no resource has this handle")
+		return nil, v.cl.badHandle(h, field, func(id MessageID, value, rule string) bool { return v.bad(id, field, value, rule) })
 	}
 	return r, true
 }
@@ -296,7 +296,7 @@ func (v *checker) rangedSpan(h ddi.HResource, all bool, sub func(*Resource) bool
 	}
 	r := v.cl.lookup(h)
 	if r == nil {
-		return nil, span{}, v.badf(MsgInvalidHandle, "hResource", fmt.Sprintf("0x%x", uint64(h)), "no resource has this handle")
+		return nil, span{}, v.cl.badHandle(h, "hResource", func(id MessageID, value, rule string) bool { return v.bad(id, "hResource", value, rule) })
 	}
 	if !r.IsBuffer() {
 		return nil, span{}, v.bad(MsgIncompatibleBarrierDimension, "hResource", r.Desc.Desc.Dimension.String(),

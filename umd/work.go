@@ -144,9 +144,9 @@ func (w *work) access(field string, v View, access ddi.BarrierAccess, dir cmdbuf
 		return
 	}
 	cl := w.cl
-	r := cl.d.resource(v.Resource)
+	r := cl.lookup(v.Resource)
 	if r == nil {
-		w.fail(MsgInvalidHandle, field, fmt.Sprintf("0x%x", uint64(v.Resource)), "no resource has this handle")
+		cl.badHandle(v.Resource, field, func(id MessageID, value, rule string) bool { w.fail(id, field, value, "%s", rule); return false })
 		return
 	}
 	if access&^cl.rules.Accesses != 0 {
