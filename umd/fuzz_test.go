@@ -87,49 +87,103 @@ func FuzzBarrier(f *testing.F) {
 	seed(tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource, ddi.LayoutCommon, ddi.LayoutCommon, 3),
 		buf(ddi.SyncCopy, ddi.SyncCopy, ddi.AccessCopySource, ddi.AccessCopySource, 5))
 	f.Add(uint8(2), []byte{9, 0, 0, 0, 0, 0, 0, 0})
-	types := []ddi.CommandListType{ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy,
-		ddi.CommandListTypeVideoDecode, ddi.CommandListTypeVideoProcess, ddi.CommandListTypeVideoEncode, ddi.CommandListTypeBundle}
 
 	f.Fuzz(func(t *testing.T, listType uint8, data []byte) {
-		e := newEnv(t, "discrete", Options{Debug: true})
-		rs := fuzzResources(e)
-		typ := types[int(listType)%len(types)]
-		cl := e.list(typ)
-		bs := rawBarriers(data)
-		steer(bs, rs)
-		// Twice: the second call also meets what the first recorded.
-		for range 2 {
-			before := cl.Buffer().Len()
-			cl.Barrier(bs)
-			switch {
-			case cl.Err() != nil:
-				if cl.Buffer().Len() != before {
-					t.Fatalf("a rejected call emitted packets: %v", cl.Err())
-				}
-				_ = cl.Err().Error()
-				return
-			case len(bs) > 0 && cl.Buffer().Len() == before:
-				t.Fatalf("an accepted call of %d barriers emitted nothing", len(bs))
+		fuzzBarrierCalls(t, listType, func(rs []ddi.HResource) (int, func(*CommandList)) {
+			bs := rawBarriers(data)
+			steer(bs, rs)
+			return len(bs), func(cl *CommandList) { cl.Barrier(bs) }
+		})
+	})
+}
+
+var fuzzListTypes = []ddi.CommandListType{ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy,
+	ddi.CommandListTypeVideoDecode, ddi.CommandListTypeVideoProcess, ddi.CommandListTypeVideoEncode, ddi.CommandListTypeBundle}
+
+// fuzzBarrierCalls records a call of n barriers twice on a list of a type
+// (the second also meets what the first recorded) and checks: a rejected
+// call emits nothing, an accepted one emits packets, and accepted lists run
+// without a fault.
+func fuzzBarrierCalls(t *testing.T, listType uint8, prepare func(rs []ddi.HResource) (int, func(*CommandList))) {
+	e := newEnv(t, "discrete", Options{Debug: true})
+	n, record := prepare(fuzzResources(e))
+	typ := fuzzListTypes[int(listType)%len(fuzzListTypes)]
+	cl := e.list(typ)
+	for range 2 {
+		before := cl.Buffer().Len()
+		record(cl)
+		switch {
+		case cl.Err() != nil:
+			if cl.Buffer().Len() != before {
+				t.Fatalf("a rejected call emitted packets: %v", cl.Err())
 			}
-		}
-		if err := cl.Close(); err != nil {
-			t.Fatalf("Close after accepted calls: %v", err)
-		}
-		if typ == ddi.CommandListTypeBundle {
+			_ = cl.Err().Error()
 			return
+		case n > 0 && cl.Buffer().Len() == before:
+			t.Fatalf("an accepted call of %d barriers emitted nothing", n)
 		}
-		q, err := e.d.CreateQueue(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := q.ExecuteCommandLists(cl); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.d.WaitIdle(); err != nil {
-			t.Fatal(err)
-		}
-		if fs := e.d.Machine().Faults(); len(fs) > 0 {
-			t.Fatalf("the machine faulted: %v", fs)
-		}
+	}
+	if err := cl.Close(); err != nil {
+		t.Fatalf("Close after accepted calls: %v", err)
+	}
+	if typ == ddi.CommandListTypeBundle {
+		return
+	}
+	q, err := e.d.CreateQueue(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.ExecuteCommandLists(cl); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.d.WaitIdle(); err != nil {
+		t.Fatal(err)
+	}
+	if fs := e.d.Machine().Faults(); len(fs) > 0 {
+		t.Fatalf("the machine faulted: %v", fs)
+	}
+}
+
+// FuzzBarrier0088 is FuzzBarrier for PFND3D12DDI_BARRIER_0088's 80-byte
+// records.
+func FuzzBarrier0088(f *testing.F) {
+	seed := func(bs ...ddi.Barrier0088) {
+		f.Add(uint8(0), unsafe.Slice((*byte)(unsafe.Pointer(&bs[0])), len(bs)*ddi.Barrier0088Size))
+	}
+	b := buf(ddi.SyncComputeShading, ddi.SyncVertexShading, ddi.AccessUnorderedAccess, ddi.AccessVertexBuffer, 4)
+	x, _ := b.As0088()
+	all := ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
+	r := func(h ddi.HResource, sub ddi.SubresourceRange, begin, end uint64) ddi.Barrier0088 {
+		return ddi.NewRangedBarrier0088(ddi.RangedBarrier0088{GlobalBarrier: copyToShader, Flags: ddi.RangedBarrierFlagAtomicCopy,
+			Resource: h, Subresources: sub, Range: ddi.Range{Begin: begin, End: end}})
+	}
+	seed(x, r(4, ddi.SubresourceRange{}, 64, 128))
+	seed(r(0, all, 0, 0), r(4, all, 0, 0))
+	seed(r(0, ddi.SubresourceRange{IndexOrFirstMipLevel: 1, NumMipLevels: 1, NumArraySlices: 1, NumPlanes: 1}, 8, 4))
+	f.Fuzz(func(t *testing.T, listType uint8, data []byte) {
+		fuzzBarrierCalls(t, listType, func(rs []ddi.HResource) (int, func(*CommandList)) {
+			n := len(data) / ddi.Barrier0088Size
+			bs := make([]ddi.Barrier0088, n)
+			if n > 0 {
+				copy(unsafe.Slice((*byte)(unsafe.Pointer(&bs[0])), n*ddi.Barrier0088Size), data)
+			}
+			for i := range bs {
+				var h *ddi.HResource
+				switch bs[i].Type {
+				case ddi.BarrierTypeTexture:
+					h = &bs[i].Texture().Resource
+				case ddi.BarrierTypeBuffer:
+					h = &bs[i].Buffer().Resource
+				case ddi.BarrierTypeRanged:
+					h = &bs[i].Ranged().Resource
+				default:
+					continue
+				}
+				if k := int(*h & 7); k < len(rs) {
+					*h = rs[k]
+				}
+			}
+			return n, func(cl *CommandList) { cl.Barrier0088(bs) }
+		})
 	})
 }
