@@ -185,6 +185,12 @@ func (e *Engine) offsetOf(p cmdbuf.Packet) int {
 }
 
 // drainClock is what completing all work issued so far in stages d implies.
+// A drain is transitive: a stage that an earlier WAIT or EVENT_WAIT holds
+// has not drained until that hold is released, so draining it also waits
+// for what the hold waits for (frontier, holdUntil), whether or not the
+// stage ran work since. This is how a command processor that gates a stage
+// behaves, and it is what makes sequential barriers chain (000
+// "Sequential Barriers"; hardware.md "Waits").
 func (e *Engine) drainClock(d cmdbuf.StageMask) (clock, uint64) {
 	var c clock
 	var t uint64
@@ -193,8 +199,9 @@ func (e *Engine) drainClock(d cmdbuf.StageMask) (clock, uint64) {
 			continue
 		}
 		c.merge(&e.stageLastF[s])
+		c.merge(&e.frontier[s])
 		c[s] = max(c[s], e.stageLast[s])
-		t = max(t, e.stageEnd[s])
+		t = max(t, e.stageEnd[s], e.holdUntil[s])
 	}
 	return c, t
 }

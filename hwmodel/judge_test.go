@@ -47,6 +47,21 @@ func unless[T any](drop bool, a, b T) T {
 const n = 4096
 
 var judgeCases = []judgeCase{
+	// A drain is transitive through holds (hardware.md "Waits"): the second
+	// WAIT drains COPY, which the first holds after the dispatch, so the
+	// second dispatch is ordered after the first though no copy ran. The
+	// broken twin breaks the chain: the second WAIT drains a stage nothing
+	// held.
+	{"wait-chain", always, HazardReadAfterWrite, func(r *rig, drop bool) []Region {
+		x, y := r.alloc("X", n), r.alloc("Y", n)
+		p := r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store)).
+			wait(stages(cCompute), stages(cCopy)).
+			wait(unless(drop, stages(cCopy), stages(cColor)), stages(cCompute, cCP)).
+			cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheTextureL0)).
+			work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store))
+		r.run(r.direct, p)
+		return []Region{{Name: "Y", Addr: y, Size: n}}
+	}},
 	{"wait", always, HazardReadAfterWrite, func(r *rig, drop bool) []Region {
 		x, y := r.alloc("X", n), r.alloc("Y", n)
 		p := r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store))
