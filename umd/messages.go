@@ -79,6 +79,7 @@ const (
 	MsgLayoutMismatch         MessageID = 100010
 	MsgIncompatibleAccessWork MessageID = 100011
 	MsgDestroyedObject        MessageID = 100012 // a destroyed resource, heap or list is used
+	MsgSubresourceZeroCount   MessageID = 100013 // NumArraySlices or NumPlanes 0, read as 1
 )
 
 var messageNames = map[MessageID]string{
@@ -114,6 +115,7 @@ var messageNames = map[MessageID]string{
 	MsgLayoutMismatch:                    "EBREF_LAYOUT_MISMATCH",
 	MsgIncompatibleAccessWork:            "EBREF_INCOMPATIBLE_ACCESS",
 	MsgDestroyedObject:                   "EBREF_DESTROYED_OBJECT",
+	MsgSubresourceZeroCount:              "EBREF_SUBRESOURCE_ZERO_COUNT",
 }
 
 // Name is the message's D3D12_MESSAGE_ID name without its prefix.

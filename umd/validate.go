@@ -159,7 +159,7 @@ func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection,
 		}
 		return r, r.Desc.All(), true, true
 	}
-	sel, err := r.Desc.Resolve(t.Subresources)
+	sel, err := r.Desc.Resolve(v.zeroCounts(t.Subresources))
 	if err != nil {
 		return nil, resource.Selection{}, false, v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
 	}
@@ -168,6 +168,30 @@ func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection,
 		return nil, resource.Selection{}, false, false
 	}
 	return r, sel, whole, true
+}
+
+// zeroCounts reads NumArraySlices 0 and NumPlanes 0 of a mip range as 1,
+// with a warning: the runtime accepts them so, and applications rely on it
+// (errata E-SUBRESOURCE-ZERO-COUNTS).
+func (v *checker) zeroCounts(r ddi.SubresourceRange) ddi.SubresourceRange {
+	if r.NumMipLevels == 0 {
+		return r
+	}
+	if r.NumArraySlices == 0 {
+		r.NumArraySlices = 1
+		v.zeroCountWarning("Subresources.NumArraySlices")
+	}
+	if r.NumPlanes == 0 {
+		r.NumPlanes = 1
+		v.zeroCountWarning("Subresources.NumPlanes")
+	}
+	return r
+}
+
+func (v *checker) zeroCountWarning(field string) {
+	v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgSubresourceZeroCount, Command: "Barrier", Call: v.call,
+		Barrier: v.index, Field: field, Value: "0",
+		Rule: `read as 1, as the runtime does; name the count (errata E-SUBRESOURCE-ZERO-COUNTS)`})
 }
 
 // layout checks one layout member: a layout, one the queue type may use,
@@ -250,7 +274,7 @@ func (v *checker) rangedWithSync(rg *ddi.RangedBarrier0088) (*Resource, span, bo
 	sub := rg.Subresources
 	all := sub.NumMipLevels == 0 && sub.IndexOrFirstMipLevel == ddi.AllSubresources
 	r, s, ok := v.rangedSpan(rg.Resource, all, func(r *Resource) bool {
-		if _, err := r.Desc.Resolve(sub); err != nil {
+		if _, err := r.Desc.Resolve(v.zeroCounts(sub)); err != nil {
 			return v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
 		}
 		return true

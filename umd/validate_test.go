@@ -185,10 +185,6 @@ var rejections = []rejection{
 		return []ddi.Barrier{texRange(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessShaderResource, ddi.AccessShaderResource,
 			ddi.LayoutCommon, ddi.LayoutCommon, f.mips, ddi.SubresourceRange{IndexOrFirstMipLevel: 2, NumMipLevels: 2, NumArraySlices: 1, NumPlanes: 1}, 0)}
 	}, id: MsgOutOfBoundsBarrierSubresource},
-	{name: "empty-subresource-range", call: func(f *fixture) []ddi.Barrier {
-		return []ddi.Barrier{texRange(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessShaderResource, ddi.AccessShaderResource,
-			ddi.LayoutCommon, ddi.LayoutCommon, f.mips, ddi.SubresourceRange{NumMipLevels: 1, NumArraySlices: 1}, 0)}
-	}, id: MsgOutOfBoundsBarrierSubresource, field: "Subresources.NumPlanes"},
 
 	// What the resource allows (000 "Upload Heap Resources", the flags a
 	// view needs, "Barrier-Free Access").
@@ -391,4 +387,29 @@ func TestBarrierAcceptedNeighbours(t *testing.T) {
 		assert.NoError(t, cl.Err(), c.name)
 		assert.Positive(t, cl.Buffer().Len(), c.name)
 	}
+}
+
+// TestZeroSliceAndPlaneCountsReadAsOne: NumArraySlices 0 and NumPlanes 0 in
+// a mip range are one slice and one plane, with a warning each, and the
+// barrier emits what the explicit range does (errata
+// E-SUBRESOURCE-ZERO-COUNTS).
+func TestZeroSliceAndPlaneCountsReadAsOne(t *testing.T) {
+	f := newFixture(t)
+	explicit := ddi.SubresourceRange{IndexOrFirstMipLevel: 1, NumMipLevels: 1, FirstArraySlice: 1, NumArraySlices: 1, NumPlanes: 1}
+	zeros := explicit
+	zeros.NumArraySlices, zeros.NumPlanes = 0, 0
+	record := func(r ddi.SubresourceRange) *CommandList {
+		cl := f.list(ddi.CommandListTypeDirect)
+		cl.Barrier([]ddi.Barrier{texRange(ddi.SyncComputeShading, ddi.SyncCopy, ddi.AccessUnorderedAccess, ddi.AccessCopySource,
+			ddi.LayoutUnorderedAccess, ddi.LayoutCopySource, f.mips, r, 0)})
+		require.NoError(t, cl.Err())
+		return cl
+	}
+	a, b := record(explicit), record(zeros)
+	assert.Equal(t, a.Buffer().Words(), b.Buffer().Words())
+	assert.Empty(t, a.Warnings())
+	require.Len(t, b.Warnings(), 2)
+	assert.Equal(t, MsgSubresourceZeroCount, b.Warnings()[0].ID)
+	assert.Equal(t, "Subresources.NumArraySlices", b.Warnings()[0].Field)
+	assert.Equal(t, "Subresources.NumPlanes", b.Warnings()[1].Field)
 }
