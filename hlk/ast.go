@@ -176,5 +176,8 @@ type Expect struct {
 	Field  string
 	Op     string // packets: the opcode; cost: the metric
 	Cmp    string
-	N      uint64
+	N      uint64 // packets and cost: the bound; error and warning: the count
+	// Counted: an error or warning line with `count N`, which claims every
+	// matching message and wants exactly N.
+	Counted bool
 }

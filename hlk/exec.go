@@ -627,20 +627,36 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		if e.Kind == "warning" {
 			sev = umd.SeverityWarning
 		}
+		// Each line claims one message not claimed by an earlier line, so
+		// two identical lines need two messages; with count N, the line
+		// claims every match and there must be exactly N.
 		var seen []string
+		matched := 0
 		for i := range r.Observed {
 			o := &r.Observed[i]
 			if o.Severity != sev {
 				continue
 			}
 			seen = append(seen, fmt.Sprintf("#%d", o.ID))
-			if o.ID == e.ID && (e.List == "" || o.List == e.List) && (e.Field == "" || o.Field == e.Field) {
+			if o.ID != e.ID || e.List != "" && o.List != e.List || e.Field != "" && o.Field != e.Field {
+				continue
+			}
+			if !e.Counted {
+				if o.expected {
+					continue
+				}
 				o.expected = true
 				er.OK, er.Detail = true, o.Text
 				return er
 			}
+			o.expected = true
+			matched++
 		}
-		er.Detail = "none; found " + orNone(seen)
+		if e.Counted {
+			er.OK, er.Detail = uint64(matched) == e.N, fmt.Sprintf("%d matching", matched)
+			return er
+		}
+		er.Detail = "none unclaimed; found " + orNone(seen)
 	case "packets":
 		op, _ := lookupOpcode(e.Op)
 		var n uint64
@@ -713,6 +729,9 @@ func (e Expect) String() string {
 		}
 		if e.Field != "" {
 			s += " field " + e.Field
+		}
+		if e.Counted {
+			s += fmt.Sprintf(" count %d", e.N)
 		}
 	case "packets":
 		if e.List != "" {

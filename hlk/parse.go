@@ -1012,9 +1012,14 @@ func (p *parser) expect(kw token, c *cursor) error {
 					return err
 				}
 				e.Field = f.text
+			case c.keyword("count"):
+				if e.N, err = c.uint("a message count"); err != nil {
+					return err
+				}
+				e.Counted = true
 			default:
 				t := c.next()
-				return &ParseError{t.pos, fmt.Sprintf("unexpected %s: expected in LIST or field NAME", t.text)}
+				return &ParseError{t.pos, fmt.Sprintf("unexpected %s: expected in LIST, field NAME or count N", t.text)}
 			}
 		}
 	case "packets":

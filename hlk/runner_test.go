@@ -290,6 +290,34 @@ end
 	assert.Equal(t, ddi.CommandListTypeDirect, r.Lists[0].Type)
 }
 
+// TestExpectedMessagesAreCounted: each error or warning line claims one
+// message, so two identical lines need two; count N claims every match and
+// wants exactly N.
+func TestExpectedMessagesAreCounted(t *testing.T) {
+	p, _ := hwmodel.LookupProfile("discrete")
+	run := func(expect string) Result {
+		sc, err := Parse("t.ebs", `
+texture T 16x16 mips 2 flags SHADER_RESOURCE layout COMMON
+list L DIRECT
+  barrier texture T sync COPY -> COPY access COPY_DEST -> COPY_SOURCE layout COMMON -> COMMON \
+      subresources mips 0+1 slices 0+0 planes 0+0
+end
+`+expect, nil)
+		require.NoError(t, err)
+		return Run(Reference, sc[0], p, "")
+	}
+	const w = "expect warning EBREF_SUBRESOURCE_ZERO_COUNT in L\n"
+	assert.Equal(t, Pass, run(w+w).Status, "two lines, two warnings")
+	r := run(w + w + w)
+	assert.Equal(t, Fail, r.Status, "three lines, two warnings")
+	assert.Contains(t, r.Expectations[2].Detail, "none unclaimed")
+	assert.Equal(t, Pass, run("expect warning EBREF_SUBRESOURCE_ZERO_COUNT in L count 2\n").Status)
+	r = run("expect warning EBREF_SUBRESOURCE_ZERO_COUNT count 3\n")
+	assert.Equal(t, Fail, r.Status)
+	assert.Equal(t, "2 matching", r.Expectations[0].Detail)
+	assert.Equal(t, Pass, run("expect warning EBREF_SUBRESOURCE_ZERO_COUNT field Subresources.NumPlanes count 1\n").Status)
+}
+
 // BenchmarkDefaultRun runs every suite on every profile (the README's main
 // job) and reports cases per second.
 func BenchmarkDefaultRun(b *testing.B) {
