@@ -262,6 +262,30 @@ type ResourceAllocationInfo0022 struct {
 	PlaneSliceSwizzleTransition   [2]uint8
 }
 
+// CommandListFlags are the creation flags of a command list.
+type CommandListFlags uint32
+
+// CommandListFlagAllowExtendedAsync is the spec's
+// D3D12_COMMAND_LIST_FLAG_ALLOW_EXTENDED_ASYNC, a future API (000
+// "Synchronous Copy, Discard and Resolve", "Sync and Access Validation"):
+// copies, discards and resolves in the list run asynchronously, and
+// write-after-write between them needs a barrier. No header defines it;
+// ebref gives it bit 0 (errata E-SYNC-COPY).
+const CommandListFlagAllowExtendedAsync CommandListFlags = 0x1
+
+var commandListFlagNames = newNameTable("command list flag", []string{"D3D12_COMMAND_LIST_FLAG_"}, "NONE", []name{
+	{uint32(CommandListFlagAllowExtendedAsync), "ALLOW_EXTENDED_ASYNC", false},
+})
+
+// String prints the set as NAME|NAME, NONE for 0.
+func (f CommandListFlags) String() string { return commandListFlagNames.flagsString(uint32(f)) }
+
+// ParseCommandListFlags is the inverse of String.
+func ParseCommandListFlags(s string) (CommandListFlags, error) {
+	v, err := commandListFlagNames.parseFlags(s)
+	return CommandListFlags(v), err
+}
+
 // CommandListType is D3D12_COMMAND_LIST_TYPE, which the DDI's command list
 // creation arguments carry with the API's values (d3d12.h,
 // D3D12_COMMAND_LIST_TYPE).

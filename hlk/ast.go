@@ -83,9 +83,10 @@ type FenceStep struct {
 // ListStep records a command list.
 type ListStep struct {
 	Pos
-	Name string
-	Type ddi.CommandListType
-	Cmds []Cmd
+	Name  string
+	Type  ddi.CommandListType
+	Flags ddi.CommandListFlags // ALLOW_EXTENDED_ASYNC: asynchronous copies, discards and resolves
+	Cmds  []Cmd
 }
 
 // ExecuteStep submits lists to a queue.

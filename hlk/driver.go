@@ -52,7 +52,9 @@ type Device interface {
 	Contents(h ddi.HResource) ([]byte, error)
 	CreateQueue(t ddi.CommandListType) (Queue, error)
 	CreateFence() Fence
-	CreateCommandList(t ddi.CommandListType) (CommandList, error)
+	// CreateCommandList creates a list; flags may ask for
+	// ALLOW_EXTENDED_ASYNC.
+	CreateCommandList(t ddi.CommandListType, flags ddi.CommandListFlags) (CommandList, error)
 	// WaitIdle runs everything submitted to completion.
 	WaitIdle() error
 	// Messages are the debug layer's execute-time findings so far.
@@ -153,8 +155,8 @@ func (d refDevice) CreateQueue(t ddi.CommandListType) (Queue, error) {
 
 func (d refDevice) CreateFence() Fence { return d.Device.CreateFence() }
 
-func (d refDevice) CreateCommandList(t ddi.CommandListType) (CommandList, error) {
-	return d.Device.CreateCommandList(t)
+func (d refDevice) CreateCommandList(t ddi.CommandListType, flags ddi.CommandListFlags) (CommandList, error) {
+	return d.Device.CreateCommandListFlags(t, flags)
 }
 
 type refQueue struct{ *umd.Queue }

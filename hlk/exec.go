@@ -278,7 +278,7 @@ func (x *exec) step(st Step) {
 
 // record records a list and closes it.
 func (x *exec) record(s *ListStep) {
-	cl, err := x.dev.CreateCommandList(s.Type)
+	cl, err := x.dev.CreateCommandList(s.Type, s.Flags)
 	if err != nil {
 		x.createErr(s.Pos, err)
 		x.dumps[s.Name] = &ListDump{Name: s.Name, Type: s.Type}

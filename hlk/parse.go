@@ -567,13 +567,24 @@ func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	var flags ddi.CommandListFlags
+	if c.keyword("flags") {
+		v, err := c.enum("command list flags (ALLOW_EXTENDED_ASYNC)", func(s string) (uint64, error) {
+			f, err := ddi.ParseCommandListFlags(s)
+			return uint64(f), err
+		})
+		if err != nil {
+			return 0, err
+		}
+		flags = ddi.CommandListFlags(v)
+	}
 	if err := c.done(); err != nil {
 		return 0, err
 	}
 	if err := p.declare(t, "list"); err != nil {
 		return 0, err
 	}
-	st := &ListStep{Pos: start, Name: t.text, Type: typ}
+	st := &ListStep{Pos: start, Name: t.text, Type: typ, Flags: flags}
 	for i++; i < len(lines); i++ {
 		l := lines[i]
 		c := &cursor{toks: l.toks, end: l.pos}

@@ -17,6 +17,7 @@ import (
 type CommandList struct {
 	d      *Device
 	typ    ddi.CommandListType
+	flags  ddi.CommandListFlags
 	engine hwmodel.EngineKind
 	rules  *ddi.QueueRules // nil for bundles
 	// layouts has a bit per layout slot a barrier on this list may name.
@@ -70,10 +71,20 @@ type assumption struct {
 // CreateCommandList creates a command list of a type; it is open for
 // recording.
 func (d *Device) CreateCommandList(t ddi.CommandListType) (*CommandList, error) {
+	return d.CreateCommandListFlags(t, 0)
+}
+
+// CreateCommandListFlags creates a command list with creation flags
+// (ddi.CommandListFlagAllowExtendedAsync: its copies, discards and resolves
+// are asynchronous).
+func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.CommandListFlags) (*CommandList, error) {
 	if !t.Valid() {
 		return nil, fmt.Errorf("umd: CreateCommandList: %v is not a command list type", t)
 	}
-	cl := &CommandList{d: d, typ: t, buf: cmdbuf.NewBuffer(0), tracks: map[ddi.HResource]*track{}, gen: 1}
+	if flags&^ddi.CommandListFlagAllowExtendedAsync != 0 {
+		return nil, fmt.Errorf("umd: CreateCommandList: flags %v: only ALLOW_EXTENDED_ASYNC is defined", flags)
+	}
+	cl := &CommandList{d: d, typ: t, flags: flags, buf: cmdbuf.NewBuffer(0), tracks: map[ddi.HResource]*track{}, gen: 1}
 	if t != ddi.CommandListTypeBundle {
 		cl.rules, _ = ddi.QueueRulesFor(t)
 		cl.engine = queueEngines[t]

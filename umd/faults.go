@@ -31,6 +31,9 @@ type Faults struct {
 	// DropRangedFlush emits no cache operation for ranged (atomic-copy)
 	// barriers.
 	DropRangedFlush bool
+	// DropSyncCopy emits no implicit wait and flush after a copy, discard or
+	// resolve in a list without ALLOW_EXTENDED_ASYNC.
+	DropSyncCopy bool
 }
 
 // faultNames maps the names FaultByName accepts to the fields.
@@ -45,6 +48,7 @@ var faultNames = map[string]func(*Faults) *bool{
 		return &f.DropSplitEndWait
 	},
 	"drop-ranged-flush": func(f *Faults) *bool { return &f.DropRangedFlush },
+	"drop-sync-copy":    func(f *Faults) *bool { return &f.DropSyncCopy },
 }
 
 // FaultNames lists the fault names, sorted.

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -108,6 +109,11 @@ type work struct {
 	id      uint32
 	chained bool
 	failed  bool
+	// written spans the bytes the command writes, and writers are the
+	// clients that write them, for the implicit flush of a synchronous
+	// copy, discard or resolve.
+	written span
+	writers clientMask
 }
 
 // begin starts a command; it fails if the command list cannot take it.
@@ -249,6 +255,10 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 		for i := range acc {
 			acc[i] = accs[i].acc
 			bytes += uint64(acc[i].Size)
+			if acc[i].Dir == cmdbuf.DirWrite {
+				w.written.add(acc[i].Addr, acc[i].End())
+				w.writers |= clients(acc[i].Client)
+			}
 		}
 		dur := uint32(32 + bytes/256)
 		cl.put(cmdbuf.AppendWork(cl.words[:0], cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
@@ -264,6 +274,33 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 		accs = accs[n:]
 	}
 	cl.accs = cl.accs[:0]
+}
+
+// emitSync emits a copy, discard or resolve, synchronous unless the list
+// was created with ALLOW_EXTENDED_ASYNC (000 "Synchronous Copy, Discard and
+// Resolve": "an implicit sync and flush after each command"; errata
+// E-SYNC-COPY): the CP waits for the command's stage, holding everything
+// after it, and the command's writes are flushed from its client's
+// write-back caches to memory. That is what orders two copies into the same
+// bytes (the last one wins) without a barrier, and what the extended-async
+// flag saves.
+func (w *work) emitSync(kind cmdbuf.WorkKind, stage cmdbuf.Stage) {
+	w.emit(kind, stage, 0)
+	cl := w.cl
+	if w.failed || cl.flags&ddi.CommandListFlagAllowExtendedAsync != 0 || cl.d.opts.Faults.DropSyncCopy {
+		return
+	}
+	t := &cl.d.caches[cl.engine]
+	var flush cmdbuf.CacheMask
+	for c := uint32(w.writers); c != 0; c &= c - 1 {
+		flush |= t.path[bits.TrailingZeros32(c)] & t.writeBack
+	}
+	words := cmdbuf.AppendWait(cl.words[:0], cmdbuf.Wait{Drain: stage.Mask(), Hold: stageMask(cmdbuf.StageCP)})
+	if flush != 0 {
+		addr, size := w.written.cacheRange()
+		words = cmdbuf.AppendCache(words, cmdbuf.CacheOp{Flush: flush, Addr: addr, Size: size}, false)
+	}
+	cl.put(words)
 }
 
 func cmdbufPos(p cmdbuf.Pos, off int) cmdbuf.Pos { return cmdbuf.Pos{Chunk: p.Chunk, Off: p.Off + off} }
@@ -470,7 +507,7 @@ func (cl *CommandList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src
 	}
 	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, size), ddi.AccessCopySource,
 		"pDstBuffer", BufferRange(dst, dstOffset, size), ddi.AccessCopyDest, cmdbuf.ClientCopy)
-	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
 // CopyResource records a whole-resource copy (every subresource, or every
@@ -485,7 +522,7 @@ func (cl *CommandList) CopyResource(dst, src ddi.HResource) {
 		return
 	}
 	w.copyPair("pSrcResource", wholeView(cl, src), ddi.AccessCopySource, "pDstResource", wholeView(cl, dst), ddi.AccessCopyDest, cmdbuf.ClientCopy)
-	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
 func wholeView(cl *CommandList, h ddi.HResource) View {
@@ -554,7 +591,7 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 			}
 		}
 	}
-	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
 // pair adds one copy read/write pair between subresources.
@@ -589,7 +626,7 @@ func (cl *CommandList) ResolveSubresource(dst ddi.HResource, dstSub uint32, src 
 	}
 	w.access("pSrcResource", Subresource(src, srcSub), ddi.AccessResolveSource, cmdbuf.DirRead, cmdbuf.ClientColor)
 	w.access("pDstResource", Subresource(dst, dstSub), ddi.AccessResolveDest, cmdbuf.DirWrite, cmdbuf.ClientColor)
-	w.emit(cmdbuf.WorkResolve, cmdbuf.StageResolve, 0)
+	w.emitSync(cmdbuf.WorkResolve, cmdbuf.StageResolve)
 }
 
 // ClearRenderTargetView records a render-target clear to a 32-bit pattern.
@@ -640,13 +677,13 @@ func (cl *CommandList) DiscardResource(v View) {
 	switch {
 	case f&ddi.ResourceFlagRenderTarget != 0 && cl.typ == ddi.CommandListTypeDirect:
 		w.access("pResource", v, ddi.AccessRenderTarget, cmdbuf.DirWrite, cmdbuf.ClientColor)
-		w.emit(cmdbuf.WorkDiscard, cmdbuf.StageColor, 0)
+		w.emitSync(cmdbuf.WorkDiscard, cmdbuf.StageColor)
 	case f&ddi.ResourceFlagDepthStencil != 0 && cl.typ == ddi.CommandListTypeDirect:
 		w.access("pResource", v, ddi.AccessDepthStencilWrite, cmdbuf.DirWrite, cmdbuf.ClientDepth)
-		w.emit(cmdbuf.WorkDiscard, cmdbuf.StageDepth, 0)
+		w.emitSync(cmdbuf.WorkDiscard, cmdbuf.StageDepth)
 	case f&ddi.ResourceFlagUnorderedAccess != 0:
 		w.access("pResource", v, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
-		w.emit(cmdbuf.WorkDiscard, cmdbuf.StageClear, 0)
+		w.emitSync(cmdbuf.WorkDiscard, cmdbuf.StageClear)
 	default:
 		w.fail(MsgInvalidWork, "pResource", f.String(),
 			"only render-target, depth-stencil (on a direct list) and unordered-access resources can be discarded")
@@ -769,7 +806,7 @@ func (cl *CommandList) CopyTextureToBuffer(dst ddi.HResource, offset uint64, src
 		return
 	}
 	w.copyPair("pSrc", Subresource(src, srcSub), ddi.AccessCopySource, "pDst", BufferRange(dst, offset, fp), ddi.AccessCopyDest, cmdbuf.ClientCopy)
-	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
 // CopyBufferToTexture records CopyTextureRegion from a buffer at offset,
@@ -784,7 +821,7 @@ func (cl *CommandList) CopyBufferToTexture(dst ddi.HResource, dstSub uint32, src
 		return
 	}
 	w.copyPair("pSrc", BufferRange(src, offset, fp), ddi.AccessCopySource, "pDst", Subresource(dst, dstSub), ddi.AccessCopyDest, cmdbuf.ClientCopy)
-	w.emit(cmdbuf.WorkCopy, cmdbuf.StageCopy, 0)
+	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
 // footprint is a texture subresource's size in bytes.
