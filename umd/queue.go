@@ -140,9 +140,11 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 	d.submitted++
 	bufs := make([]*cmdbuf.Buffer, 0, len(lists))
 	var scope splitScope
+	cross := crossLists{}
 	for i, cl := range lists {
 		if d.opts.Debug {
 			d.checkAssumptions(q, i, cl)
+			d.checkAcrossLists(&cross, i, cl)
 			scope.add(cl)
 		}
 		buf := cl.buf
@@ -225,13 +227,33 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 	reported := map[assumption]bool{}
 	for _, a := range cl.assumptions {
 		actual := a.res.layoutOf(a.sub)
-		if reported[a] || ddi.TextureLayoutAccessOK(actual, actual, a.access, a.res.simultaneous) {
+		if reported[a] {
 			continue
 		}
-		reported[a] = true
-		report(MsgLayoutMismatch, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
-			a.command, a.ordinal, a.access, actual))
+		switch {
+		case !queueAccessesLayout(q.typ, actual):
+			reported[a] = true
+			report(MsgLayoutMismatch, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d runs on a %s queue, which cannot access a texture in %s; a barrier on a queue that can must move it to a layout this queue type may use first (000 "Queue type specific layouts", "Copy Queues")`,
+				a.command, a.ordinal, q.typ, actual))
+		case !ddi.TextureLayoutAccessOK(actual, actual, a.access, a.res.simultaneous):
+			reported[a] = true
+			report(MsgLayoutMismatch, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
+				a.command, a.ordinal, a.access, actual))
+		}
 	}
+}
+
+// queueAccessesLayout reports whether work on a queue of type t may access
+// a texture in layout l: the layouts its barriers may name, and on compute
+// queues DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE, which only a
+// direct queue may transition but compute may read (errata E-LAYOUT-31).
+// A copy queue accesses textures only in COMMON (000 "Copy Queues").
+func queueAccessesLayout(t ddi.CommandListType, l ddi.BarrierLayout) bool {
+	if t == ddi.CommandListTypeCompute && l == ddi.LayoutDirectQueueGenericReadComputeQueueAccessible {
+		return true
+	}
+	rules, ok := ddi.QueueRulesFor(t)
+	return ok && rules.AllowsLayout(l)
 }
 
 // layoutBeforeError says what is wrong with a barrier whose LayoutBefore

@@ -58,6 +58,9 @@ type Resource struct {
 	// it (Device.submitted; Device.mu guards it).
 	destroyed atomic.Bool
 	lastUse   uint64
+	// openSplits marks the subresources a submitted list left a split
+	// begun on (nil: none); the debug layer's, Device.mu guards it.
+	openSplits []bool
 }
 
 // Name is the resource's label in hazard messages.

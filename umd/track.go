@@ -28,11 +28,35 @@ type subState struct {
 	layout    ddi.BarrierLayout
 	syncAfter ddi.BarrierSync // the last barrier's SyncAfter, umbrellas expanded
 	accessed  bool            // a command accessed it
-	ended     bool            // the last barrier had SyncAfter NONE: nothing may follow
-	split     splitKey        // an open split begin (event 0: none)
+	// trailingAccess: the list's last use of it was an access, which no
+	// barrier of the list has waited for.
+	trailingAccess bool
+	ended          bool     // the last barrier had SyncAfter NONE: nothing may follow
+	split          splitKey // an open split begin (event 0: none)
 	// foreignEnd: the list ended a split it did not begin (the begin is in
 	// an earlier list or ExecuteCommandLists).
 	foreignEnd bool
+	// lead is the first thing the list did to the subresource, which the
+	// debug layer checks against what earlier lists left (crosslist.go).
+	lead lead
+}
+
+// lead is the first thing a list does to a subresource.
+type lead uint8
+
+const (
+	leadNone         lead = iota
+	leadSplitEnd          // the end of a split the list did not begin
+	leadBarrier           // any other barrier
+	leadSyncNoneFrom      // a barrier with SyncBefore NONE
+	leadAccess            // a command's access
+)
+
+// note records what the list does first to the subresource.
+func (s *subState) note(l lead) {
+	if s.lead == leadNone {
+		s.lead = l
+	}
 }
 
 // splitKey is what an end-split barrier must repeat of its begin, and the

@@ -267,7 +267,16 @@ func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole boo
 			s.foreignEnd = s.foreignEnd || foreign
 			s.split = splitKey{}
 		}
+		switch {
+		case g.SyncBefore == ddi.SyncSplit && foreign:
+			s.note(leadSplitEnd)
+		case g.SyncBefore == ddi.SyncNone:
+			s.note(leadSyncNoneFrom)
+		default:
+			s.note(leadBarrier)
+		}
 		s.barriered = true
+		s.trailingAccess = false
 		if lb != ddi.LayoutUndefined || la != ddi.LayoutUndefined {
 			if !s.known {
 				s.known, s.first = true, lb

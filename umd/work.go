@@ -221,7 +221,8 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 		w.fail(id, field, subName(r, sub), `%s is not an access layout %s allows (000 "Layout Access Compatibility")`, access, s.layout)
 		return
 	}
-	s.accessed = true
+	s.accessed, s.trailingAccess = true, true
+	s.note(leadAccess)
 	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: uint32(size), Dir: dir, Client: client, Surface: r.Surface},
 		res: r, sub: sub}
 	if r.Surface != 0 && cl.d.prof.Aware[cl.engine][client] {
