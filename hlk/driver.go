@@ -64,8 +64,8 @@ type Device interface {
 // Queue is a command queue.
 type Queue interface {
 	ExecuteCommandLists(lists ...CommandList) error
-	Signal(f Fence, v uint64)
-	Wait(f Fence, v uint64)
+	Signal(f Fence, v uint64) error
+	Wait(f Fence, v uint64) error
 }
 
 // Fence is a fence; only its Device's queues use it.
@@ -173,5 +173,8 @@ func (q refQueue) ExecuteCommandLists(lists ...CommandList) error {
 	return q.Queue.ExecuteCommandLists(cls...)
 }
 
-func (q refQueue) Signal(f Fence, v uint64) { q.Queue.Signal(f.(*umd.Fence), v) }
-func (q refQueue) Wait(f Fence, v uint64)   { q.Queue.Wait(f.(*umd.Fence), v) }
+func (q refQueue) Signal(f Fence, v uint64) error {
+	fe, _ := f.(*umd.Fence)
+	return q.Queue.Signal(fe, v)
+}
+func (q refQueue) Wait(f Fence, v uint64) error { fe, _ := f.(*umd.Fence); return q.Queue.Wait(fe, v) }

@@ -243,10 +243,14 @@ func (x *exec) step(st Step) {
 		if q == nil || f == nil {
 			return
 		}
+		var err error
 		if s.Wait {
-			q.Wait(f, s.Value)
+			err = q.Wait(f, s.Value)
 		} else {
-			q.Signal(f, s.Value)
+			err = q.Signal(f, s.Value)
+		}
+		if err != nil {
+			x.createErr(s.Pos, err)
 		}
 	case *WriteStep:
 		if err := x.dev.WriteBuffer(x.res[s.Resource], s.Offset, s.Data); err != nil {

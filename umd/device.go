@@ -161,8 +161,20 @@ func (d *Device) WaitIdle() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.completed = d.submitted
-	return d.m.Run()
+	before := len(d.m.Faults())
+	if err := d.m.Run(); err != nil {
+		return err
+	}
+	if fs := d.m.Faults(); len(fs) > before {
+		return fmt.Errorf("%w: %d faults, the first: %s", ErrGPUFault, len(fs)-before, fs[before])
+	}
+	return nil
 }
+
+// ErrGPUFault is WaitIdle's error when the GPU faulted while it ran what
+// was submitted (the device-removed of a real driver): Machine().Faults
+// says where.
+var ErrGPUFault = errors.New("umd: the GPU faulted")
 
 // WriteBuffer writes into a buffer in CPU-visible memory (an upload or
 // readback heap) between submissions, as the CPU does through a mapping.

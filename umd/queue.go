@@ -2,6 +2,7 @@ package umd
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -54,27 +55,54 @@ func (d *Device) CreateFence() *Fence {
 	return &Fence{d: d, id: d.m.NewFence()}
 }
 
-// Value is the fence's completed value (as of the last WaitIdle).
+// Value is the fence's completed value (as of the last WaitIdle); 0 for a
+// nil fence.
 func (f *Fence) Value() uint64 {
+	if f == nil {
+		return 0
+	}
 	f.d.mu.Lock()
 	defer f.d.mu.Unlock()
 	v, _ := f.d.m.FenceValue(f.id)
 	return v
 }
 
-// Signal queues a signal of f to v after everything submitted so far.
-func (q *Queue) Signal(f *Fence, v uint64) {
+// Signal queues a signal of f to v after everything submitted so far. The
+// fence must be the queue's device's.
+func (q *Queue) Signal(f *Fence, v uint64) error {
+	if err := q.fence("Signal", f); err != nil {
+		return err
+	}
 	q.d.mu.Lock()
 	defer q.d.mu.Unlock()
 	q.e.Submit(cmdbuf.FromWords(cmdbuf.AppendFenceSignal(nil, cmdbuf.Fence{ID: f.id, Value: v})))
+	return nil
 }
 
 // Wait makes the queue wait until f reaches v before what is submitted
-// next.
-func (q *Queue) Wait(f *Fence, v uint64) {
+// next. The fence must be the queue's device's.
+func (q *Queue) Wait(f *Fence, v uint64) error {
+	if err := q.fence("Wait", f); err != nil {
+		return err
+	}
 	q.d.mu.Lock()
 	defer q.d.mu.Unlock()
 	q.e.Submit(cmdbuf.FromWords(cmdbuf.AppendFenceWait(nil, cmdbuf.Fence{ID: f.id, Value: v})))
+	return nil
+}
+
+// ErrForeignObject is the error for a fence or command list of another
+// device: its numbers mean nothing on this one's GPU.
+var ErrForeignObject = errors.New("umd: the object belongs to another device")
+
+func (q *Queue) fence(op string, f *Fence) error {
+	switch {
+	case f == nil:
+		return fmt.Errorf("umd: %s: the fence is nil", op)
+	case f.d != q.d:
+		return fmt.Errorf("umd: %s: %w (a fence of another device)", op, ErrForeignObject)
+	}
+	return nil
 }
 
 // layoutOf is a subresource's layout as submissions have left it (the
@@ -111,6 +139,8 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 		switch {
 		case cl == nil:
 			return fmt.Errorf("umd: ExecuteCommandLists: list %d is nil", i)
+		case cl.d != q.d:
+			return fmt.Errorf("umd: ExecuteCommandLists: list %d: %w (recorded on another device)", i, ErrForeignObject)
 		case cl.destroyed:
 			return &Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgDestroyedObject,
 				Command: "ExecuteCommandLists", Call: -1, Barrier: -1, Field: fmt.Sprintf("list %d", i),
