@@ -232,12 +232,27 @@ func (m *Machine) Free(addr uint64) error {
 			return fmt.Errorf("%w: %s: Free(0x%x) must wait for Run", ErrBusy, e.name, addr)
 		}
 	}
+	m.unmap(i)
+	return nil
+}
+
+// Unmap is Free for a mapping no submitted work can name, one a creation
+// just made and is taking back: it does not wait for the engines.
+func (m *Machine) Unmap(addr uint64) error {
+	i := slices.IndexFunc(m.mappings, func(mp mapping) bool { return mp.base == addr })
+	if i < 0 {
+		return fmt.Errorf("hwmodel: Unmap(0x%x): no mapping starts there", addr)
+	}
+	m.unmap(i)
+	return nil
+}
+
+func (m *Machine) unmap(i int) {
 	mp := m.mappings[i]
 	m.mappings = slices.Delete(m.mappings, i, i+1)
 	m.mappedB -= mp.size
 	m.mem.Discard(mp.base, mp.size)
 	m.ref.discard(mp.base, mp.size)
-	return nil
 }
 
 // mapped reports whether [addr, addr+n) lies inside one mapping.

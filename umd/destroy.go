@@ -74,6 +74,7 @@ func (d *Device) DestroyResource(h ddi.HResource) error {
 	r.Heap.occ.Remove(uint64(h))
 	if r.Surface != 0 {
 		d.m.RemoveSurface(r.Surface)
+		d.freeSurfaces = append(d.freeSurfaces, r.Surface)
 	}
 	r.destroyed.Store(true)
 	delete(d.resources, h)

@@ -143,3 +143,31 @@ func TestDestroyedCommandList(t *testing.T) {
 	requireMessage(t, cl.Err(), MsgDestroyedObject)
 	assert.ErrorContains(t, e.direct.ExecuteCommandLists(cl), "was destroyed")
 }
+
+// TestRefusedCreationKeepsNothing: a committed creation refused after its
+// heap was mapped (no compression surface left) gives the memory back, so
+// later creations still find it; destroyed surfaces' ids are used again.
+func TestRefusedCreationKeepsNothing(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	e.d.nextSurface = 0xffff // as if 65535 surfaces were live
+	desc := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 16384, 16384, 1, 1, rtFlags, ddi.LayoutRenderTarget) // 1 GiB
+	for range 20 {
+		_, err := e.d.CreateCommitted(desc, resource.HeapDefault)
+		require.ErrorContains(t, err, "no compression surface left")
+	}
+	_, err := e.d.CreateCommitted(BufferDesc(8<<30, 0), resource.HeapDefault)
+	require.NoError(t, err, "20 refused 1 GiB textures kept no memory")
+
+	e.d.nextSurface = 0
+	a, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 64, 64, 1, 1, rtFlags, ddi.LayoutRenderTarget), resource.HeapDefault)
+	require.NoError(t, err)
+	ra, _ := e.d.Resource(a)
+	id := ra.Surface
+	require.NotZero(t, id)
+	require.NoError(t, e.d.DestroyResource(a))
+	e.d.nextSurface = 0xffff
+	b, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 64, 64, 1, 1, rtFlags, ddi.LayoutRenderTarget), resource.HeapDefault)
+	require.NoError(t, err, "the destroyed texture's surface id is free again")
+	rb, _ := e.d.Resource(b)
+	assert.Equal(t, id, rb.Surface)
+}

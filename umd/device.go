@@ -48,6 +48,8 @@ type Device struct {
 	mu          sync.Mutex
 	m           *hwmodel.Machine
 	nextSurface uint16
+	// freeSurfaces are the surface ids of destroyed resources.
+	freeSurfaces []uint16
 	queues      []*Queue
 	messages    []Message
 	// submitted counts ExecuteCommandLists calls; completed is submitted

@@ -245,7 +245,14 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
 	}
 	if err := d.place(rs, surface); err != nil {
-		d.release(hh, hr) // nothing is created: forget the heap made for it
+		// Nothing is created: forget the heap made for it, and give its
+		// memory back.
+		if heap != nil {
+			d.mu.Lock()
+			_ = d.m.Unmap(hp.Addr) // it was mapped just now; it cannot fail
+			d.mu.Unlock()
+		}
+		d.release(hh, hr)
 		return 0, 0, err
 	}
 	d.rmu.Lock() // the heap's occupancy is shared by every thread placing in it
@@ -335,13 +342,20 @@ func (d *Device) place(r *Resource, surface bool) error {
 	defer d.mu.Unlock()
 	d.m.Label(r.Addr, r.Desc.DataSize, r.Name())
 	if surface {
-		if d.nextSurface == 0xffff {
+		// Surface ids of destroyed resources are used again first.
+		switch n := len(d.freeSurfaces); {
+		case n > 0:
+			r.Surface, d.freeSurfaces = d.freeSurfaces[n-1], d.freeSurfaces[:n-1]
+		case d.nextSurface == 0xffff:
 			return createError("CreateHeapAndResource", "pResource", "", nil, "the GPU has no compression surface left (65535 live)")
+		default:
+			d.nextSurface++
+			r.Surface = d.nextSurface
 		}
-		d.nextSurface++
-		r.Surface = d.nextSurface
 		if err := d.m.DefineSurface(hwmodel.Surface{ID: r.Surface, Base: r.Addr, Size: r.DataSize,
 			Meta: r.Addr + r.DataSize, Name: r.Name()}); err != nil {
+			d.freeSurfaces = append(d.freeSurfaces, r.Surface)
+			r.Surface = 0
 			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
 		}
 	}
@@ -353,6 +367,7 @@ func (d *Device) place(r *Resource, surface bool) error {
 		if err != nil {
 			if surface {
 				d.m.RemoveSurface(r.Surface)
+				d.freeSurfaces = append(d.freeSurfaces, r.Surface)
 			}
 			return createError("CreateHeapAndResource", "pResource", "", err, "%v", err)
 		}
