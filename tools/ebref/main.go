@@ -12,8 +12,8 @@
 //	ebref hlk [flags]               run the conformance suites (docs/conformance.md)
 //	ebref hlk merge REPORT.json...  join the reports of a sharded run
 //
-// Exit status: 0 on success, 1 when the input is bad (one line on stderr
-// names what), 2 for bad usage.
+// Exit status: 0 on success, 1 when the input is bad or the output cannot
+// be written (one line on stderr names what), 2 for bad usage.
 package main
 
 import (
@@ -66,12 +66,40 @@ func run(e *env, args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			return c.run(e, args[1:])
+			out := &checkedWriter{w: e.stdout}
+			code := c.run(&env{e.stdin, out, e.stderr}, args[1:])
+			if out.err != nil {
+				fmt.Fprintf(e.stderr, "ebref %s: writing the output: %v\n", c.name, out.err)
+				if code == 0 {
+					code = 1
+				}
+			}
+			return code
 		}
 	}
 	fmt.Fprintf(e.stderr, "ebref: unknown command %q\n", args[0])
 	usage(e.stderr)
 	return 2
+}
+
+// checkedWriter remembers the first error writing to w (a full disk, a
+// closed pipe) and writes nothing after it, so a command that cannot write
+// its output does not report success.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
 }
 
 func usage(w io.Writer) {

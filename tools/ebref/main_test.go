@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,4 +238,24 @@ func TestReadmeCommands(t *testing.T) {
 	ci, err := os.ReadFile("../../.ci/run")
 	require.NoError(t, err)
 	assert.Contains(t, string(ci), "\n"+cmds[1]+"\n", ".ci/run runs the README's test command")
+}
+
+// fullWriter fails every write, as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestOutputThatCannotBeWrittenFails: no command reports success when its
+// output was lost.
+func TestOutputThatCannotBeWrittenFails(t *testing.T) {
+	raw := ddi.AppendEncodedBarriers(nil, sample())
+	for _, args := range [][]string{
+		{"caps"}, {"rules"}, {"rules", "--json"}, {"decode", "-"}, {"hlk", "--suite", "validation", "--profile", "coherent"},
+		{"run", "../../hlk/suites/barriers/global.ebs", "--profile", "coherent"},
+	} {
+		var errb bytes.Buffer
+		code := run(&env{bytes.NewReader(raw), fullWriter{}, &errb}, args)
+		assert.NotZero(t, code, "%v", args)
+		assert.Contains(t, errb.String(), "no space left on device", "%v", args)
+	}
 }
