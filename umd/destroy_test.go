@@ -149,7 +149,7 @@ func TestDestroyedCommandList(t *testing.T) {
 // later creations still find it; destroyed surfaces' ids are used again.
 func TestRefusedCreationKeepsNothing(t *testing.T) {
 	e := newEnv(t, "discrete", Options{})
-	e.d.nextSurface = 0xffff // as if 65535 surfaces were live
+	e.d.nextSurface = 0xffff                                                                            // as if 65535 surfaces were live
 	desc := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 16384, 16384, 1, 1, rtFlags, ddi.LayoutRenderTarget) // 1 GiB
 	for range 20 {
 		_, err := e.d.CreateCommitted(desc, resource.HeapDefault)

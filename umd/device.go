@@ -50,8 +50,8 @@ type Device struct {
 	nextSurface uint16
 	// freeSurfaces are the surface ids of destroyed resources.
 	freeSurfaces []uint16
-	queues      []*Queue
-	messages    []Message
+	queues       []*Queue
+	messages     []Message
 	// submitted counts ExecuteCommandLists calls; completed is submitted
 	// as of the last WaitIdle. A resource a submission after completed
 	// used may still be in use (Resource.lastUse).
