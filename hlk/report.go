@@ -85,41 +85,82 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return enc.Encode(r)
 }
 
-// ReadJSON reads a report WriteJSON wrote.
+// ReadJSON reads a report WriteJSON wrote. JSON that is not such a report
+// ({}, null, another tool's) is an error, not an empty run.
 func ReadJSON(rd io.Reader) (*Report, error) {
 	var r Report
 	dec := json.NewDecoder(rd)
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("hlk: reading a JSON report: %w", err)
 	}
+	if r.Environment.Version == "" || r.Environment.Driver == "" {
+		return nil, fmt.Errorf("hlk: not an ebref hlk report: it has no environment.version or environment.driver")
+	}
 	return &r, nil
 }
 
 // Merge joins the reports of a sharded run: the cases of all, in suite,
 // case and profile order, and the shards they came from. The reports must
-// come from the same driver and injection.
+// be the shards of one run: the same version, driver, injection, profiles
+// and selection, each sharded K/N with the same N, every K from 1 to N
+// exactly once. A set with a shard missing, or of two runs, is an error
+// that names what differs or is missing, never a smaller conformant run.
 func Merge(reports ...*Report) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("hlk: nothing to merge")
 	}
-	out := &Report{Environment: reports[0].Environment}
+	base := reports[0].Environment
+	out := &Report{Environment: base}
 	out.Environment.Shards = nil
 	seen := map[string]int{}
+	shards := map[int]int{} // K -> report
+	total := 0
 	for i, r := range reports {
 		e := r.Environment
-		if e.Driver != out.Environment.Driver || e.Inject != out.Environment.Inject {
-			return nil, fmt.Errorf("hlk: report %d is of driver %q with fault %q, report 0 of %q with %q", i, e.Driver, e.Inject,
-				out.Environment.Driver, out.Environment.Inject)
+		for _, d := range []struct{ what, a, b string }{
+			{"version", e.Version, base.Version}, {"driver", e.Driver, base.Driver}, {"injected fault", e.Inject, base.Inject},
+			{"profiles", strings.Join(e.Profiles, ","), strings.Join(base.Profiles, ",")},
+			{"suites", strings.Join(e.Only, ","), strings.Join(base.Only, ",")}, {"case filter", e.Run, base.Run},
+		} {
+			if d.a != d.b {
+				return nil, fmt.Errorf("hlk: report %d is of %s %q, report 0 of %q: not shards of one run", i, d.what, d.a, d.b)
+			}
 		}
-		out.Environment.Shards = append(out.Environment.Shards, e.Shards...)
+		if len(e.Shards) != 1 {
+			return nil, fmt.Errorf("hlk: report %d is not one shard (shards %v): only the shards of one run merge", i, e.Shards)
+		}
+		var k, n int
+		if _, err := fmt.Sscanf(e.Shards[0], "%d/%d", &k, &n); err != nil || k < 1 || k > n {
+			return nil, fmt.Errorf("hlk: report %d has shard %q, not K/N", i, e.Shards[0])
+		}
+		switch {
+		case total == 0:
+			total = n
+		case n != total:
+			return nil, fmt.Errorf("hlk: report %d is shard %d/%d, report 0 of %d shards: not shards of one run", i, k, n, total)
+		}
+		if j, dup := shards[k]; dup {
+			return nil, fmt.Errorf("hlk: shard %d/%d is both report %d and report %d", k, n, j, i)
+		}
+		shards[k] = i
 		for _, c := range r.Cases {
-			k := c.Path() + "@" + c.Profile
-			if j, dup := seen[k]; dup {
+			key := c.Path() + "@" + c.Profile
+			if j, dup := seen[key]; dup {
 				return nil, fmt.Errorf("hlk: %s on %s is in report %d and report %d", c.Path(), c.Profile, j, i)
 			}
-			seen[k] = i
+			seen[key] = i
 			out.Cases = append(out.Cases, c)
 		}
+	}
+	var missing []string
+	for k := 1; k <= total; k++ {
+		if _, ok := shards[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, total))
+		}
+		out.Environment.Shards = append(out.Environment.Shards, fmt.Sprintf("%d/%d", k, total))
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("hlk: the run is incomplete: shards %s are missing", strings.Join(missing, ", "))
 	}
 	sort.SliceStable(out.Cases, func(i, j int) bool {
 		a, b := &out.Cases[i], &out.Cases[j]

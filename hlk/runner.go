@@ -54,8 +54,12 @@ type Environment struct {
 	Driver   string   `json:"driver"`
 	Profiles []string `json:"profiles"`
 	Inject   string   `json:"inject,omitempty"`
-	Shards   []string `json:"shards,omitempty"` // "K/N" of each merged shard
-	Started  string   `json:"started"`
+	// Only and Run are the selection (--suite, --run): reports of
+	// different selections are not shards of one run.
+	Only    []string `json:"only,omitempty"`
+	Run     string   `json:"run,omitempty"`
+	Shards  []string `json:"shards,omitempty"` // "K/N" of each merged shard
+	Started string   `json:"started"`
 }
 
 // Report is a run's results, in case order.
@@ -189,7 +193,10 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		profiles = hwmodel.ProfileNames()
 	}
 	rep := &Report{Environment: Environment{Version: Version(), Go: runtime.Version(), Driver: c.Driver.Name(),
-		Profiles: profiles, Inject: c.Inject, Started: time.Now().UTC().Format(time.RFC3339)}}
+		Profiles: profiles, Inject: c.Inject, Only: c.Only, Started: time.Now().UTC().Format(time.RFC3339)}}
+	if c.Run != nil {
+		rep.Environment.Run = c.Run.String()
+	}
 	if c.Shards > 0 {
 		rep.Environment.Shards = []string{fmt.Sprintf("%d/%d", c.Shard, c.Shards)}
 	}

@@ -135,13 +135,37 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 	assert.Equal(t, whole.Conformant(), merged.Conformant())
 
 	_, err = Merge(parts[0], parts[0])
-	assert.ErrorContains(t, err, "is in report 0 and report 1")
-	other := *parts[1]
-	other.Environment.Inject = "drop-wait"
-	_, err = Merge(parts[0], &other)
-	assert.ErrorContains(t, err, "fault")
+	assert.ErrorContains(t, err, "shard 1/2 is both report 0 and report 1")
+	_, err = Merge(parts[0])
+	assert.EqualError(t, err, "hlk: the run is incomplete: shards 2/2 are missing", "one shard is not a run")
+	_, err = Merge(whole)
+	assert.ErrorContains(t, err, "is not one shard", "an unsharded report is not a shard")
+	for _, change := range []struct {
+		what string
+		set  func(e *Environment)
+	}{
+		{"injected fault", func(e *Environment) { e.Inject = "drop-wait" }},
+		{"version", func(e *Environment) { e.Version = "other" }},
+		{"profiles", func(e *Environment) { e.Profiles = []string{"coherent"} }},
+		{"suites", func(e *Environment) { e.Only = []string{"rules"} }},
+		{"case filter", func(e *Environment) { e.Run = "x" }},
+	} {
+		other := *parts[1]
+		change.set(&other.Environment)
+		_, err = Merge(parts[0], &other)
+		assert.ErrorContains(t, err, change.what, "reports of two runs do not merge")
+	}
+	three := *parts[1]
+	three.Environment.Shards = []string{"2/3"}
+	_, err = Merge(parts[0], &three)
+	assert.ErrorContains(t, err, "report 0 of 2 shards")
+
 	_, err = ReadJSON(strings.NewReader(`{"cases":[{"status":"Maybe"}]}`))
 	assert.ErrorContains(t, err, `no status "Maybe"`)
+	for _, junk := range []string{`{}`, `null`, `{"cases":[]}`, `[]`} {
+		_, err = ReadJSON(strings.NewReader(junk))
+		assert.Error(t, err, junk)
+	}
 }
 
 // The JUnit report is well-formed and counts what the run counted.

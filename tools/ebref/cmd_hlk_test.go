@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,6 +133,19 @@ func TestHLK(t *testing.T) {
 	var m hlk.Report
 	require.NoError(t, json.Unmarshal(raw, &m))
 	assert.Equal(t, []string{"1/2", "2/2"}, m.Environment.Shards)
+
+	// One shard is not a run, and JSON that is not a report is unreadable.
+	code, stdout, stderr = ebref(t, nil, "hlk", "merge", parts[0])
+	assert.Equal(t, 2, code)
+	assert.NotContains(t, stdout, "CONFORMANT")
+	assert.Contains(t, stderr, "shards 2/2 are missing")
+	for i, junk := range []string{"{}", "null"} {
+		p := filepath.Join(dir, fmt.Sprintf("junk%d.json", i))
+		require.NoError(t, os.WriteFile(p, []byte(junk), 0o644))
+		code, _, stderr = ebref(t, nil, "hlk", "merge", p)
+		assert.Equal(t, 2, code, junk)
+		assert.Contains(t, stderr, "not an ebref hlk report", junk)
+	}
 
 	code, stdout, _ = ebref(t, nil, "hlk", "--suite", "validation", "--profile", "coherent", "--run", "DISCARD", "--list")
 	require.Equal(t, 0, code)
