@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -468,4 +469,43 @@ func TestLastCloneAndReuse(t *testing.T) {
 	})
 	assert.Zero(t, allocs, "re-recording after Reset reuses the chunks")
 	assert.Len(t, b.Chunks(), chunks)
+}
+
+// fanOut is a buffer of eight CALLs of buffer 1 (64 bytes): called from
+// itself eight deep it would list 8^8 packets.
+func fanOut() *Buffer {
+	var w []uint32
+	for range 8 {
+		w = AppendCall(w, Call{Buffer: 1})
+	}
+	return FromWords(w)
+}
+
+// TestCallExpansionIsBounded: a listing of a buffer that CALLs itself
+// eight times, eight deep, stops at MaxCalledPackets with an error naming
+// the limit, streaming its lines rather than holding them.
+func TestCallExpansionIsBounded(t *testing.T) {
+	b := fanOut()
+	resolve := func(uint32) (*Buffer, bool) { return b, true }
+	lines := 0
+	var peak uint64
+	err := WalkListing(b, resolve, func(Line) error {
+		lines++
+		if lines%(1<<16) == 0 {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, ErrCallExpansion)
+	assert.Contains(t, err.Error(), fmt.Sprint(MaxCalledPackets))
+	assert.Equal(t, MaxCalledPackets+1, lines, "the top-level CALL and the called packets up to the limit")
+	assert.Less(t, peak, uint64(64<<20), "streaming holds no listing")
+
+	all := Listing(b, resolve)
+	assert.Contains(t, all[len(all)-1].Error, "too many packets", "Listing ends with the limit's line")
+
+	stop := errors.New("stop")
+	assert.ErrorIs(t, WalkListing(b, resolve, func(Line) error { return stop }), stop)
 }

@@ -19,26 +19,59 @@ type Line struct {
 // MaxCallDepth bounds CALL nesting in listings and in execution.
 const MaxCallDepth = 8
 
+// MaxCalledPackets bounds what CALLs expand to: the packets of called
+// buffers one listing lists, or one batch executes. Nesting alone does not
+// bound it (eight CALLs of a buffer of eight CALLs, eight deep, are 8^8
+// packets from 64 bytes).
+const MaxCalledPackets = 1 << 20
+
+// ErrCallExpansion is the error of a listing whose CALLs expand past
+// MaxCalledPackets packets.
+var ErrCallExpansion = errors.New("CALLs expand to too many packets")
+
 // Resolver finds the buffer a CALL names.
 type Resolver func(id uint32) (*Buffer, bool)
 
 // Listing disassembles b, expanding CALLs through resolve (nil: CALLs are
 // listed, not expanded). It never fails: problems are lines with Error set,
-// and a header whose length runs past the buffer ends its buffer's listing.
+// a header whose length runs past the buffer ends its buffer's listing, and
+// expansion past MaxCalledPackets ends the listing with a line saying so.
+// WalkListing streams the same lines without holding them.
 func Listing(b *Buffer, resolve Resolver) []Line {
 	var out []Line
-	listing(&out, b, resolve, 0)
+	err := WalkListing(b, resolve, func(l Line) error { out = append(out, l); return nil })
+	if errors.Is(err, ErrCallExpansion) {
+		out = append(out, Line{Op: "CALL", Error: err.Error()})
+	}
 	return out
 }
 
-func listing(out *[]Line, b *Buffer, resolve Resolver, depth int) {
+// WalkListing calls f with each line of b's listing, in order, expanding
+// CALLs through resolve. It stops at f's first error and returns it, or
+// with an error wrapping ErrCallExpansion (naming the limit) once the
+// called buffers have given MaxCalledPackets lines.
+func WalkListing(b *Buffer, resolve Resolver, f func(Line) error) error {
+	called := 0
+	return listing(b, resolve, 0, &called, f)
+}
+
+func listing(b *Buffer, resolve Resolver, depth int, called *int, f func(Line) error) error {
 	base := 0
 	chunkBase := make([]int, len(b.chunks))
 	for i, c := range b.chunks {
 		chunkBase[i] = base
 		base += len(c)
 	}
-	_ = b.Walk(func(chunk int, p Packet, err error) error {
+	emit := func(l Line) error {
+		if depth > 0 {
+			if *called >= MaxCalledPackets {
+				return fmt.Errorf("%w: more than %d packets of called buffers", ErrCallExpansion, MaxCalledPackets)
+			}
+			*called++
+		}
+		return f(l)
+	}
+	return b.Walk(func(chunk int, p Packet, err error) error {
 		off := chunkBase[chunk] + p.Offset
 		if err != nil {
 			var de *DecodeError
@@ -52,24 +85,25 @@ func listing(out *[]Line, b *Buffer, resolve Resolver, depth int) {
 			} else if errors.Is(err, ErrUnknownOpcode) {
 				op = "UNKNOWN"
 			}
-			*out = append(*out, Line{Offset: off, Depth: depth, Op: op, Text: describeBad(p, err), Error: err.Error()})
+			return emit(Line{Offset: off, Depth: depth, Op: op, Text: describeBad(p, err), Error: err.Error()})
+		}
+		if err := emit(Line{Offset: off, Depth: depth, Op: p.Op().String(), Text: Describe(p)}); err != nil {
+			return err
+		}
+		if p.Op() != OpCall || resolve == nil {
 			return nil
 		}
-		*out = append(*out, Line{Offset: off, Depth: depth, Op: p.Op().String(), Text: Describe(p)})
-		if p.Op() == OpCall && resolve != nil {
-			id := p.Call().Buffer
-			switch callee, ok := resolve(id); {
-			case !ok:
-				*out = append(*out, Line{Offset: off, Depth: depth + 1, Op: "CALL", Text: fmt.Sprintf("buffer=%d", id),
-					Error: fmt.Sprintf("no buffer %d", id)})
-			case depth+1 >= MaxCallDepth:
-				*out = append(*out, Line{Offset: off, Depth: depth + 1, Op: "CALL", Text: fmt.Sprintf("buffer=%d", id),
-					Error: fmt.Sprintf("calls nested deeper than %d", MaxCallDepth)})
-			default:
-				listing(out, callee, resolve, depth+1)
-			}
+		id := p.Call().Buffer
+		switch callee, ok := resolve(id); {
+		case !ok:
+			return emit(Line{Offset: off, Depth: depth + 1, Op: "CALL", Text: fmt.Sprintf("buffer=%d", id),
+				Error: fmt.Sprintf("no buffer %d", id)})
+		case depth+1 >= MaxCallDepth:
+			return emit(Line{Offset: off, Depth: depth + 1, Op: "CALL", Text: fmt.Sprintf("buffer=%d", id),
+				Error: fmt.Sprintf("calls nested deeper than %d", MaxCallDepth)})
+		default:
+			return listing(callee, resolve, depth+1, called, f)
 		}
-		return nil
 	})
 }
 
@@ -162,14 +196,20 @@ func Describe(p Packet) string {
 // "!".
 func WriteListing(w io.Writer, lines []Line) error {
 	for _, l := range lines {
-		indent := strings.Repeat("  ", l.Depth)
-		s := fmt.Sprintf("%6d  %s%s %s", l.Offset, indent, l.Op, l.Text)
-		if l.Error != "" {
-			s += " ! " + l.Error
-		}
-		if _, err := fmt.Fprintln(w, strings.TrimRight(s, " ")); err != nil {
+		if err := WriteLine(w, l); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// WriteLine writes one line of a listing as WriteListing does.
+func WriteLine(w io.Writer, l Line) error {
+	indent := strings.Repeat("  ", l.Depth)
+	s := fmt.Sprintf("%6d  %s%s %s", l.Offset, indent, l.Op, l.Text)
+	if l.Error != "" {
+		s += " ! " + l.Error
+	}
+	_, err := fmt.Fprintln(w, strings.TrimRight(s, " "))
+	return err
 }

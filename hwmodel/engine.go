@@ -39,6 +39,7 @@ type batchRun struct {
 	next      int // next buffer of bufs to start
 	stack     []frame
 	packet    int
+	called    int // packets run from CALLed buffers, against cmdbuf.MaxCalledPackets
 	faulted   bool
 	waiting   cmdbuf.Fence // the FENCE_WAIT it is blocked on
 	waitingAt int          // and that packet's dword offset
@@ -338,6 +339,13 @@ func (e *Engine) runBatch() bool {
 		if err != nil {
 			e.fault(f.base+f.off, err.Error())
 			return false
+		}
+		if len(b.stack) > 1 {
+			if b.called >= cmdbuf.MaxCalledPackets {
+				e.fault(f.base+p.Offset, fmt.Sprintf("CALLs expand to more than %d packets in one batch", cmdbuf.MaxCalledPackets))
+				return false
+			}
+			b.called++
 		}
 		if p.Op() == cmdbuf.OpCall {
 			id := p.Call().Buffer

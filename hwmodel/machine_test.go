@@ -59,6 +59,23 @@ func TestFaults(t *testing.T) {
 			r.m.RegisterBuffer(5, cmdbuf.FromWords(cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 5})))
 			return cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 5})
 		}, "nested deeper than 8"},
+		{"call fan-out", func(r *rig, x uint64) []uint32 {
+			// Buffers 10..15 each CALL the next eight times and 16 holds
+			// eight WAITs: within the nesting limit, 8^7 packets from a
+			// few hundred bytes.
+			for id := uint32(10); id <= 16; id++ {
+				var w []uint32
+				for range 8 {
+					if id == 16 {
+						w = cmdbuf.AppendWait(w, cmdbuf.Wait{Drain: stages(cCompute), Hold: stages(cCompute)})
+					} else {
+						w = cmdbuf.AppendCall(w, cmdbuf.Call{Buffer: id + 1})
+					}
+				}
+				r.m.RegisterBuffer(id, cmdbuf.FromWords(w))
+			}
+			return cmdbuf.AppendCall(nil, cmdbuf.Call{Buffer: 10})
+		}, "CALLs expand to more than 1048576 packets in one batch"},
 		{"backward chain", func(r *rig, x uint64) []uint32 {
 			return cmdbuf.AppendChain(nil, cmdbuf.Chain{Next: 0})
 		}, "CHAIN to chunk 0 from chunk 0"},

@@ -72,31 +72,35 @@ func runDisasm(e *env, args []string) int {
 	if len(callees) > 0 {
 		resolve = func(id uint32) (*cmdbuf.Buffer, bool) { b, ok := callees[id]; return b, ok }
 	}
-	lines := cmdbuf.Listing(main, resolve)
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		for _, l := range lines {
-			if err := enc.Encode(l); err != nil {
-				return inputError(e, "disasm", err)
-			}
-		}
-	} else if err := cmdbuf.WriteListing(e.stdout, lines); err != nil {
-		return inputError(e, "disasm", err)
-	}
-	var bad []cmdbuf.Line
-	for _, l := range lines {
+	// The listing is streamed: a CALL-expanded one may be long, and is
+	// bounded by cmdbuf.MaxCalledPackets.
+	enc := json.NewEncoder(e.stdout)
+	var first cmdbuf.Line
+	lines, bad := 0, 0
+	werr := cmdbuf.WalkListing(main, resolve, func(l cmdbuf.Line) error {
+		lines++
 		if l.Error != "" {
-			bad = append(bad, l)
+			if bad == 0 {
+				first = l
+			}
+			bad++
 		}
+		if *asJSON {
+			return enc.Encode(l)
+		}
+		return cmdbuf.WriteLine(e.stdout, l)
+	})
+	if werr != nil {
+		return inputError(e, "disasm", fmt.Errorf("%s: %w", displayName(pos[0]), werr))
 	}
-	if len(bad) > 0 {
+	if bad > 0 {
 		noun := "packet"
-		if len(bad) > 1 {
+		if bad > 1 {
 			noun = "packets"
 		}
-		return inputError(e, "disasm", fmt.Errorf("%s: %d bad %s; the first, at dword %d: %s", displayName(pos[0]), len(bad), noun, bad[0].Offset, bad[0].Error))
+		return inputError(e, "disasm", fmt.Errorf("%s: %d bad %s; the first, at dword %d: %s", displayName(pos[0]), bad, noun, first.Offset, first.Error))
 	}
-	if len(lines) == 0 {
+	if lines == 0 {
 		fmt.Fprintf(e.stderr, "ebref disasm: %s: no packets\n", displayName(pos[0]))
 	}
 	return 0
