@@ -237,9 +237,12 @@ func Load(data []byte) (*Buffer, error) {
 		return nil, fmt.Errorf("%w: version %d at byte 4, want %d", ErrBadDump, v, dumpVersion)
 	}
 	n := int(binary.LittleEndian.Uint32(data[8:]))
-	off := 12
-	b := &Buffer{chunkDwords: DefaultChunkDwords}
-	total := 0
+	// First the lengths, then one array for every chunk's dwords: memory
+	// is the dump's size and a slice header per chunk, however the dwords
+	// are split (a chunk of its own per dword cost a default-size chunk
+	// each).
+	lens := make([]int, 0, min(n, len(data)/4))
+	off, total := 12, 0
 	for i := 0; i < n; i++ {
 		if len(data)-off < 4 {
 			return nil, fmt.Errorf("%w: chunk %d's length missing at byte %d", ErrBadDump, i, off)
@@ -250,15 +253,24 @@ func Load(data []byte) (*Buffer, error) {
 		if m < 0 || total > MaxDumpDwords || m > (len(data)-off)/4 {
 			return nil, fmt.Errorf("%w: chunk %d claims %d dwords at byte %d, %d bytes left", ErrBadDump, i, m, off-4, len(data)-off)
 		}
-		c := make([]uint32, m, max(m, b.chunkDwords))
-		for j := range c {
-			c[j] = binary.LittleEndian.Uint32(data[off+4*j:])
-		}
+		lens = append(lens, m)
 		off += 4 * m
-		b.chunks = append(b.chunks, c)
 	}
 	if off != len(data) {
 		return nil, fmt.Errorf("%w: %d trailing bytes at byte %d", ErrBadDump, len(data)-off, off)
+	}
+	words := make([]uint32, total)
+	b := &Buffer{chunkDwords: DefaultChunkDwords, chunks: make([][]uint32, len(lens))}
+	off, at := 12, 0
+	for i, m := range lens {
+		off += 4
+		c := words[at : at+m : at+m] // appending to a chunk must not run into the next
+		for j := range c {
+			c[j] = binary.LittleEndian.Uint32(data[off+4*j:])
+		}
+		b.chunks[i] = c
+		off += 4 * m
+		at += m
 	}
 	return b, nil
 }

@@ -3,6 +3,7 @@ package cmdbuf
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -508,4 +509,30 @@ func TestCallExpansionIsBounded(t *testing.T) {
 
 	stop := errors.New("stop")
 	assert.ErrorIs(t, WalkListing(b, resolve, func(Line) error { return stop }), stop)
+}
+
+// TestLoadMemoryIsTheDumpsSize: a 2 MB dump of 250k one-dword chunks loads
+// into about its own size, not a default-size chunk per dword (it cost
+// 1.19 GB).
+func TestLoadMemoryIsTheDumpsSize(t *testing.T) {
+	const chunks = 250_000
+	data := binary.LittleEndian.AppendUint32(nil, 0x42434245)
+	data = binary.LittleEndian.AppendUint32(data, 1)
+	data = binary.LittleEndian.AppendUint32(data, chunks)
+	nop := uint32(MakeHeader(OpNop, 0, 0))
+	for range chunks {
+		data = binary.LittleEndian.AppendUint32(data, 1)
+		data = binary.LittleEndian.AppendUint32(data, nop)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b, err := Load(data)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Len(t, b.Chunks(), chunks)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "bytes allocated to load %d bytes", len(data))
+	// Appending to a loaded buffer does not write into the next chunk.
+	b.Append(AppendWait(nil, Wait{Drain: AllStages, Hold: AllStages}))
+	assert.Equal(t, nop, b.Chunks()[1][0])
 }
