@@ -600,8 +600,15 @@ func (x *exec) expectation(e Expect) ExpectResult {
 			er.Detail = err.Error()
 			return er
 		}
-		off := v.Offset
-		if off > uint64(len(data)) || uint64(len(e.Bytes)) > uint64(len(data))-off {
+		off, n := v.Offset, uint64(len(data))
+		switch {
+		case v.HasRange && (off > n || v.Size > n-off):
+			er.Detail = fmt.Sprintf("the view %s runs past the %d bytes of %s", v, n, v.Res)
+			return er
+		case v.HasRange && uint64(len(e.Bytes)) > v.Size:
+			er.Detail = fmt.Sprintf("%d bytes expected of the %d-byte view %s", len(e.Bytes), v.Size, v)
+			return er
+		case off > n || uint64(len(e.Bytes)) > n-off:
 			er.Detail = fmt.Sprintf("%s has %d bytes", v.Res, len(data))
 			return er
 		}

@@ -3,6 +3,7 @@ package hlk
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a place in a scenario file: 1-based line and column.
@@ -63,6 +64,7 @@ func lex(file, src string) ([]line, error) {
 			cur = nil
 		}
 	}
+	src = strings.TrimPrefix(src, "\uFEFF") // a UTF-8 byte-order mark some editors write
 	for ln, text := range strings.Split(src, "\n") {
 		text = strings.TrimSuffix(text, "\r")
 		cont := false
@@ -114,7 +116,8 @@ func lex(file, src string) ([]line, error) {
 					}
 				}
 				if p == "" {
-					return nil, &ParseError{pos, fmt.Sprintf("unexpected character %q", c)}
+					r, _ := utf8.DecodeRuneInString(text[i:])
+					return nil, &ParseError{pos, fmt.Sprintf("unexpected character %q", r)}
 				}
 				cur = append(cur, token{tPunct, p, pos})
 				i += len(p)

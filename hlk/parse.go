@@ -21,11 +21,23 @@ import (
 // section's setup), expand each section's parameters into cases, parse each
 // case. The grammar is in docs/scenarios.md.
 
-// maxIncludeDepth bounds include nesting (and catches include cycles);
-// maxCases bounds the cases one section's parameters make.
+// The limits a scenario file can hit (docs/conformance.md "Limits"), so a
+// hostile file costs bounded time and memory:
+//
+//   - maxIncludeDepth bounds include nesting (and catches include cycles);
+//   - maxLines bounds the lines a file has with its includes spliced in
+//     (nesting alone does not: five files each including the next fifty
+//     times are 50^5 lines);
+//   - maxCases bounds the cases one section's parameters make, and
+//     maxFileCases those of the whole file;
+//   - maxCaseLines bounds the lines parsed over all cases (each case
+//     parses its section's lines once).
 const (
 	maxIncludeDepth = 16
+	maxLines        = 100_000
 	maxCases        = 4096
+	maxFileCases    = 16_384
+	maxCaseLines    = 4_000_000
 )
 
 // LoadFile reads the scenario file at name in fsys, its includes resolved
@@ -45,7 +57,8 @@ func LoadFile(fsys fs.FS, name string) ([]*Scenario, error) {
 // files it includes (paths relative to fsys's root, already joined with the
 // including file's directory), nil to forbid includes.
 func Parse(name, src string, include func(string) (string, error)) ([]*Scenario, error) {
-	lines, err := readLines(name, src, include, 0)
+	total := 0
+	lines, err := readLines(name, src, include, 0, &total)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +93,7 @@ func Parse(name, src string, include func(string) (string, error)) ([]*Scenario,
 		sections = []section{{}}
 	}
 	var out []*Scenario
+	caseLines := 0
 	for _, s := range sections {
 		body := append(append([]line(nil), prelude...), s.lines...)
 		params, rest, err := extractParams(body)
@@ -92,6 +106,13 @@ func Parse(name, src string, include func(string) (string, error)) ([]*Scenario,
 				return nil, &ParseError{p.pos, fmt.Sprintf("the parameters make more than %d cases", maxCases)}
 			}
 		}
+		switch {
+		case len(out)+n > maxFileCases:
+			return nil, &ParseError{s.pos, fmt.Sprintf("the file makes more than %d cases", maxFileCases)}
+		case caseLines+n*len(rest) > maxCaseLines:
+			return nil, &ParseError{s.pos, fmt.Sprintf("the file's cases have more than %d lines in all", maxCaseLines)}
+		}
+		caseLines += n * len(rest)
 		for _, values := range product(params) {
 			sc, err := parseCase(name, s.title, params, values, rest)
 			if err != nil {
@@ -103,8 +124,9 @@ func Parse(name, src string, include func(string) (string, error)) ([]*Scenario,
 	return out, nil
 }
 
-// readLines lexes a file and splices its includes in.
-func readLines(name, src string, include func(string) (string, error), depth int) ([]line, error) {
+// readLines lexes a file and splices its includes in; total counts the
+// lines so far, against maxLines.
+func readLines(name, src string, include func(string) (string, error), depth int, total *int) ([]line, error) {
 	lines, err := lex(name, src)
 	if err != nil {
 		return nil, err
@@ -112,6 +134,9 @@ func readLines(name, src string, include func(string) (string, error), depth int
 	var out []line
 	for _, l := range lines {
 		if l.toks[0].kind != tWord || l.toks[0].text != "include" {
+			if *total++; *total > maxLines {
+				return nil, &ParseError{l.pos, fmt.Sprintf("the file and its includes have more than %d lines", maxLines)}
+			}
 			out = append(out, l)
 			continue
 		}
@@ -126,6 +151,8 @@ func readLines(name, src string, include func(string) (string, error), depth int
 		switch {
 		case include == nil:
 			return nil, &ParseError{l.pos, "include is not available here"}
+		case path.IsAbs(p):
+			return nil, &ParseError{l.toks[1].pos, fmt.Sprintf("cannot include %q: include paths are relative to the including file", p)}
 		case depth >= maxIncludeDepth:
 			return nil, &ParseError{l.pos, fmt.Sprintf("includes nest deeper than %d (a cycle?)", maxIncludeDepth)}
 		}
@@ -134,7 +161,7 @@ func readLines(name, src string, include func(string) (string, error), depth int
 		if err != nil {
 			return nil, &ParseError{l.toks[1].pos, fmt.Sprintf("cannot include %q: %v", p, err)}
 		}
-		inc, err := readLines(full, text, include, depth+1)
+		inc, err := readLines(full, text, include, depth+1, total)
 		if err != nil {
 			return nil, err
 		}
@@ -212,7 +239,10 @@ func substitute(lines []line, params []paramDecl, values []string) ([]line, erro
 						t.text = strings.ReplaceAll(t.text, ref, values[k])
 					}
 				}
-				if strings.Contains(t.text, "${") && t.kind != tString {
+				if i := strings.Index(t.text, "${"); i >= 0 && t.kind != tString {
+					if !strings.Contains(t.text[i:], "}") {
+						return nil, &ParseError{t.pos, fmt.Sprintf("%s: ${ without its closing }", t.text)}
+					}
 					return nil, &ParseError{t.pos, fmt.Sprintf("%s names no parameter", t.text)}
 				}
 				if t.kind == tWord && t.text != "" && isDigit(t.text[0]) {
@@ -236,6 +266,9 @@ func parseCase(file, title string, params []paramDecl, values []string, lines []
 	lines, err := substitute(lines, params, values)
 	if err != nil {
 		return nil, err
+	}
+	for k, p := range params { // the title is a string like any other
+		title = strings.ReplaceAll(title, "${"+p.name+"}", values[k])
 	}
 	sc := &Scenario{File: file, Title: title}
 	for k, p := range params {
@@ -525,15 +558,15 @@ func (p *parser) resource(kw token, c *cursor) error {
 			d.Format = ddi.Format(v)
 		case kw.text == "texture" && opt.text == "mips":
 			var v uint64
-			v, err = c.uint("a mip count")
+			v, err = c.uintMax("a mip count", 0xffff)
 			d.MipLevels = uint16(v)
 		case kw.text == "texture" && opt.text == "array":
 			var v uint64
-			v, err = c.uint("an array size")
+			v, err = c.uintMax("an array size", 0xffff)
 			d.DepthOrArraySize = uint16(v)
 		case kw.text == "texture" && opt.text == "samples":
 			var v uint64
-			v, err = c.uint("a sample count")
+			v, err = c.uint32("a sample count")
 			d.SampleDesc.Count = uint32(v)
 		case opt.text == "layout": // a buffer's must be UNDEFINED, which is the default
 			d.InitialBarrierLayout, err = c.layout()
@@ -826,7 +859,7 @@ func (p *parser) view(c *cursor) (ViewRef, error) {
 		v.HasRange = true
 	} else if ok && n.kind == tPunct && n.text == "@" {
 		c.next()
-		s, err := c.uint("a subresource index")
+		s, err := c.uint32("a subresource index")
 		if err != nil {
 			return v, err
 		}
@@ -868,20 +901,21 @@ var commandRoles = map[string][]string{
 	"encode":        {"in", "ref", "out"},
 }
 
-// positional gives the other commands' operands: v a view, n a number.
+// positional gives the other commands' operands: v a view, n a number, w a
+// number that must fit 32 bits.
 var positional = map[string]string{
 	"build-as":               "v",
 	"copy-as":                "vv",
 	"postbuild-info":         "vv",
 	"copy-buffer":            "vnvnn",
 	"copy-resource":          "vv",
-	"copy-texture":           "vnnnv",
+	"copy-texture":           "vwwwv",
 	"copy-texture-to-buffer": "vnv",
 	"copy-buffer-to-texture": "vvn",
 	"resolve":                "vv",
-	"clear-rt":               "vn",
-	"clear-ds":               "vn",
-	"clear-uav":              "vn",
+	"clear-rt":               "vw",
+	"clear-ds":               "vw",
+	"clear-uav":              "vw",
 	"discard":                "v",
 	"predication":            "vn",
 	"atomic-copy":            "vnvn",
@@ -913,8 +947,14 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 				return cmd, err
 			}
 			cmd.Views[fmt.Sprint(i)] = []ViewRef{v}
-		case 'n':
-			n, err := c.uint("a number")
+		case 'n', 'w':
+			var n uint64
+			var err error
+			if k == 'w' {
+				n, err = c.uint32("a 32-bit number")
+			} else {
+				n, err = c.uint("a number")
+			}
 			if err != nil {
 				return cmd, err
 			}
@@ -927,7 +967,7 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 		case kw.text == "copy-texture" && t.text == "box":
 			var b [6]uint64
 			for j := range b {
-				n, err := c.uint("six box coordinates: left top front right bottom back")
+				n, err := c.uint32("six box coordinates: left top front right bottom back")
 				if err != nil {
 					return cmd, err
 				}
@@ -1179,11 +1219,15 @@ func (c *cursor) uint(what string) (uint64, error) {
 }
 
 // uint32 parses a number that must fit a 32-bit member.
-func (c *cursor) uint32(what string) (uint64, error) {
+func (c *cursor) uint32(what string) (uint64, error) { return c.uintMax(what, 0xffffffff) }
+
+// uintMax parses a number of at most max: a member's width is never cut
+// silently (65537 mips is an error, not one mip).
+func (c *cursor) uintMax(what string, max uint64) (uint64, error) {
 	t, _ := c.peek()
 	v, err := c.uint(what)
-	if err == nil && v > 0xffffffff {
-		return 0, &ParseError{t.pos, fmt.Sprintf("%d does not fit %s (at most 4294967295)", v, what)}
+	if err == nil && v > max {
+		return 0, &ParseError{t.pos, fmt.Sprintf("%d does not fit %s (at most %d)", v, what, max)}
 	}
 	return v, err
 }
@@ -1288,7 +1332,7 @@ func (c *cursor) subresources() (*SubSpec, error) {
 		return s, nil
 	}
 	if t, ok := c.peek(); ok && t.kind == tNumber {
-		n, err := c.uint("a subresource index")
+		n, err := c.uint32("a subresource index")
 		s.Index, s.IsIndex = uint32(n), true
 		return s, err
 	}
@@ -1307,7 +1351,7 @@ func (c *cursor) subresources() (*SubSpec, error) {
 		if dst == nil {
 			break
 		}
-		first, err := c.uint("a first index")
+		first, err := c.uint32("a first index")
 		if err != nil {
 			return nil, err
 		}
@@ -1315,7 +1359,7 @@ func (c *cursor) subresources() (*SubSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		second, err := c.uint("a last index or a count")
+		second, err := c.uint32("a last index or a count")
 		if err != nil {
 			return nil, err
 		}
@@ -1399,8 +1443,16 @@ func parseUint(t token) (uint64, error) {
 			break
 		}
 	}
-	v, err := strconv.ParseUint(s, 0, 64)
-	if err != nil || v > ^uint64(0)/mul {
+	// Decimal or 0x hex, as docs/scenarios.md says: not Go's octal
+	// (010), 0o, 0b or digit separators, which would read 010 as 8.
+	base, digits := 10, s
+	if rest, ok := strings.CutPrefix(s, "0x"); ok {
+		base, digits = 16, rest
+	} else if len(s) > 1 && s[0] == '0' && strings.Trim(s, "0123456789") == "" {
+		return 0, &ParseError{t.pos, fmt.Sprintf("%s has a leading zero: numbers are decimal (write %s) or 0x hex", t.text, strings.TrimLeft(s, "0"))}
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil || digits == "" || strings.ContainsAny(digits, "_+-") || v > ^uint64(0)/mul {
 		return 0, &ParseError{t.pos, fmt.Sprintf("expected a number (decimal, 0x hex, or with KiB/MiB/GiB), found %s", t)}
 	}
 	return v * mul, nil
@@ -1413,10 +1465,15 @@ func parseDims(t token) ([]uint64, error) {
 		return nil, &ParseError{t.pos, fmt.Sprintf("expected a texture size W, WxH or WxHxD, found %s", t)}
 	}
 	var out []uint64
-	for _, p := range parts {
-		v, err := strconv.ParseUint(p, 10, 32)
-		if err != nil {
+	for i, p := range parts {
+		v, err := strconv.ParseUint(p, 10, 64)
+		if err != nil || strings.ContainsAny(p, "_+-") {
 			return nil, &ParseError{t.pos, fmt.Sprintf("expected a texture size W, WxH or WxHxD, found %s", t)}
+		}
+		// Width and height are 32-bit, depth 16-bit (DepthOrArraySize).
+		if max := []uint64{0xffffffff, 0xffffffff, 0xffff}[i]; v > max {
+			return nil, &ParseError{t.pos, fmt.Sprintf("%s: %d does not fit the texture's %s (at most %d)", t.text, v,
+				[]string{"width", "height", "depth"}[i], max)}
 		}
 		out = append(out, v)
 	}
@@ -1447,6 +1504,9 @@ var messageIDs = func() map[string]umd.MessageID {
 func parseMessageID(t token) (umd.MessageID, error) {
 	if t.kind == tNumber {
 		v, err := parseUint(t)
+		if err == nil && v > 0xffffffff {
+			return 0, &ParseError{t.pos, fmt.Sprintf("%d does not fit a message ID (at most 4294967295)", v)}
+		}
 		return umd.MessageID(v), err
 	}
 	if id, ok := messageIDs[strings.TrimPrefix(t.text, "D3D12_MESSAGE_ID_")]; ok {

@@ -70,7 +70,10 @@ func TestCreateHeapAndResourceRejects(t *testing.T) {
 
 	hugeTex := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 16384, 16384, 2048, 0, rtFlags, ddi.LayoutRenderTarget)
 	_, err = d.CreateCommitted(hugeTex, resource.HeapDefault)
-	createFails(t, err, "pHeap.ByteSize") // 2 TiB: more than the GPU has
+	var ce *CreateError
+	require.ErrorAs(t, err, &ce) // 2 TiB: more than the GPU has
+	assert.Equal(t, MsgOutOfMemory, ce.ID, "out of memory is not an invalid parameter")
+	assert.Equal(t, "pHeap.ByteSize", ce.Field)
 
 	unknownFormat := Texture2DDesc(ddi.Format(9999), 64, 64, 1, 1, 0, ddi.LayoutCommon)
 	_, err = d.CreateCommitted(unknownFormat, resource.HeapDefault)

@@ -80,6 +80,7 @@ const (
 	MsgIncompatibleAccessWork MessageID = 100011
 	MsgDestroyedObject        MessageID = 100012 // a destroyed resource, heap or list is used
 	MsgSubresourceZeroCount   MessageID = 100013 // NumArraySlices or NumPlanes 0, read as 1
+	MsgOutOfMemory            MessageID = 100014 // the GPU's memory is used up (E_OUTOFMEMORY)
 )
 
 var messageNames = map[MessageID]string{
@@ -116,6 +117,7 @@ var messageNames = map[MessageID]string{
 	MsgIncompatibleAccessWork:            "EBREF_INCOMPATIBLE_ACCESS",
 	MsgDestroyedObject:                   "EBREF_DESTROYED_OBJECT",
 	MsgSubresourceZeroCount:              "EBREF_SUBRESOURCE_ZERO_COUNT",
+	MsgOutOfMemory:                       "EBREF_OUT_OF_MEMORY",
 }
 
 // Name is the message's D3D12_MESSAGE_ID name without its prefix.

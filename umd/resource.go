@@ -326,7 +326,11 @@ func (d *Device) makeHeap(hd resource.Heap, h ddi.HHeap) (*Heap, error) {
 	addr, err := d.m.Allocate(hd.Size, hd.Alignment, hd.CPUVisible())
 	d.mu.Unlock()
 	if err != nil {
-		return nil, createError("CreateHeapAndResource", "pHeap.ByteSize", fmt.Sprint(hd.Size), err, "%v", err)
+		ce := createError("CreateHeapAndResource", "pHeap.ByteSize", fmt.Sprint(hd.Size), err, "%v", err)
+		if errors.Is(err, hwmodel.ErrOutOfMemory) {
+			ce.(*CreateError).ID = MsgOutOfMemory // not invalid: the GPU is full (E_OUTOFMEMORY)
+		}
+		return nil, ce
 	}
 	hp := &Heap{Handle: h, Desc: hd, Addr: addr}
 	d.rmu.Lock()
