@@ -103,8 +103,8 @@ func TestTitlesTakeParameters(t *testing.T) {
 func TestBytesExpectationKeepsToItsView(t *testing.T) {
 	p, _ := hwmodel.LookupProfile("coherent")
 	for src, detail := range map[string]string{
-		"buffer B 4096\nexpect bytes B[0+8192] = 00\n":    "runs past the 4096 bytes",
-		"buffer B 4096\nexpect bytes B[0+1] = 00 00\n":    "2 bytes expected of the 1-byte view",
+		"buffer B 4096\nexpect bytes B[0+8192] = 00\n":     "runs past the 4096 bytes",
+		"buffer B 4096\nexpect bytes B[0+1] = 00 00\n":     "2 bytes expected of the 1-byte view",
 		"buffer B 4096\nexpect bytes B[4000+96] = 00 00\n": "",
 	} {
 		sc, err := Parse("t.ebs", src, nil)
