@@ -205,6 +205,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = max(1, min(workers, len(jobs))) // no idle goroutines
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second

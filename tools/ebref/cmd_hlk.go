@@ -59,6 +59,12 @@ func runHLK(e *env, args []string) int {
 	if *emit != "" {
 		return emitSuites(e, all, *emit)
 	}
+	switch {
+	case *jobs < 0 || *jobs > maxJobs:
+		return usageError(e, fs, synopsis, "--jobs %d: want 0 (one per CPU) to %d", *jobs, maxJobs)
+	case *timeout <= 0:
+		return usageError(e, fs, synopsis, "--timeout %v: want a positive duration", *timeout)
+	}
 	c := hlk.Config{Suites: all, Jobs: *jobs, Inject: *inject, Timeout: *timeout}
 	if *profiles != "" {
 		c.Profiles = strings.Split(*profiles, ",")
@@ -87,6 +93,12 @@ func runHLK(e *env, args []string) int {
 	}
 	if *list {
 		return listCases(e, all, c)
+	}
+	if planned, err := hlk.Plan(c); err == nil && len(planned) == 0 {
+		// As 'ebref run' does: nothing to run is a usage error, not a
+		// failed run.
+		fmt.Fprintln(e.stderr, "ebref hlk: no case matches the selection (--suite, --run, --shard, --profile)")
+		return 2
 	}
 	if !*quiet && isTerminal(e.stderr) {
 		c.Progress = func(done, total int, cr *hlk.CaseResult) {
@@ -131,6 +143,10 @@ func runHLK(e *env, args []string) int {
 	}
 	return 0
 }
+
+// maxJobs bounds --jobs: cases run in goroutines that share two cores; more
+// than this buys nothing and costs memory.
+const maxJobs = 1024
 
 func jobsOf(c hlk.Config) int {
 	if c.Jobs > 0 {

@@ -166,6 +166,8 @@ func TestHLK(t *testing.T) {
 	for _, bad := range [][]string{
 		{"hlk", "--shard", "3/2"}, {"hlk", "--shard", "x"}, {"hlk", "--suite", "nope"}, {"hlk", "--profile", "nope"},
 		{"hlk", "--run", "("}, {"hlk", "--inject", "nope"}, {"hlk", "extra"}, {"hlk", "merge"}, {"hlk", "merge", "missing.json"},
+		{"hlk", "--jobs", "100000"}, {"hlk", "--jobs", "-1"}, {"hlk", "--timeout", "0s"}, {"hlk", "--timeout", "-1s"},
+		{"hlk", "--run", "no case has this name"}, {"hlk", "--suite", "validation", "--shard", "5000/5000"},
 	} {
 		code, _, stderr := ebref(t, nil, bad...)
 		assert.Equal(t, 2, code, "%v: %s", bad, stderr)
