@@ -39,6 +39,10 @@ func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
 // barrierCall is one Barrier call of n barriers; add validates barrier i
 // and adds it to the plan.
 func (cl *CommandList) barrierCall(n int, add func(p *plan, call, i int) bool) {
+	if !cl.enter() {
+		return
+	}
+	defer cl.leave()
 	if !cl.open("Barrier") {
 		return
 	}

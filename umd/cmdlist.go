@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -26,8 +27,11 @@ type CommandList struct {
 	closed  bool
 	// destroyed: Destroy was called; nothing may use the list again.
 	destroyed bool
-	err       *Message
-	warns     []Message
+	// inUse is held by the recording call in progress; concurrent is set
+	// when a second one found it held (enter).
+	inUse, concurrent atomic.Bool
+	err               *Message
+	warns             []Message
 
 	commands int // commands recorded, for markers
 	calls    int // Barrier calls recorded
@@ -100,8 +104,31 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 // Type is the command list's type.
 func (cl *CommandList) Type() ddi.CommandListType { return cl.typ }
 
+// enter claims the list for one recording call. A command list is
+// recorded by one goroutine at a time (Device); a call that finds another
+// in progress records nothing and marks the list failed (its packets and
+// tracking would interleave), which Err and Close report. One atomic swap:
+// no lock on the hot path.
+func (cl *CommandList) enter() bool {
+	if !cl.inUse.CompareAndSwap(false, true) {
+		cl.concurrent.Store(true)
+		return false
+	}
+	return true
+}
+
+func (cl *CommandList) leave() { cl.inUse.Store(false) }
+
+// errConcurrent is the list's error once two goroutines recorded it at
+// once.
+var errConcurrent = &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgInvalidWork, Command: "recording",
+	Call: -1, Barrier: -1, Rule: "the command list was recorded from two goroutines at once; one records a list at a time"}
+
 // Close ends recording; it returns the first error recorded, if any.
 func (cl *CommandList) Close() error {
+	if cl.concurrent.Load() && cl.err == nil {
+		cl.err = errConcurrent
+	}
 	if cl.destroyed {
 		cl.open("Close")
 		return cl.err
@@ -135,6 +162,7 @@ func (cl *CommandList) Reset() {
 	}
 	cl.buf.Reset()
 	cl.closed, cl.err = false, nil
+	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
 	cl.commands, cl.calls = 0, 0
 	cl.gen++
@@ -148,6 +176,9 @@ func (cl *CommandList) Reset() {
 // Err is the error that stopped recording, if any.
 func (cl *CommandList) Err() error {
 	if cl.err == nil {
+		if cl.concurrent.Load() {
+			return errConcurrent
+		}
 		return nil
 	}
 	return cl.err

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"github.com/ebref/ebref/cmdbuf"
 	"strings"
 	"sync"
 	"testing"
@@ -128,4 +129,47 @@ func TestConcurrentRecordingAndCreation(t *testing.T) {
 	assert.Empty(t, e.d.Machine().Hazards(), "each list touches only its own resources and reads the shared one")
 	assert.Empty(t, e.d.Messages())
 	assert.Len(t, e.d.resources, 1+3*workers*lists)
+}
+
+// TestConcurrentRecordingOfOneListFails: two goroutines recording one list
+// at once either never overlapped (every command kept, the packets whole)
+// or the list fails; it never closes as if nothing happened with commands
+// lost.
+func TestConcurrentRecordingOfOneListFails(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	b := e.buffer("B", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+	// Deterministically: a call while another holds the list.
+	d := e.list(ddi.CommandListTypeDirect)
+	require.True(t, d.enter())
+	d.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{BufferRange(b, 0, 4096)}}})
+	d.Barrier([]ddi.Barrier{glob(ddi.SyncAll, ddi.SyncAll, ddi.AccessCommon, ddi.AccessCommon)})
+	d.leave()
+	assert.Zero(t, d.Buffer().Len(), "the second caller recorded nothing")
+	assert.ErrorContains(t, d.Close(), "two goroutines at once")
+	d.Reset()
+	assert.NoError(t, d.Err(), "Reset starts afresh")
+
+	cl := e.list(ddi.CommandListTypeDirect)
+	const per = 1000
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range per {
+				cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{BufferRange(b, 0, 4096)}}})
+			}
+		}()
+	}
+	wg.Wait()
+	err := cl.Close()
+	if err == nil {
+		assert.Equal(t, 2*per, cl.commands, "no overlap: every command is there")
+		for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {
+			require.Empty(t, l.Error)
+		}
+		return
+	}
+	assert.ErrorContains(t, err, "two goroutines at once")
+
 }

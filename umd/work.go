@@ -116,9 +116,15 @@ type work struct {
 	writers clientMask
 }
 
-// begin starts a command; it fails if the command list cannot take it.
+// begin starts a command; it fails if the command list cannot take it or
+// another goroutine is recording it. The caller leaves (cl.leave) when the
+// command is recorded.
 func (cl *CommandList) begin(command string, types ...ddi.CommandListType) *work {
+	if !cl.enter() {
+		return nil
+	}
 	if !cl.open(command) {
+		cl.leave()
 		return nil
 	}
 	ok := false
@@ -128,6 +134,7 @@ func (cl *CommandList) begin(command string, types ...ddi.CommandListType) *work
 	if !ok {
 		cl.fail(Message{Category: CategoryStateSetting, ID: MsgInvalidWork, Command: command, Call: -1, Barrier: -1,
 			Rule: fmt.Sprintf("a %s command list cannot record %s", cl.typ, command)})
+		cl.leave()
 		return nil
 	}
 	cl.marker(command)
@@ -341,6 +348,7 @@ func (cl *CommandList) Draw(d Draw) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.arguments(d.Arguments)
 	if d.IndexBuffer != nil {
 		w.access("IndexBuffer", *d.IndexBuffer, ddi.AccessIndexBuffer, cmdbuf.DirRead, cmdbuf.ClientVertexFetch)
@@ -383,6 +391,7 @@ func (cl *CommandList) Dispatch(d Dispatch) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.arguments(d.Arguments)
 	w.shader(d.Shader)
 	w.emit(cmdbuf.WorkDispatch, cmdbuf.StageCompute, 0)
@@ -394,6 +403,7 @@ func (cl *CommandList) DispatchRays(d DispatchRays) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	for _, v := range d.AccelerationStructures {
 		w.access("AccelerationStructure", v, ddi.AccessRaytracingAccelerationStructureRead, cmdbuf.DirRead, cmdbuf.ClientRTTraverse)
 	}
@@ -409,6 +419,7 @@ func (cl *CommandList) BuildRaytracingAccelerationStructure(dest View, inputs []
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	for _, v := range inputs {
 		w.access("Inputs", v, ddi.AccessShaderResource, cmdbuf.DirRead, cmdbuf.ClientShaderLoad)
 	}
@@ -428,6 +439,7 @@ func (cl *CommandList) CopyRaytracingAccelerationStructure(dest, source View) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.copyPair("SourceAccelerationStructureData", source, ddi.AccessRaytracingAccelerationStructureRead,
 		"DestAccelerationStructureData", dest, ddi.AccessRaytracingAccelerationStructureWrite, cmdbuf.ClientASBuild)
 	w.emit(cmdbuf.WorkASCopy, cmdbuf.StageASBuild, 0)
@@ -440,6 +452,7 @@ func (cl *CommandList) EmitRaytracingAccelerationStructurePostbuildInfo(dest, so
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.access("SourceAccelerationStructureData", source, ddi.AccessRaytracingAccelerationStructureRead, cmdbuf.DirRead, cmdbuf.ClientASBuild)
 	w.access("DestBuffer", dest, ddi.AccessUnorderedAccess, cmdbuf.DirWrite, cmdbuf.ClientShaderStore)
 	w.emit(cmdbuf.WorkASPostbuild, cmdbuf.StageASBuild, 0)
@@ -486,6 +499,7 @@ func (cl *CommandList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	if size == 0 {
 		w.fail(MsgInvalidWork, "NumBytes", "0", "a copy moves at least one byte")
 		return
@@ -518,6 +532,7 @@ func (cl *CommandList) CopyResource(dst, src ddi.HResource) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	if dst == src {
 		w.fail(MsgSelfCopyIntersects, "pDstResource", fmt.Sprintf("0x%x", uint64(dst)), "a resource cannot be copied onto itself whole")
 		return
@@ -545,6 +560,7 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	rs, rd := cl.d.resource(src), cl.d.resource(dst)
 	if rs == nil || rd == nil || rs.IsBuffer() || rd.IsBuffer() {
 		w.fail(MsgInvalidWork, "pSrc/pDst", "", "CopyTextureRegion copies between existing textures")
@@ -625,6 +641,7 @@ func (cl *CommandList) ResolveSubresource(dst ddi.HResource, dstSub uint32, src 
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.access("pSrcResource", Subresource(src, srcSub), ddi.AccessResolveSource, cmdbuf.DirRead, cmdbuf.ClientColor)
 	w.access("pDstResource", Subresource(dst, dstSub), ddi.AccessResolveDest, cmdbuf.DirWrite, cmdbuf.ClientColor)
 	w.emitSync(cmdbuf.WorkResolve, cmdbuf.StageResolve)
@@ -656,6 +673,7 @@ func (cl *CommandList) clear(command, field string, v View, value uint32, access
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.access(field, v, access, cmdbuf.DirWrite, client)
 	w.emit(cmdbuf.WorkClear, stage, value)
 }
@@ -669,6 +687,7 @@ func (cl *CommandList) DiscardResource(v View) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	r := cl.d.resource(v.Resource)
 	if r == nil {
 		w.fail(MsgInvalidHandle, "pResource", fmt.Sprintf("0x%x", uint64(v.Resource)), "no resource has this handle")
@@ -697,6 +716,7 @@ func (cl *CommandList) SetPredication(buffer ddi.HResource, offset uint64) {
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	w.access("pBuffer", BufferRange(buffer, offset, 8), ddi.AccessPredication, cmdbuf.DirRead, cmdbuf.ClientCP)
 	w.emit(cmdbuf.WorkPredication, cmdbuf.StageCP, 0)
 }
@@ -755,6 +775,7 @@ func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64,
 	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, n), ddi.AccessCopySource, "pDstBuffer", BufferRange(dst, dstOffset, n),
 		ddi.AccessCopyDest, cmdbuf.ClientCopy)
 	w.emit(cmdbuf.WorkAtomicCopy, cmdbuf.StageCopy, 0)
+	cl.leave() // before the release barrier, a call of its own
 	cl.Barrier([]ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{
 		Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: dst, Range: ddi.Range{Begin: dstOffset, End: dstOffset + n}})})
 }
@@ -785,6 +806,7 @@ func (cl *CommandList) video(command string, t ddi.CommandListType, kind cmdbuf.
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	for _, x := range append(append([]View(nil), v.Inputs...), v.References...) {
 		w.access("Input", x, read, cmdbuf.DirRead, cmdbuf.ClientVideo)
 	}
@@ -802,6 +824,7 @@ func (cl *CommandList) CopyTextureToBuffer(dst ddi.HResource, offset uint64, src
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	fp, ok := w.footprint("pSrc", src, srcSub)
 	if !ok {
 		return
@@ -817,6 +840,7 @@ func (cl *CommandList) CopyBufferToTexture(dst ddi.HResource, dstSub uint32, src
 	if w == nil {
 		return
 	}
+	defer cl.leave()
 	fp, ok := w.footprint("pDst", dst, dstSub)
 	if !ok {
 		return
