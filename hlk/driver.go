@@ -1,6 +1,7 @@
 package hlk
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -29,6 +30,9 @@ type Driver interface {
 type DeviceOptions struct {
 	Debug bool   // the debug layer's ExecuteCommandLists checks
 	Fault string // one of Driver.Faults, "" for none
+	// Context cancels the case (its timeout): the device's WaitIdle must
+	// stop soon after it is done.
+	Context context.Context
 }
 
 // Device is an open device.
@@ -118,7 +122,7 @@ func (refDriver) Name() string     { return "ebref umd" }
 func (refDriver) Faults() []string { return umd.FaultNames() }
 
 func (refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
-	opts := umd.Options{Debug: o.Debug}
+	opts := umd.Options{Debug: o.Debug, Context: o.Context}
 	if o.Fault != "" {
 		f, err := umd.FaultByName(o.Fault)
 		if err != nil {

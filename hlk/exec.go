@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -125,6 +126,12 @@ type exec struct {
 // Run runs a case on a profile with a driver. It does not recover panics:
 // the runner does.
 func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
+	return RunContext(context.Background(), d, sc, p, fault)
+}
+
+// RunContext is Run that stops once ctx is done: between statements, and
+// inside the GPU's run through the device's context.
+func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
 	if len(sc.Profiles) > 0 && !slices.Contains(sc.Profiles, p.Name) {
 		return Result{Status: Skipped, Failures: []string{fmt.Sprintf("the case is for %s only", strings.Join(sc.Profiles, ", "))}}
 	}
@@ -133,16 +140,22 @@ func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
 			return Result{Status: NotSupported, Failures: []string{fmt.Sprintf("profile %s lacks %s", p.Name, f)}}
 		}
 	}
-	dev, err := d.Open(p, DeviceOptions{Debug: sc.Debug, Fault: fault})
+	dev, err := d.Open(p, DeviceOptions{Debug: sc.Debug, Fault: fault, Context: ctx})
 	if err != nil {
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
 	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
 		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, gone: map[string]bool{}}
 	for _, st := range sc.Steps {
+		if err := ctx.Err(); err != nil {
+			return Result{Status: Timeout, Failures: []string{fmt.Sprintf("stopped at %s: %v", st.At(), err)}}
+		}
 		x.step(st)
 	}
 	if err := dev.WaitIdle(); err != nil {
+		if ctx.Err() != nil {
+			return Result{Status: Timeout, Failures: []string{fmt.Sprintf("stopped: %v", err)}}
+		}
 		x.observe(Observed{Severity: umd.SeverityError, Text: fmt.Sprintf("running: %v", err)})
 	}
 	x.deviceMessages(Pos{})

@@ -254,6 +254,10 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 		stack string
 		panic any
 	}
+	// The case runs under a context its timeout cancels, so a case that
+	// times out stops (and frees its CPU and memory) instead of running on.
+	jctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	ch := make(chan outcome, 1)
 	go func() {
 		defer func() {
@@ -261,7 +265,7 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 				ch <- outcome{panic: p, stack: string(debug.Stack())}
 			}
 		}()
-		ch <- outcome{r: Run(d, j.sc, j.profile, fault)}
+		ch <- outcome{r: RunContext(jctx, d, j.sc, j.profile, fault)}
 	}()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()

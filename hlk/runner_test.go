@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -356,4 +357,34 @@ func BenchmarkDefaultRun(b *testing.B) {
 	}
 	b.ReportMetric(float64(cases), "cases")
 	b.ReportMetric(float64(cases*b.N)/b.Elapsed().Seconds(), "cases/s")
+}
+
+// TestTimeoutStopsTheCase: a case past its time limit is Timeout, and its
+// run stops (the machine checks the case's context mid-work) instead of
+// running on in the background.
+func TestTimeoutStopsTheCase(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+texture T 16384x16384 flags UNORDERED_ACCESS layout UNORDERED_ACCESS
+queue Q DIRECT
+list L DIRECT
+  clear-uav T 7
+  clear-uav T 8
+  clear-uav T 9
+end
+execute Q L
+`, nil)
+	require.NoError(t, err)
+	base := runtime.NumGoroutine()
+	rep, err := Execute(context.Background(), Config{Suites: []Suite{{Name: "t", Cases: sc}}, Profiles: []string{"coherent"},
+		Timeout: 50 * time.Millisecond, Jobs: 1})
+	require.NoError(t, err)
+	require.Len(t, rep.Cases, 1)
+	assert.Equal(t, Timeout, rep.Cases[0].Status)
+	// The stopped case's goroutine ends; poll rather than sleep a fixed
+	// time (the bound is generous, the usual wait a few milliseconds).
+	deadline := time.Now().Add(20 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), base, "the timed-out case still runs")
 }

@@ -340,6 +340,7 @@ func (e *Engine) runBatch() bool {
 			e.fault(f.base+f.off, err.Error())
 			return false
 		}
+		e.m.poll()
 		if len(b.stack) > 1 {
 			if b.called >= cmdbuf.MaxCalledPackets {
 				e.fault(f.base+p.Offset, fmt.Sprintf("CALLs expand to more than %d packets in one batch", cmdbuf.MaxCalledPackets))

@@ -193,8 +193,8 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		if w.Kind.IsCopy() {
 			out, refOut = reads[j], refReads[j]
 		} else {
-			out = output(w, j, a, h.sum())
-			refOut = output(w, j, a, rh.sum())
+			out = e.m.output(w, j, a, h.sum())
+			refOut = e.m.output(w, j, a, rh.sum())
 		}
 		m.writeAccess(ctx, a, out)
 		m.ref.write(a.Addr, refOut, ctx.op.gid)

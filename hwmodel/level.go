@@ -269,6 +269,7 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 	if reach == 0 {
 		return
 	}
+	m.poll()
 	k := la >> blockShift
 	b := lv.fxAt(k)
 	i := la >> 6 % blockLines

@@ -1,6 +1,7 @@
 package hwmodel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -101,7 +102,12 @@ type Machine struct {
 	mappings []mapping
 	nextVA   uint64
 	mappedB  uint64 // bytes mapped, against Capacity
-	surfaces map[uint16]*Surface
+	// done is the running RunContext's cancellation; ticks counts work
+	// between its polls; cancelled is set once a run was cancelled.
+	done      <-chan struct{}
+	ticks     uint64
+	cancelled error
+	surfaces  map[uint16]*Surface
 	// surfaceIndex lists, per memory page, the surfaces overlapping it in
 	// definition order.
 	surfaceIndex map[uint64][]*Surface
@@ -545,7 +551,60 @@ var ErrDeadlock = errors.New("engines wait on fences nothing signals")
 // fences nothing left will signal are a hang: each such submission gets a
 // fault (the device-removed of a timeout) and is abandoned, the rest runs,
 // and Run returns ErrDeadlock naming the engines.
-func (m *Machine) Run() error {
+func (m *Machine) Run() error { return m.RunContext(context.Background()) }
+
+// errCancelled unwinds a cancelled run from wherever the work is (one WORK
+// can touch millions of lines); RunContext recovers it.
+var errCancelled = errors.New("hwmodel: run cancelled")
+
+// poll checks for cancellation every 64K lines and packets touched, so a
+// cancelled run stops within a bounded amount of work.
+func (m *Machine) poll() {
+	if m.done == nil {
+		return
+	}
+	if m.ticks++; m.ticks&(1<<16-1) != 0 {
+		return
+	}
+	m.pollNow()
+}
+
+// pollNow checks for cancellation at once, for loops whose steps are large.
+func (m *Machine) pollNow() {
+	if m.done == nil {
+		return
+	}
+	select {
+	case <-m.done:
+		panic(errCancelled)
+	default:
+	}
+}
+
+// RunContext is Run that stops when ctx is done: it returns an error
+// wrapping ctx.Err() within a bounded amount of work, wherever the run was
+// (mid-packet included). A machine whose run was cancelled is left
+// part-way and must not be used again; every later call to RunContext
+// reports that.
+func (m *Machine) RunContext(ctx context.Context) (err error) {
+	if m.cancelled != nil {
+		return m.cancelled
+	}
+	m.done = ctx.Done()
+	defer func() {
+		m.done = nil
+		if r := recover(); r != nil {
+			if r != errCancelled {
+				panic(r)
+			}
+			m.cancelled = fmt.Errorf("%w: %w", errCancelled, ctx.Err())
+			err = m.cancelled
+		}
+	}()
+	return m.run()
+}
+
+func (m *Machine) run() error {
 	var hung []string
 	for {
 		progress, pending := false, false

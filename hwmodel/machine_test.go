@@ -2,6 +2,7 @@ package hwmodel
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
 
@@ -541,4 +542,19 @@ func TestFreeReturnsMemory(t *testing.T) {
 	c, err := r.m.Allocate(8<<30, 0, false)
 	require.NoError(t, err, "the capacity came back")
 	assert.Greater(t, c, b, "addresses are not reused")
+}
+
+// TestRunContextStopsMidWork: a cancelled run stops inside a WORK that
+// touches a gigabyte, returns the context's error, and the machine says
+// so from then on.
+func TestRunContextStopsMidWork(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	const big = 1 << 30
+	x := r.alloc("X", big)
+	r.direct.Submit(r.prog().work(cmdbuf.WorkClear, cCompute, wr(x, big, store)).buffer())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := r.m.RunContext(ctx)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, r.m.Run(), context.Canceled, "a cancelled machine is finished")
 }

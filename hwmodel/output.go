@@ -41,14 +41,19 @@ func splitmix64(x uint64) uint64 {
 // an undefined pattern of its identity and address (its reads do not
 // matter), everything else bytes generated from the digest of its reads, its
 // identity and j.
-func output(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) []byte {
+func (m *Machine) output(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) []byte {
 	out := make([]byte, a.Size)
 	switch w.Kind {
 	case cmdbuf.WorkClear:
 		var p [4]byte
 		binary.LittleEndian.PutUint32(p[:], w.Param)
-		for i := range out {
+		for i := range min(4, len(out)) {
 			out[i] = p[(a.Addr+uint64(i))%4]
+		}
+		// The pattern has period 4: double what is written.
+		for n := 4; n < len(out); n *= 2 {
+			copy(out[n:], out[:n])
+			m.pollNow()
 		}
 		return out
 	case cmdbuf.WorkDiscard:
@@ -57,6 +62,9 @@ func output(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) []byte {
 	seed := splitmix64(sum ^ uint64(j)<<56 ^ uint64(w.ID))
 	var word [8]byte
 	for i := 0; i < len(out); i += 8 {
+		if i&(64<<10-1) == 0 {
+			m.pollNow()
+		}
 		binary.LittleEndian.PutUint64(word[:], splitmix64(seed+uint64(i)))
 		copy(out[i:], word[:])
 	}

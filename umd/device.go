@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -23,6 +24,10 @@ type Options struct {
 	// Faults break the translation on purpose (faults.go), so conformance
 	// suites can prove they catch each kind of mistake.
 	Faults Faults
+	// Context, if set, cancels the GPU's work: WaitIdle stops within a
+	// bounded amount of work once it is done, returns its error, and the
+	// device is finished (a run that timed out frees its CPU and memory).
+	Context context.Context
 }
 
 // Device is ebref's driver opened on a hardware profile: the device DDIs,
@@ -164,7 +169,11 @@ func (d *Device) WaitIdle() error {
 	defer d.mu.Unlock()
 	d.completed = d.submitted
 	before := len(d.m.Faults())
-	if err := d.m.Run(); err != nil {
+	ctx := d.opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := d.m.RunContext(ctx); err != nil {
 		return err
 	}
 	if fs := d.m.Faults(); len(fs) > before {
