@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -257,5 +259,36 @@ func TestOutputThatCannotBeWrittenFails(t *testing.T) {
 		code := run(&env{bytes.NewReader(raw), fullWriter{}, &errb}, args)
 		assert.NotZero(t, code, "%v", args)
 		assert.Contains(t, errb.String(), "no space left on device", "%v", args)
+	}
+}
+
+// TestHostileInputs: each file of testdata/hostile gets its clear error and
+// exit status, within bounded memory (time follows from the limits;
+// docs/conformance.md "Limits").
+func TestHostileInputs(t *testing.T) {
+	dir := filepath.Join("testdata", "hostile")
+	fan := filepath.Join(dir, "call-fanout.bin")
+	cases := []struct {
+		args []string
+		code int
+		what string
+	}{
+		{[]string{"disasm", fan, "--call", "1=" + fan}, 1, "CALLs expand to too many packets: more than 1048576"},
+		{[]string{"disasm", fan, "--call", "1=" + fan, "--json"}, 1, "CALLs expand to too many packets"},
+		{[]string{"hlk", "merge", filepath.Join(dir, "empty-report.json")}, 2, "not an ebref hlk report"},
+		{[]string{"hlk", "merge", filepath.Join(dir, "null-report.json")}, 2, "not an ebref hlk report"},
+		{[]string{"decode", filepath.Join(dir, "truncated-barrier.bin")}, 1, "truncated record: 20 of 72 bytes"},
+		{[]string{"decode", "--ddi", "0088", filepath.Join(dir, "truncated-barrier.bin")}, 1, "20 of 80 bytes"},
+	}
+	for _, c := range cases {
+		var errb bytes.Buffer
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		code := run(&env{bytes.NewReader(nil), io.Discard, &errb}, c.args)
+		runtime.ReadMemStats(&after)
+		assert.Equal(t, c.code, code, "%v: %s", c.args, errb.String())
+		assert.Contains(t, errb.String(), c.what, "%v", c.args)
+		assert.Less(t, after.HeapInuse, before.HeapInuse+64<<20, "%v keeps its output streaming", c.args)
 	}
 }
