@@ -9,7 +9,7 @@ import (
 )
 
 // Translation. Each barrier field is derived independently and the
-// results merged over the call (DESIGN "Barrier translation"):
+// results merged over the call (docs/translation.md "The call is the unit"):
 //
 //   - SyncBefore → the stages to drain; SyncAfter → the stages to hold
 //     (Stages: umbrellas expanded, 000 "Umbrella Synchronization Scopes").
