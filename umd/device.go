@@ -73,10 +73,18 @@ type Device struct {
 // w's way to memory. writeBack are the engine's caches that hold writes
 // (not read-only): invalidating one also flushes it, so no other
 // resource's pending writes are dropped.
+//
+// common are the caches on every client's path of the engine (L2 on the
+// direct and compute engines of every profile): writes that reach them are
+// visible to whatever later uses the memory on the engine, and another
+// engine or the CPU sees them only after the submission ends, which writes
+// everything back. A barrier to NO_ACCESS therefore flushes only up to them
+// (errata E-NO-ACCESS-FLUSH).
 type cacheTable struct {
 	flush, inval [cmdbuf.NumClients][cmdbuf.NumClients]cmdbuf.CacheMask
 	path         [cmdbuf.NumClients]cmdbuf.CacheMask
 	writeBack    cmdbuf.CacheMask
+	common       cmdbuf.CacheMask
 }
 
 func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
@@ -94,8 +102,10 @@ func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
 		}
 	}
 	var onEngine cmdbuf.CacheMask
+	t.common = ^cmdbuf.CacheMask(0)
 	for _, m := range t.path {
 		onEngine |= m
+		t.common &= m
 	}
 	for _, s := range p.Caches {
 		if !s.ReadOnly {

@@ -17,8 +17,9 @@ import (
 //     COMMON means every write the layout allows, 000 "Access
 //     Transitions"); AccessAfter → the clients that will read or write
 //     (COMMON: every access the layout allows; NO_ACCESS: nobody yet, so
-//     the writes go all the way to memory, where a resource aliasing the
-//     memory will find them, 000 "Resource Aliasing"). For each writer and
+//     the writes go as far as the caches every client of the engine shares,
+//     where a resource aliasing the memory will find them, 000 "Resource
+//     Aliasing", errata E-NO-ACCESS-FLUSH). For each writer and
 //     later user the profile says which caches to flush and which stale
 //     caches to invalidate (cacheTable); a cache both share needs nothing
 //     (001 "Access transitions": "the driver might not actually flush").
@@ -143,7 +144,10 @@ func (cl *CommandList) cacheWork(w, u clientMask, toMemory bool) (flush, inval c
 	for ws := uint32(w); ws != 0; ws &= ws - 1 {
 		wc := bits.TrailingZeros32(ws)
 		if toMemory {
-			flush |= t.path[wc]
+			// NO_ACCESS: up to the caches every later user on the
+			// engine reads through; the end of the submission writes
+			// back the rest (errata E-NO-ACCESS-FLUSH).
+			flush |= t.path[wc] &^ t.common
 			continue
 		}
 		for us := uint32(u); us != 0; us &= us - 1 {
