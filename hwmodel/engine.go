@@ -77,6 +77,7 @@ type Engine struct {
 		valid bool
 		id    uint32
 		h, rh digest
+		start uint64 // when it started: a chained stage cannot start earlier
 	}
 
 	// cost
@@ -243,15 +244,25 @@ func (e *Engine) chargeStall(drained cmdbuf.StageMask, from, to uint64) {
 
 // startWork places work on the timeline: it starts when the CP issues it,
 // its stage is free and its holds have passed.
-func (e *Engine) startWork(stage cmdbuf.Stage, dur uint64, what string, p cmdbuf.Packet) {
-	start := max(e.cp, e.stageEnd[stage], e.holdUntil[stage])
-	if held := e.holdUntil[stage]; held > max(e.cp, e.stageEnd[stage]) {
-		e.counters.HeldCycles += held - max(e.cp, e.stageEnd[stage])
+func (e *Engine) startWork(stage cmdbuf.Stage, dur uint64, what string, p cmdbuf.Packet) uint64 {
+	return e.startWorkAfter(stage, dur, what, p, 0)
+}
+
+// startWorkAfter is startWork for work that cannot start before notBefore:
+// a chained stage continues a work, so it starts no earlier than the stage
+// before it did, held or not (the stages pipeline, but the later one
+// cannot run ahead of the work it continues).
+func (e *Engine) startWorkAfter(stage cmdbuf.Stage, dur uint64, what string, p cmdbuf.Packet, notBefore uint64) uint64 {
+	ready := max(e.cp, e.stageEnd[stage])
+	start := max(ready, e.holdUntil[stage], notBefore)
+	if start > ready {
+		e.counters.HeldCycles += start - ready
 	}
 	end := start + dur
 	e.stageEnd[stage] = end
 	e.counters.WorkCycles += dur
 	e.span(stage, start, end, what, p)
+	return start
 }
 
 // cpOp charges a synchronous operation to the CP timeline.

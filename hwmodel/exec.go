@@ -150,7 +150,11 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		}
 	}
 	ctx := e.issue(w.Stage, w.Kind.String(), p)
-	e.startWork(w.Stage, uint64(w.Duration), w.Kind.String(), p)
+	var notBefore uint64
+	if w.Chained {
+		notBefore = e.lastWork.start
+	}
+	start := e.startWorkAfter(w.Stage, uint64(w.Duration), w.Kind.String(), p, notBefore)
 	for i := 0; i < w.NumAccesses; i++ {
 		if a := p.Access(i); a.Dir == cmdbuf.DirWrite {
 			ctx.op.writeClients |= 1 << a.Client
@@ -177,7 +181,7 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			reads, refReads = append(reads, got), append(refReads, ref)
 		}
 	}
-	e.lastWork.valid, e.lastWork.id, e.lastWork.h, e.lastWork.rh = true, w.ID, h, rh
+	e.lastWork.valid, e.lastWork.id, e.lastWork.h, e.lastWork.rh, e.lastWork.start = true, w.ID, h, rh, start
 	if h != rh {
 		// Its inputs (or a chained predecessor's) differed from the
 		// reference's, and those reads were judged: its outputs will too.

@@ -558,3 +558,31 @@ func TestRunContextStopsMidWork(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	assert.ErrorIs(t, r.m.Run(), context.Canceled, "a cancelled machine is finished")
 }
+
+// TestChainedStageStartsAfterTheStageItContinues: a draw's vertex stage
+// held behind a long dispatch; its pixel stage, chained and not held
+// itself, cannot start before the vertex stage does.
+func TestChainedStageStartsAfterTheStageItContinues(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", 4096), r.alloc("Y", 4096)
+	p := r.prog()
+	p.w = cmdbuf.AppendWork(p.w, cmdbuf.Work{Kind: cmdbuf.WorkDispatch, Stage: cCompute, Duration: 5000, ID: 1}, wr(x, 64, store))
+	p.wait(stages(cCompute), stages(cmdbuf.StageVertex))
+	p.w = cmdbuf.AppendWork(p.w, cmdbuf.Work{Kind: cmdbuf.WorkDraw, Stage: cmdbuf.StageVertex, Duration: 100, ID: 2})
+	p.w = cmdbuf.AppendWork(p.w, cmdbuf.Work{Kind: cmdbuf.WorkDraw, Stage: cmdbuf.StagePixel, Duration: 100, ID: 2, Chained: true},
+		wr(y, 64, color))
+	r.direct.Submit(p.buffer())
+	require.NoError(t, r.m.Run())
+	var vertex, pixel uint64
+	for _, s := range r.direct.Timeline() {
+		switch s.Stage {
+		case cmdbuf.StageVertex:
+			vertex = s.Start
+		case cmdbuf.StagePixel:
+			pixel = s.Start
+		}
+	}
+	require.NotZero(t, vertex)
+	assert.GreaterOrEqual(t, vertex, uint64(5000), "the vertex stage waits for the dispatch")
+	assert.GreaterOrEqual(t, pixel, vertex, "the chained pixel stage does not run ahead of the work it continues")
+}
