@@ -68,8 +68,15 @@ type Result struct {
 	Observed     []Observed     // every validation message and run error
 	Hazards      []hwmodel.Hazard
 	Faults       []hwmodel.Fault
-	Counters     hwmodel.Counters
-	Lists        []ListDump // each list's packets, for `ebref run`
+	Counters     hwmodel.Counters // summed over the engines
+	Engines      []EngineCost     // each engine that ran a submission, in creation order
+	Lists        []ListDump       // each list's packets, for `ebref run`
+}
+
+// EngineCost is one engine's counters.
+type EngineCost struct {
+	Engine   string
+	Counters hwmodel.Counters
 }
 
 // ExpectResult is one expectation's outcome.
@@ -163,6 +170,11 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	x.res0.Hazards = append([]hwmodel.Hazard(nil), m.Hazards()...)
 	x.res0.Faults = append([]hwmodel.Fault(nil), m.Faults()...)
 	x.res0.Counters = m.Total()
+	for _, e := range m.Engines() {
+		if c := e.Counters(); c.Submissions > 0 {
+			x.res0.Engines = append(x.res0.Engines, EngineCost{e.Name(), c})
+		}
+	}
 	for _, st := range sc.Steps {
 		if ls, ok := st.(*ListStep); ok {
 			x.res0.Lists = append(x.res0.Lists, *x.dumps[ls.Name])

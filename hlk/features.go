@@ -26,7 +26,10 @@ func featureNames() []string { return slices.Sorted(maps.Keys(features)) }
 // over its engines.
 var metrics = map[string]func(c hwmodel.Counters) uint64{
 	"cycles":             func(c hwmodel.Counters) uint64 { return c.Cycles },
+	"issue-cycles":       func(c hwmodel.Counters) uint64 { return c.IssueCycles },
+	"wait-cycles":        func(c hwmodel.Counters) uint64 { return c.WaitCycles },
 	"work-cycles":        func(c hwmodel.Counters) uint64 { return c.WorkCycles },
+	"async-cycles":       func(c hwmodel.Counters) uint64 { return c.AsyncCycles },
 	"stall-cycles":       func(c hwmodel.Counters) uint64 { return c.StallCycles },
 	"held-cycles":        func(c hwmodel.Counters) uint64 { return c.HeldCycles },
 	"cache-cycles":       func(c hwmodel.Counters) uint64 { return c.CacheCycles },

@@ -307,6 +307,33 @@ func counters(c hwmodel.Counters) map[string]uint64 {
 	return m
 }
 
+// CounterMap labels every counter: each `expect cost` metric by its name,
+// the non-zero stalls by stage ("stall-cycles-COLOR"), lines by cache
+// ("flushed-lines-L2", "invalidated-lines-TEXTURE_L0") and packets by
+// opcode ("packets-WAIT"), and the faults and hazards.
+func CounterMap(c hwmodel.Counters) map[string]uint64 {
+	m := map[string]uint64{"faults": c.Faults, "hazards": c.Hazards}
+	for n, f := range metrics {
+		m[n] = f(c)
+	}
+	nonZero := func(k string, v uint64) {
+		if v != 0 {
+			m[k] = v
+		}
+	}
+	for s, v := range c.StallsByStage {
+		nonZero("stall-cycles-"+cmdbuf.Stage(s).String(), v)
+	}
+	for k := range c.FlushedLines {
+		nonZero("flushed-lines-"+cmdbuf.Cache(k).String(), c.FlushedLines[k])
+		nonZero("invalidated-lines-"+cmdbuf.Cache(k).String(), c.InvalidatedLines[k])
+	}
+	for _, op := range cmdbuf.Opcodes() {
+		nonZero("packets-"+op.String(), c.PacketCount(op))
+	}
+	return m
+}
+
 // Version is ebref's version: the module's, or the VCS revision the
 // binary was built from.
 func Version() string {

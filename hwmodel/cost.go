@@ -18,14 +18,29 @@ var NumOpSlots = len(cmdbuf.Opcodes()) + 1
 // record: idle cycles by the stage waited for, lines flushed and invalidated
 // per cache, bytes decompressed, metadata bytes initialised, packets per
 // opcode, and the total.
+//
+// An engine's Cycles is its command processor's timeline, and it is exactly
+// the sum of the CP parts: IssueCycles + WaitCycles + CacheCycles +
+// CompressionCycles + BatchEndCycles + StallCycles (see CPCycles). Work and
+// asynchronous operations run in the stages beside the CP; they show in
+// Cycles only through the stalls that wait for them. Summed over engines
+// (Add, Machine.Total) the parts add up while Cycles is the longest engine's.
 type Counters struct {
-	Cycles            uint64 // when the engine's last submission finished
-	WorkCycles        uint64 // stage-occupancy of work
-	StallCycles       uint64 // cycles the command processor sat idle waiting
-	HeldCycles        uint64 // cycles work waited past its issue for a hold
-	CacheCycles       uint64 // CACHE packets
-	CompressionCycles uint64 // DECOMPRESS and METADATA_INIT packets
-	BatchEndCycles    uint64 // end-of-submission drains and flushes
+	Cycles uint64 // when the engine's last submission finished
+
+	// The CP's timeline, part by part.
+	IssueCycles       uint64 // parsing every packet (Costs.Packet each)
+	WaitCycles        uint64 // the fixed cost of WAIT, EVENT_WAIT and FENCE_WAIT
+	CacheCycles       uint64 // synchronous CACHE packets, base and per line
+	CompressionCycles uint64 // synchronous DECOMPRESS and METADATA_INIT, per KiB or byte
+	BatchEndCycles    uint64 // end-of-submission flushes and invalidates
+	StallCycles       uint64 // the CP idle, waiting for stages, holds or fences
+
+	// The stages' occupancy, beside the CP.
+	WorkCycles  uint64 // WORK packets
+	AsyncCycles uint64 // asynchronous CACHE, DECOMPRESS and METADATA_INIT on the BLIT stage
+	HeldCycles  uint64 // cycles work or async operations waited past their issue for a hold
+
 	StallsByStage     [cmdbuf.NumStages]uint64
 	FlushedLines      [cmdbuf.NumCaches]uint64
 	InvalidatedLines  [cmdbuf.NumCaches]uint64
@@ -53,16 +68,24 @@ func (c Counters) PacketCount(op cmdbuf.Opcode) uint64 {
 	return 0
 }
 
+// CPCycles is the sum of the CP's parts; for one engine it equals Cycles.
+func (c Counters) CPCycles() uint64 {
+	return c.IssueCycles + c.WaitCycles + c.CacheCycles + c.CompressionCycles + c.BatchEndCycles + c.StallCycles
+}
+
 // Add accumulates o into c (Cycles takes the maximum: engines run side by
 // side).
 func (c *Counters) Add(o Counters) {
 	c.Cycles = max(c.Cycles, o.Cycles)
-	c.WorkCycles += o.WorkCycles
-	c.StallCycles += o.StallCycles
-	c.HeldCycles += o.HeldCycles
+	c.IssueCycles += o.IssueCycles
+	c.WaitCycles += o.WaitCycles
 	c.CacheCycles += o.CacheCycles
 	c.CompressionCycles += o.CompressionCycles
 	c.BatchEndCycles += o.BatchEndCycles
+	c.StallCycles += o.StallCycles
+	c.WorkCycles += o.WorkCycles
+	c.AsyncCycles += o.AsyncCycles
+	c.HeldCycles += o.HeldCycles
 	for i := range c.StallsByStage {
 		c.StallsByStage[i] += o.StallsByStage[i]
 	}

@@ -260,12 +260,24 @@ func (e *Engine) startWorkAfter(stage cmdbuf.Stage, dur uint64, what string, p c
 	}
 	end := start + dur
 	e.stageEnd[stage] = end
-	e.counters.WorkCycles += dur
 	e.span(stage, start, end, what, p)
 	return start
 }
 
-// cpOp charges a synchronous operation to the CP timeline.
+// cpPacket charges a packet to the CP timeline: parsing it (IssueCycles)
+// and then, synchronously, extra cycles counted in part (nil when extra is
+// 0). One span covers both.
+func (e *Engine) cpPacket(extra uint64, part *uint64, what string, p cmdbuf.Packet) {
+	parse := e.m.prof.Costs.Packet
+	e.counters.IssueCycles += parse
+	if part != nil {
+		*part += extra
+	}
+	e.cpOp(parse+extra, what, p)
+}
+
+// cpOp advances the CP timeline by a synchronous operation; the caller
+// counts the cycles in one of the CP parts of Counters.
 func (e *Engine) cpOp(cycles uint64, what string, p cmdbuf.Packet) {
 	start := e.cp
 	e.cp += cycles
@@ -371,7 +383,7 @@ func (e *Engine) runBatch() bool {
 				return false
 			}
 			e.counters.countPacket(p.Op())
-			e.cpOp(e.m.prof.Costs.Packet, "CALL", p)
+			e.cpPacket(0, nil, "CALL", p)
 			f.off += p.Size()
 			b.stack = append(b.stack, frame{buf: callee})
 			b.packet++
@@ -439,15 +451,15 @@ func (e *Engine) endBatch() {
 	// Everything this engine did is now complete for it: drop what only it
 	// could have been unordered with before writing back.
 	m.retire()
-	var lines uint64
+	c := &m.prof.Costs
+	cost := c.BatchEndBase
 	for _, lv := range e.flushOrder {
-		lines += m.flushLevel(&e.ctx, lv, 0, 0)
+		cost += m.flushLevel(&e.ctx, lv, 0, 0) * c.FlushPerLine
 	}
 	for _, lv := range e.flushOrder {
-		lines += m.invalidateLevel(&e.ctx, lv, 0, 0)
+		cost += m.invalidateLevel(&e.ctx, lv, 0, 0) * c.InvalPerLine
 	}
 	e.counters.Submissions++
-	cost := m.prof.Costs.BatchEndBase + lines
 	e.cpOp(cost, "end of submission", cmdbuf.Packet{})
 	e.counters.BatchEndCycles += cost
 	e.counters.Cycles = e.finishTime()

@@ -19,29 +19,29 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 	e.counters.countPacket(p.Op())
 	switch p.Op() {
 	case cmdbuf.OpNop, cmdbuf.OpChain:
-		e.cpOp(c.Packet, p.Op().String(), p)
+		e.cpPacket(0, nil, p.Op().String(), p)
 	case cmdbuf.OpMarker:
 		e.marker = p.Marker().Text
-		e.cpOp(c.Packet, "MARKER", p)
+		e.cpPacket(0, nil, "MARKER", p)
 	case cmdbuf.OpWork:
 		return e.runWork(p)
 	case cmdbuf.OpWait:
 		w := p.Wait()
 		clk, t := e.drainClock(w.Drain)
-		e.cpOp(c.WaitBase, "WAIT", p)
+		e.cpPacket(c.WaitBase, &e.counters.WaitCycles, "WAIT", p)
 		e.hold(w.Hold, &clk, t, w.Drain)
 	case cmdbuf.OpEventSignal:
 		ev := p.Event()
 		clk, t := e.drainClock(ev.Stages)
 		e.events[ev.ID] = eventSnap{clk, t}
-		e.cpOp(c.Packet, "EVENT_SIGNAL", p)
+		e.cpPacket(0, nil, "EVENT_SIGNAL", p)
 	case cmdbuf.OpEventWait:
 		ev := p.Event()
 		snap, ok := e.events[ev.ID]
 		if !ok {
 			return fmt.Errorf("EVENT_WAIT on event %d, which no EVENT_SIGNAL on %s has set", ev.ID, e.name)
 		}
-		e.cpOp(c.WaitBase, "EVENT_WAIT", p)
+		e.cpPacket(c.WaitBase, &e.counters.WaitCycles, "EVENT_WAIT", p)
 		e.hold(ev.Stages, &snap.clk, snap.time, cmdbuf.StageBlit.Mask())
 	case cmdbuf.OpFenceSignal:
 		f := p.Fence()
@@ -55,7 +55,7 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 		fc.clock = e.ext
 		fc.clock[e.id] = e.seq
 		fc.time = e.finishTime()
-		e.cpOp(c.Packet, "FENCE_SIGNAL", p)
+		e.cpPacket(0, nil, "FENCE_SIGNAL", p)
 	case cmdbuf.OpFenceWait:
 		f := p.Fence()
 		fc, ok := m.fences[f.ID]
@@ -73,7 +73,7 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 			e.chargeStall(0, e.cp, fc.time)
 			e.cp = fc.time
 		}
-		e.cpOp(c.WaitBase, "FENCE_WAIT", p)
+		e.cpPacket(c.WaitBase, &e.counters.WaitCycles, "FENCE_WAIT", p)
 	case cmdbuf.OpCache:
 		return e.runCache(p)
 	case cmdbuf.OpDecompress, cmdbuf.OpMetadataInit:
@@ -154,7 +154,9 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 	if w.Chained {
 		notBefore = e.lastWork.start
 	}
+	e.cpPacket(0, nil, "WORK issue", p)
 	start := e.startWorkAfter(w.Stage, uint64(w.Duration), w.Kind.String(), p, notBefore)
+	e.counters.WorkCycles += uint64(w.Duration)
 	for i := 0; i < w.NumAccesses; i++ {
 		if a := p.Access(i); a.Dir == cmdbuf.DirWrite {
 			ctx.op.writeClients |= 1 << a.Client
@@ -396,14 +398,21 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 			lines += n * m.prof.Costs.InvalPerLine
 		}
 	}
-	cost := m.prof.Costs.CacheOpBase + lines
-	if p.Async() {
-		e.startWork(cmdbuf.StageBlit, cost, "CACHE async", p)
-	} else {
-		e.cpOp(cost, "CACHE", p)
-	}
-	e.counters.CacheCycles += cost
+	e.runSyncOrAsync(p, m.prof.Costs.CacheOpBase+lines, &e.counters.CacheCycles, "CACHE")
 	return nil
+}
+
+// runSyncOrAsync charges a CACHE or compression packet: parsing it on the
+// CP, then cost either on the CP (counted in syncPart) or, async, in the
+// BLIT stage (AsyncCycles).
+func (e *Engine) runSyncOrAsync(p cmdbuf.Packet, cost uint64, syncPart *uint64, what string) {
+	if !p.Async() {
+		e.cpPacket(cost, syncPart, what, p)
+		return
+	}
+	e.cpPacket(0, nil, what, p)
+	e.startWork(cmdbuf.StageBlit, cost, what, p)
+	e.counters.AsyncCycles += cost
 }
 
 // flushLevel writes back the dirty bytes of lv (in the range) that the op
@@ -597,12 +606,6 @@ func (e *Engine) runCompression(p cmdbuf.Packet) error {
 		e.counters.MetadataBytes += n
 		cost = n * m.prof.Costs.MetadataPerByte
 	}
-	cost += m.prof.Costs.Packet
-	if p.Async() {
-		e.startWork(cmdbuf.StageBlit, cost, what+" async", p)
-	} else {
-		e.cpOp(cost, what, p)
-	}
-	e.counters.CompressionCycles += cost
+	e.runSyncOrAsync(p, cost, &e.counters.CompressionCycles, what)
 	return nil
 }

@@ -255,7 +255,7 @@ func TestCountersAndTimeline(t *testing.T) {
 		work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)))
 	c := r.direct.Counters()
 	assert.Equal(t, uint64(n/LineSize), c.FlushedLines[cmdbuf.CacheColor], "every dirty colour line written back")
-	assert.Equal(t, uint64(100-8), c.StallsByStage[cColor], "the CP idled for the draw's 100 cycles less the WAIT's own 8")
+	assert.Equal(t, uint64(100-8-1), c.StallsByStage[cColor], "the CP idled for the draw's 100 cycles less the WAIT's own 8 and its parsing")
 	assert.Equal(t, c.StallsByStage[cColor]+c.StallsByStage[cCompute], c.StallCycles, "the end of submission waits for the dispatch")
 	assert.Equal(t, uint64(200), c.WorkCycles)
 	assert.Equal(t, uint64(1), c.PacketCount(cmdbuf.OpWait))
@@ -270,6 +270,60 @@ func TestCountersAndTimeline(t *testing.T) {
 	}
 	tot := r.m.Total()
 	assert.Equal(t, c.WorkCycles, tot.WorkCycles)
+	assert.Equal(t, c.Cycles, c.CPCycles(), "the CP's parts add up to the engine's cycles")
+	assert.Equal(t, 4*defaultCosts.Packet, c.IssueCycles, "four packets parsed")
+	assert.Equal(t, defaultCosts.WaitBase, c.WaitCycles)
+}
+
+// TestCostPartsAddUp: on every engine, whatever ran (sync and async cache
+// and compression operations, waits, events, fences across engines, several
+// submissions), the CP's parts sum to its cycles, and the timeline's CP
+// spans and stalls cover it without overlap.
+func TestCostPartsAddUp(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", n), r.alloc("Y", n)
+	r.surface("S", n, 1, true)
+	f := r.m.NewFence()
+	asyncFlush := cmdbuf.AppendCache(nil, cmdbuf.CacheOp{Flush: caches(cmdbuf.CacheColor)}, true)
+	asyncDecompress := cmdbuf.AppendDecompress(nil, cmdbuf.SurfaceRegion{Surface: 1, Size: n}, true)
+	ev := cmdbuf.Event{ID: 1, Stages: stages(cmdbuf.StageBlit)}
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+		wait(stages(cColor), stages(cCP)).
+		raw(asyncFlush).
+		raw(cmdbuf.AppendEventSignal(nil, ev)).
+		raw(cmdbuf.AppendEventWait(nil, cmdbuf.Event{ID: 1, Stages: stages(cCompute)})).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)).
+		raw(asyncDecompress).
+		wait(stages(cCompute, cmdbuf.StageBlit), stages(cCP)).
+		cache(caches(cmdbuf.CacheL2), 0).
+		raw(cmdbuf.AppendFenceSignal(nil, cmdbuf.Fence{ID: f, Value: 1})),
+		r.compute, r.prog().
+			raw(cmdbuf.AppendFenceWait(nil, cmdbuf.Fence{ID: f, Value: 1})).
+			work(cmdbuf.WorkDispatch, cCompute, rd(y, n, load), wr(x, n, store)))
+	r.run(r.direct, r.prog().decompress(1, n).work(cmdbuf.WorkDraw, cColor, wr(y, n, color)))
+	for _, e := range r.m.Engines() {
+		c := e.Counters()
+		assert.Equal(t, c.Cycles, c.CPCycles(), "%s: the CP's parts add up to its cycles", e.Name())
+		var packets uint64
+		for _, k := range c.Packets {
+			packets += k
+		}
+		assert.Equal(t, packets*defaultCosts.Packet, c.IssueCycles, "%s: every packet is parsed once", e.Name())
+		var busy, last uint64
+		for _, sp := range e.Timeline() {
+			if sp.Stage == cmdbuf.StageCP {
+				assert.GreaterOrEqual(t, sp.Start, last, "%s: CP spans do not overlap", e.Name())
+				busy += sp.End - sp.Start
+				last = sp.End
+			}
+		}
+		assert.Equal(t, c.Cycles-c.StallCycles, busy, "%s: the CP is busy exactly when it is not stalled", e.Name())
+	}
+	d := r.direct.Counters()
+	assert.NotZero(t, d.AsyncCycles, "the async CACHE and DECOMPRESS ran on the BLIT stage")
+	assert.NotZero(t, d.CompressionCycles, "the sync DECOMPRESS ran on the CP")
+	assert.NotZero(t, r.compute.Counters().StallCycles, "the compute queue waited for the fence")
 }
 
 func TestCPUViewsAndSparseMemory(t *testing.T) {

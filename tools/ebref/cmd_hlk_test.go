@@ -28,6 +28,8 @@ func TestRunScenario(t *testing.T) {
 		"; call 0: 1 barriers, 1 waits",
 		"hazards: none",
 		"cost: ",
+		"  DIRECT#0: ",
+		" cycles = issue ",
 		"ok   ../../hlk/testdata/smoke.ebs:14:1: expect reference RT OUT: equal to the reference",
 	} {
 		assert.Contains(t, stdout, want)
@@ -43,15 +45,37 @@ func TestRunScenario(t *testing.T) {
 	code, stdout, _ = ebref(t, nil, "run", smoke, "--json")
 	require.Equal(t, 0, code)
 	var out []struct {
-		Case, Profile, Status string
-		Lists                 []struct {
+		Case         string `json:"case"`
+		Profile      string `json:"profile"`
+		Status       string `json:"status"`
+		Expectations []struct {
+			Position string `json:"position"`
+			OK       bool   `json:"ok"`
+		} `json:"expectations"`
+		Counters map[string]uint64 `json:"counters"`
+		Engines  []struct {
+			Engine   string            `json:"engine"`
+			Counters map[string]uint64 `json:"counters"`
+		} `json:"engines"`
+		Lists []struct {
 			Calls []string `json:"barrier_calls"`
-		}
+		} `json:"lists"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
 	require.Len(t, out, 3)
 	assert.Equal(t, "Pass", out[0].Status)
 	assert.Contains(t, out[0].Lists[0].Calls[0], "call 0: TEXTURE")
+	assert.Equal(t, "../../hlk/testdata/smoke.ebs:14:1", out[0].Expectations[0].Position)
+	assert.True(t, out[0].Expectations[0].OK)
+	assert.Equal(t, uint64(1), out[0].Counters["packets-WAIT"])
+	for _, c := range out {
+		require.NotEmpty(t, c.Engines, c.Profile)
+		for _, e := range c.Engines {
+			k := e.Counters
+			assert.Equal(t, k["cycles"], k["issue-cycles"]+k["wait-cycles"]+k["cache-cycles"]+k["compression-cycles"]+
+				k["batch-end-cycles"]+k["stall-cycles"], "%s %s: the CP's parts add up", c.Profile, e.Engine)
+		}
+	}
 
 	// Standard input works; parse errors are status 2 with file:line:col.
 	code, _, stderr = ebref(t, []byte("buffer B 4096\nlist L DIRECT\n  dispatch uav Q\nend\n"), "run", "-")

@@ -58,16 +58,6 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ebref run: %v\n", err)
 		return 2
 	}
-	type jsonCase struct {
-		Case         string             `json:"case"`
-		Profile      string             `json:"profile"`
-		Status       string             `json:"status"`
-		Failures     []string           `json:"failures,omitempty"`
-		Expectations []hlk.ExpectResult `json:"expectations"`
-		Hazards      []string           `json:"hazards,omitempty"`
-		Counters     hwmodel.Counters   `json:"counters"`
-		Lists        []jsonList         `json:"lists"`
-	}
 	var out []jsonCase
 	failed, ran := false, 0
 	for _, sc := range cases {
@@ -82,15 +72,7 @@ func runRun(e *env, args []string) int {
 				failed = true
 			}
 			if *asJSON {
-				jc := jsonCase{Case: sc.Name(), Profile: pn, Status: r.Status.String(), Failures: r.Failures,
-					Expectations: r.Expectations, Counters: r.Counters}
-				for _, h := range r.Hazards {
-					jc.Hazards = append(jc.Hazards, h.Message)
-				}
-				for _, l := range r.Lists {
-					jc.Lists = append(jc.Lists, listJSON(l))
-				}
-				out = append(out, jc)
+				out = append(out, caseJSON(sc.Name(), pn, r))
 				continue
 			}
 			printCase(e.stdout, sc, pn, r)
@@ -133,6 +115,51 @@ func loadScenario(e *env, name string) ([]*hlk.Scenario, error) {
 		b, err := os.ReadFile(filepath.FromSlash(p))
 		return string(b), err
 	})
+}
+
+// jsonCase is one case on one profile for --json: labelled snake_case keys,
+// as the hlk report and decode --json use, and counters named as `expect
+// cost` names them.
+type jsonCase struct {
+	Case         string            `json:"case"`
+	Profile      string            `json:"profile"`
+	Status       string            `json:"status"`
+	Failures     []string          `json:"failures,omitempty"`
+	Expectations []jsonExpect      `json:"expectations"`
+	Hazards      []string          `json:"hazards,omitempty"`
+	Counters     map[string]uint64 `json:"counters"`
+	Engines      []jsonEngine      `json:"engines,omitempty"`
+	Lists        []jsonList        `json:"lists"`
+}
+
+type jsonExpect struct {
+	Position    string `json:"position"` // file:line:col
+	Expectation string `json:"expectation"`
+	OK          bool   `json:"ok"`
+	Detail      string `json:"detail"`
+}
+
+type jsonEngine struct {
+	Engine   string            `json:"engine"`
+	Counters map[string]uint64 `json:"counters"`
+}
+
+func caseJSON(name, profile string, r hlk.Result) jsonCase {
+	jc := jsonCase{Case: name, Profile: profile, Status: r.Status.String(), Failures: r.Failures,
+		Counters: hlk.CounterMap(r.Counters)}
+	for _, x := range r.Expectations {
+		jc.Expectations = append(jc.Expectations, jsonExpect{x.Pos.String(), x.Text, x.OK, x.Detail})
+	}
+	for _, h := range r.Hazards {
+		jc.Hazards = append(jc.Hazards, h.Message)
+	}
+	for _, e := range r.Engines {
+		jc.Engines = append(jc.Engines, jsonEngine{e.Engine, hlk.CounterMap(e.Counters)})
+	}
+	for _, l := range r.Lists {
+		jc.Lists = append(jc.Lists, listJSON(l))
+	}
+	return jc
 }
 
 // jsonList is a list's packets for --json.
@@ -198,9 +225,11 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 		fmt.Fprintf(w, "message%s: %s\n", where, o.Text)
 	}
 	c := r.Counters
-	fmt.Fprintf(w, "cost: %d cycles (work %d, stalls %d, held %d, cache %d, compression %d, end of submission %d); %d lines flushed, %d invalidated; %d bytes decompressed\n",
-		c.Cycles, c.WorkCycles, c.StallCycles, c.HeldCycles, c.CacheCycles, c.CompressionCycles, c.BatchEndCycles,
-		sumU(c.FlushedLines[:]), sumU(c.InvalidatedLines[:]), c.DecompressedBytes)
+	fmt.Fprintf(w, "cost: %d cycles; %d lines flushed, %d invalidated; %d bytes decompressed, %d metadata bytes initialised\n",
+		c.Cycles, sumU(c.FlushedLines[:]), sumU(c.InvalidatedLines[:]), c.DecompressedBytes, c.MetadataBytes)
+	for _, e := range r.Engines {
+		writeEngineCost(w, e)
+	}
 	for _, x := range r.Expectations {
 		mark := "ok  "
 		if !x.OK {
@@ -214,6 +243,15 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// writeEngineCost prints an engine's cycles as the sum of its CP's parts
+// (docs/hardware.md "Cost model"), then what ran beside the CP.
+func writeEngineCost(w io.Writer, e hlk.EngineCost) {
+	c := e.Counters
+	fmt.Fprintf(w, "  %s: %d cycles = issue %d + waits %d + cache %d + compression %d + end of submission %d + stalls %d; beside the CP: work %d, async %d, held %d\n",
+		e.Engine, c.Cycles, c.IssueCycles, c.WaitCycles, c.CacheCycles, c.CompressionCycles, c.BatchEndCycles, c.StallCycles,
+		c.WorkCycles, c.AsyncCycles, c.HeldCycles)
 }
 
 func sumU(v []uint64) (s uint64) {
