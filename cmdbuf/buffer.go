@@ -21,6 +21,7 @@ type Buffer struct {
 	scratch     []uint32
 	spare       [][]uint32 // chunks a Reset emptied, for reuse
 	last        Pos        // where the last appended packet starts
+	name        string
 }
 
 // Pos is a packet's place in a buffer: its chunk and dword offset there.
@@ -135,9 +136,17 @@ func (b *Buffer) Reset() {
 // that learns a value only at submission).
 func (b *Buffer) Last() Pos { return b.last }
 
-// Clone returns a copy of the buffer that shares no memory with it.
+// SetName names the buffer, for tools that attribute what the machine
+// reports about it (hazards, costs) to where it came from.
+func (b *Buffer) SetName(name string) { b.name = name }
+
+// Name is the buffer's name, "" if it has none.
+func (b *Buffer) Name() string { return b.name }
+
+// Clone returns a copy of the buffer, name and all, that shares no memory
+// with it.
 func (b *Buffer) Clone() *Buffer {
-	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last}
+	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last, name: b.name}
 	for i, ch := range b.chunks {
 		c.chunks[i] = append(make([]uint32, 0, cap(ch)), ch...)
 	}

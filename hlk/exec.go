@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,8 +112,34 @@ type ListDump struct {
 	Name    string
 	Type    ddi.CommandListType
 	Lines   []cmdbuf.Line
-	Calls   [][]string // the barrier calls, in order, each barrier as it prints
+	Calls   []BarrierCall // the barrier calls, in order
 	Records []umd.BarrierRecord
+	// Costs are what each command's packets cost the GPU, summed over every
+	// execution of the list, by the command's ordinal (its MARKER's tag:
+	// "Barrier #2" is 2); Cycles is the CP's time (hwmodel.PacketCost).
+	Costs map[int]hwmodel.Counters
+	// markers are the list's MARKERs: dword offset and tag, in order.
+	markers []markerAt
+}
+
+// BarrierCall is one barrier call of a list: its ordinal among the list's
+// commands (as its MARKER and its messages number it; 0 when the call
+// recorded no packets), and each barrier as it prints.
+type BarrierCall struct {
+	Ordinal  int
+	Barriers []string
+}
+
+type markerAt struct{ offset, tag int }
+
+// CommandAt is the ordinal of the command whose MARKER is at a dword
+// offset of the list, 0 if no MARKER is there.
+func (d *ListDump) CommandAt(offset int) int {
+	i, ok := slices.BinarySearchFunc(d.markers, offset, func(m markerAt, off int) int { return cmp.Compare(m.offset, off) })
+	if !ok {
+		return 0
+	}
+	return d.markers[i].tag
 }
 
 // exec is one case running.
@@ -153,6 +180,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	}
 	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
 		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, gone: map[string]bool{}}
+	dev.Machine().OnPacket(x.attribute)
 	for _, st := range sc.Steps {
 		if err := ctx.Err(); err != nil {
 			return Result{Status: Timeout, Failures: []string{fmt.Sprintf("stopped at %s: %v", st.At(), err)}}
@@ -318,7 +346,12 @@ func (x *exec) record(s *ListStep) {
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
 		if c.Op == "barrier" {
-			dump.Calls = append(dump.Calls, x.barrierCall(cl, c))
+			n := len(cl.Records())
+			call := BarrierCall{Barriers: x.barrierCall(cl, c)}
+			if recs := cl.Records(); len(recs) > n {
+				call.Ordinal = recs[len(recs)-1].Call
+			}
+			dump.Calls = append(dump.Calls, call)
 		} else {
 			x.command(cl, c)
 		}
@@ -339,8 +372,53 @@ func (x *exec) record(s *ListStep) {
 	}
 	dump.Lines = cmdbuf.Listing(cl.Buffer(), nil)
 	dump.Records = cl.Records()
+	dump.markers = markers(cl.Buffer())
+	cl.Buffer().SetName(s.Name)
 	x.dumps[s.Name] = dump
 	x.lists[s.Name] = cl
+}
+
+// markers lists a buffer's MARKERs (not those of buffers it CALLs).
+func markers(b *cmdbuf.Buffer) []markerAt {
+	var out []markerAt
+	base, chunk := 0, 0
+	b.Walk(func(c int, p cmdbuf.Packet, err error) error {
+		if err != nil {
+			return err
+		}
+		for ; chunk < c; chunk++ {
+			base += len(b.Chunks()[chunk])
+		}
+		if p.Op() == cmdbuf.OpMarker {
+			out = append(out, markerAt{base + p.Offset, int(p.Marker().Tag)})
+		}
+		return nil
+	})
+	return out
+}
+
+// attribute adds a packet's cost to the command of a recorded list whose
+// MARKER it follows.
+func (x *exec) attribute(pc hwmodel.PacketCost) {
+	d := x.dumps[pc.Buffer.Name()]
+	if d == nil {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(d.markers, pc.Offset, func(m markerAt, off int) int { return cmp.Compare(m.offset, off) })
+	if i == len(d.markers) || d.markers[i].offset != pc.Offset {
+		i--
+	}
+	if i < 0 {
+		return
+	}
+	if d.Costs == nil {
+		d.Costs = map[int]hwmodel.Counters{}
+	}
+	c := d.Costs[d.markers[i].tag]
+	cycles := c.Cycles + pc.Cost.Cycles
+	c.Add(pc.Cost)
+	c.Cycles = cycles // Add keeps the maximum, for engines side by side
+	d.Costs[d.markers[i].tag] = c
 }
 
 // handle resolves a view's resource.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
@@ -387,4 +388,53 @@ execute Q L
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), base, "the timed-out case still runs")
+}
+
+// TestCommandCosts: each command's packets' costs, summed over the
+// executions of its list, add up to what the engine spent outside the ends
+// of its submissions; a list executed twice costs twice; calls are
+// numbered as their MARKERs.
+func TestCommandCosts(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+texture RT 64x64 flags RENDER_TARGET|SHADER_RESOURCE layout RENDER_TARGET
+texture OUT 64x64 flags RENDER_TARGET layout RENDER_TARGET
+queue Q direct
+list L direct
+  draw rt RT
+  barrier texture RT sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> SHADER_RESOURCE
+  draw ps-srv RT rt OUT
+  barrier texture RT sync PIXEL_SHADING -> RENDER_TARGET access SHADER_RESOURCE -> RENDER_TARGET layout SHADER_RESOURCE -> RENDER_TARGET
+end
+execute Q L
+execute Q L
+`, nil)
+	require.NoError(t, err)
+	p, _ := hwmodel.LookupProfile("discrete")
+	r := Run(Reference, sc[0], p, "")
+	require.Equal(t, Pass, r.Status, r.Failures)
+	require.Len(t, r.Lists, 1)
+	l := r.Lists[0]
+	require.Len(t, l.Calls, 2)
+	assert.Equal(t, []int{2, 4}, []int{l.Calls[0].Ordinal, l.Calls[1].Ordinal}, "calls are numbered among all commands, as their MARKERs")
+	for _, ln := range l.Lines {
+		if ln.Op == "MARKER" && strings.Contains(ln.Text, `"Barrier #2"`) {
+			assert.Equal(t, 2, l.CommandAt(ln.Offset))
+			assert.Zero(t, l.CommandAt(ln.Offset+1), "no MARKER starts there")
+		}
+	}
+	var sum hwmodel.Counters
+	for _, n := range []int{1, 2, 3, 4} {
+		c, ok := l.Costs[n]
+		require.True(t, ok, "command %d has a cost", n)
+		sum.Add(c)
+	}
+	assert.Len(t, l.Costs, 4)
+	require.Len(t, r.Engines, 1)
+	e := r.Engines[0].Counters
+	assert.Equal(t, e.Packets, sum.Packets, "every packet of the list is some command's")
+	assert.Equal(t, e.IssueCycles+e.WaitCycles+e.CacheCycles+e.CompressionCycles,
+		sum.IssueCycles+sum.WaitCycles+sum.CacheCycles+sum.CompressionCycles)
+	assert.Equal(t, e.DecompressedBytes, sum.DecompressedBytes)
+	assert.Equal(t, uint64(2), l.Costs[2].PacketCount(cmdbuf.OpWait), "two executions, one WAIT each")
+	assert.NotZero(t, l.Costs[2].DecompressedBytes, "the generic layout decompresses")
 }

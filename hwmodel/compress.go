@@ -126,7 +126,7 @@ func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
 	}
 	if uninit.set() {
 		m.addHazard(ctx, HazardUninitializedMetadata, a, uninit.lo, uninit.hi-uninit.lo, nil,
-			fmt.Sprintf("a METADATA_INIT of surface %d (a barrier with DISCARD) before packet %d would define it", s.ID, ctx.op.packet))
+			fmt.Sprintf("a METADATA_INIT of surface %d (a barrier with DISCARD) before %s would define it", s.ID, ctx.op.at()))
 	}
 	if unreadable.set() {
 		why := fmt.Sprintf("%s on %s does not decode compression", a.Client, ctx.e.kind)
@@ -134,7 +134,7 @@ func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
 			why = "the access does not go through compression"
 		}
 		m.addHazard(ctx, HazardCompressedRead, a, unreadable.lo, unreadable.hi-unreadable.lo, nil,
-			fmt.Sprintf("%s: a DECOMPRESS of surface %d before packet %d would make it plain", why, s.ID, ctx.op.packet))
+			fmt.Sprintf("%s: a DECOMPRESS of surface %d before %s would make it plain", why, s.ID, ctx.op.at()))
 	}
 	return explained
 }
@@ -170,7 +170,7 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		if corrupt.set() {
 			ctx.op.tainted = true // what it wrote reads back wrong
 			m.addHazard(ctx, HazardCompressedWrite, a, corrupt.lo, corrupt.hi-corrupt.lo, nil,
-				fmt.Sprintf("%s writes surface %d without compression: a DECOMPRESS before packet %d would make it plain", a.Client, s.ID, ctx.op.packet))
+				fmt.Sprintf("%s writes surface %d without compression: a DECOMPRESS before %s would make it plain", a.Client, s.ID, ctx.op.at()))
 		}
 	}()
 	first, last := blocksOf(s, a.Addr, uint64(a.Size))
@@ -273,7 +273,7 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) u
 		if lost.set() {
 			a := cmdbuf.Access{Addr: lost.lo, Size: uint32(lost.hi - lost.lo), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
 			m.addHazard(ctx, HazardCompressedWrite, a, lost.lo, lost.hi-lost.lo, nil,
-				fmt.Sprintf("METADATA_INIT marked compressed blocks of surface %d plain: a DECOMPRESS before packet %d would keep their data", s.ID, ctx.op.packet))
+				fmt.Sprintf("METADATA_INIT marked compressed blocks of surface %d plain: a DECOMPRESS before %s would keep their data", s.ID, ctx.op.at()))
 		}
 	}
 	meta := make([]byte, 2*(last-first+1))

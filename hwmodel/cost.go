@@ -103,6 +103,56 @@ func (c *Counters) Add(o Counters) {
 	c.Hazards += o.Hazards
 }
 
+// since is what c counted after o: c less o, field by field (Cycles too).
+func (c Counters) since(o Counters) Counters {
+	d := c
+	d.Cycles -= o.Cycles
+	d.IssueCycles -= o.IssueCycles
+	d.WaitCycles -= o.WaitCycles
+	d.CacheCycles -= o.CacheCycles
+	d.CompressionCycles -= o.CompressionCycles
+	d.BatchEndCycles -= o.BatchEndCycles
+	d.StallCycles -= o.StallCycles
+	d.WorkCycles -= o.WorkCycles
+	d.AsyncCycles -= o.AsyncCycles
+	d.HeldCycles -= o.HeldCycles
+	for i := range d.StallsByStage {
+		d.StallsByStage[i] -= o.StallsByStage[i]
+	}
+	for i := range d.FlushedLines {
+		d.FlushedLines[i] -= o.FlushedLines[i]
+		d.InvalidatedLines[i] -= o.InvalidatedLines[i]
+	}
+	d.DecompressedBytes -= o.DecompressedBytes
+	d.MetadataBytes -= o.MetadataBytes
+	for i := range d.Packets {
+		d.Packets[i] -= o.Packets[i]
+	}
+	d.Submissions -= o.Submissions
+	d.Faults -= o.Faults
+	d.Hazards -= o.Hazards
+	return d
+}
+
+// PacketCost is what executing one packet cost its engine: the growth of
+// its counters while the packet ran, with Cycles the CP's time it took
+// (its parse, its synchronous work and the stall it caused). Work and
+// asynchronous operations it started are in WorkCycles and AsyncCycles;
+// the stall that later waits for them belongs to the packet that waits.
+type PacketCost struct {
+	Engine *Engine
+	Batch  int            // the submission's ordinal on the engine
+	Buffer *cmdbuf.Buffer // the buffer holding the packet (a CALLed one's for what it holds)
+	Offset int            // the packet's dword offset in Buffer, as listings print it
+	Op     cmdbuf.Opcode
+	Cost   Counters
+}
+
+// OnPacket has f called after every packet any engine executes (a packet
+// blocked on a fence, when it finally passes), or stops that for nil. It is
+// how a tool attributes costs to the commands that emitted the packets.
+func (m *Machine) OnPacket(f func(PacketCost)) { m.onPacket = f }
+
 // Total sums every engine's counters.
 func (m *Machine) Total() Counters {
 	var t Counters

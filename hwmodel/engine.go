@@ -85,7 +85,11 @@ type Engine struct {
 	stageEnd  [numStages]uint64
 	holdUntil [numStages]uint64
 	counters  Counters
-	timeline  []Span
+	// snap and snapCP are the counters and CP time before the packet
+	// running, kept only while the machine has an OnPacket hook.
+	snap     Counters
+	snapCP   uint64
+	timeline []Span
 
 	ctx opCtx
 }
@@ -159,7 +163,7 @@ func (e *Engine) issue(stage cmdbuf.Stage, what string, p cmdbuf.Packet) *opCtx 
 	m := e.m
 	e.seq++
 	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq, batch: e.cur.ordinal,
-		packet: e.cur.packet, offset: e.offsetOf(p), what: what, marker: e.marker}
+		packet: e.cur.packet, offset: e.offsetOf(p), buffer: e.bufferName(), what: what, marker: e.marker}
 	m.ops = append(m.ops, op)
 	m.scratch.opBuf = m.scratch.opBuf[:0]
 	e.ctx = opCtx{op: op, e: e, front: e.frontierOf(stage)}
@@ -177,6 +181,14 @@ func (e *Engine) frontierOf(s cmdbuf.Stage) clock {
 	c := e.floor
 	c.merge(&e.frontier[s])
 	return c
+}
+
+// bufferName is the name of the buffer running, "" if none or unnamed.
+func (e *Engine) bufferName() string {
+	if n := len(e.cur.stack); n > 0 {
+		return e.cur.stack[n-1].buf.Name()
+	}
+	return ""
 }
 
 func (e *Engine) offsetOf(p cmdbuf.Packet) int {
@@ -371,6 +383,9 @@ func (e *Engine) runBatch() bool {
 			}
 			b.called++
 		}
+		if e.m.onPacket != nil {
+			e.snap, e.snapCP = e.counters, e.cp
+		}
 		if p.Op() == cmdbuf.OpCall {
 			id := p.Call().Buffer
 			callee, ok := e.m.buffers[id]
@@ -384,6 +399,7 @@ func (e *Engine) runBatch() bool {
 			}
 			e.counters.countPacket(p.Op())
 			e.cpPacket(0, nil, "CALL", p)
+			e.reportPacket(f, p)
 			f.off += p.Size()
 			b.stack = append(b.stack, frame{buf: callee})
 			b.packet++
@@ -393,9 +409,12 @@ func (e *Engine) runBatch() bool {
 		case errors.Is(err, errBlocked):
 			return true
 		case err != nil:
+			e.counters.countPacket(p.Op())
 			e.fault(f.base+p.Offset, err.Error())
 			return false
 		}
+		e.counters.countPacket(p.Op())
+		e.reportPacket(f, p)
 		if err := e.advance(f, p); err != nil {
 			e.fault(f.base+p.Offset, err.Error())
 			return false
@@ -406,6 +425,18 @@ func (e *Engine) runBatch() bool {
 		}
 	}
 	return false
+}
+
+// reportPacket tells the machine's OnPacket hook, if any, what packet p in
+// frame f cost: the counters' growth since the snapshot taken before it
+// ran, and the CP's time since then.
+func (e *Engine) reportPacket(f *frame, p cmdbuf.Packet) {
+	if e.m.onPacket == nil {
+		return
+	}
+	c := e.counters.since(e.snap)
+	c.Cycles = e.cp - e.snapCP
+	e.m.onPacket(PacketCost{Engine: e, Batch: e.cur.ordinal, Buffer: f.buf, Offset: f.base + p.Offset, Op: p.Op(), Cost: c})
 }
 
 // advance moves a frame past packet p, following CHAIN.

@@ -16,7 +16,6 @@ import (
 func (e *Engine) execute(p cmdbuf.Packet) error {
 	m := e.m
 	c := &m.prof.Costs
-	e.counters.countPacket(p.Op())
 	switch p.Op() {
 	case cmdbuf.OpNop, cmdbuf.OpChain:
 		e.cpPacket(0, nil, p.Op().String(), p)
@@ -317,7 +316,7 @@ func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
 				}
 			}
 			ctx.op.tainted = true
-			fix := fmt.Sprintf("a WAIT draining %s before packet %d would order them", w.op.stage.Mask(), ctx.op.packet)
+			fix := fmt.Sprintf("a WAIT draining %s before %s would order them", w.op.stage.Mask(), ctx.op.at())
 			if w.op == ctx.op {
 				fix = fmt.Sprintf("one work writes these bytes through %s and %s, whose caches retire in no fixed order", w.client, a.Client)
 			}
@@ -339,7 +338,7 @@ func (m *Machine) checkWAR(ctx *opCtx, a cmdbuf.Access) {
 		}
 		lo, hi := max(a.Addr, r.addr), min(a.End(), r.addr+uint64(r.n))
 		if !m.addHazard(ctx, HazardWriteAfterRead, a, lo, hi-lo, r.op,
-			fmt.Sprintf("a WAIT draining %s before packet %d would order them", r.op.stage.Mask(), ctx.op.packet)) {
+			fmt.Sprintf("a WAIT draining %s before %s would order them", r.op.stage.Mask(), ctx.op.at())) {
 			continue
 		}
 		m.scramble(r.op)

@@ -74,7 +74,8 @@ type Hazard struct {
 	Engine   string
 	Batch    int    // submission ordinal on the engine
 	Packet   int    // packet ordinal in the submission
-	Offset   int    // dword offset in its buffer
+	Offset   int    // dword offset in its buffer, as listings print it
+	Buffer   string // the buffer's name (cmdbuf.Buffer.SetName), if any
 	Op       string // what accessed: "COPY read", "DRAW write", "CACHE"
 	Marker   string // the last MARKER before the packet
 	Addr     uint64
@@ -121,7 +122,7 @@ func (m *Machine) addHazard(ctx *opCtx, kind HazardKind, a cmdbuf.Access, addr, 
 		}
 		op += " " + dir
 	}
-	h := Hazard{Kind: kind, Engine: e.name, Batch: ctx.op.batch, Packet: ctx.op.packet, Offset: ctx.op.offset,
+	h := Hazard{Kind: kind, Engine: e.name, Batch: ctx.op.batch, Packet: ctx.op.packet, Offset: ctx.op.offset, Buffer: ctx.op.buffer,
 		Op: op, Marker: ctx.op.marker, Addr: addr, Size: size, Resource: m.labelOf(addr), Fix: fix}
 	if earlier != nil {
 		h.Earlier = earlier.describe(m)
@@ -139,7 +140,10 @@ func (h *Hazard) render() string {
 	if h.Resource != "" {
 		fmt.Fprintf(&s, " (%s)", h.Resource)
 	}
-	fmt.Fprintf(&s, " on %s at packet %d", h.Engine, h.Packet)
+	fmt.Fprintf(&s, " on %s at dword %d", h.Engine, h.Offset)
+	if h.Buffer != "" {
+		fmt.Fprintf(&s, " of %s", h.Buffer)
+	}
 	if h.Marker != "" {
 		fmt.Fprintf(&s, " [%s]", h.Marker)
 	}
@@ -230,11 +234,11 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 	}
 	if !m.orderedBefore(w, wc, ctx) {
 		if w.engine != e.id {
-			return explanation{HazardReadAfterWrite, w, fmt.Sprintf("no fence orders %s before packet %d on %s",
-				m.engines[w.engine].name, ctx.op.packet, e.name)}
+			return explanation{HazardReadAfterWrite, w, fmt.Sprintf("no fence orders %s before %s on %s",
+				m.engines[w.engine].name, ctx.op.at(), e.name)}
 		}
-		return explanation{HazardReadAfterWrite, w, fmt.Sprintf("a WAIT draining %s before packet %d would order them",
-			w.stage.Mask(), ctx.op.packet)}
+		return explanation{HazardReadAfterWrite, w, fmt.Sprintf("a WAIT draining %s before %s would order them",
+			w.stage.Mask(), ctx.op.at())}
 	}
 	// Ordered. If the writer's own output was already wrong (an earlier
 	// hazard), the right value is nowhere to be found: a consequence.
@@ -252,8 +256,8 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 				return explanation{HazardInvalidateBeforeFlush, w, fmt.Sprintf(
 					"%s was invalidated before the data reached %s: invalidate it after the flush", stale.name, path[j].name)}
 			}
-			return explanation{HazardMissingInvalidate, w, fmt.Sprintf("invalidating %s before packet %d would drop the stale line",
-				stale.name, ctx.op.packet)}
+			return explanation{HazardMissingInvalidate, w, fmt.Sprintf("invalidating %s before %s would drop the stale line",
+				stale.name, ctx.op.at())}
 		}
 	}
 	// Is it stuck, dirty, in a cache the reader does not look in (as the
@@ -268,10 +272,10 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 		if v[0]&1 != 0 && dv[0]&1 != 0 && m.plainAt(ctx, addr, b[0]) == want {
 			if lv.engine >= 0 && lv.engine != e.id {
 				return explanation{HazardMissingFlush, w, fmt.Sprintf(
-					"flushing %s before what orders %s before packet %d would write it back", lv.name, m.engines[lv.engine].name, ctx.op.packet)}
+					"flushing %s before what orders %s before %s would write it back", lv.name, m.engines[lv.engine].name, ctx.op.at())}
 			}
-			return explanation{HazardMissingFlush, w, fmt.Sprintf("flushing %s before packet %d would write it back",
-				lv.name, ctx.op.packet)}
+			return explanation{HazardMissingFlush, w, fmt.Sprintf("flushing %s before %s would write it back",
+				lv.name, ctx.op.at())}
 		}
 	}
 	return explanation{HazardUnexplained, w, "the written data is nowhere the reader could find it"}

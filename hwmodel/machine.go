@@ -63,6 +63,7 @@ type opRec struct {
 	batch   int    // submission ordinal on the engine
 	packet  int    // packet ordinal within the submission
 	offset  int    // dword offset within its buffer
+	buffer  string // its buffer's name, if any
 	what    string // "DRAW", "CACHE", "DECOMPRESS", ...
 	marker  string // the last MARKER text before it
 	tainted bool   // its inputs already differed from the reference
@@ -76,11 +77,19 @@ type opRec struct {
 	settled, settledKnown bool
 }
 
+// at says where the op's packet is, as listings number it: "dword 24 of L".
+func (o *opRec) at() string {
+	if o.buffer == "" {
+		return fmt.Sprintf("dword %d", o.offset)
+	}
+	return fmt.Sprintf("dword %d of %s", o.offset, o.buffer)
+}
+
 func (o *opRec) describe(m *Machine) string {
 	if o == nil {
 		return "an earlier submission"
 	}
-	s := fmt.Sprintf("%s (packet %d", o.what, o.packet)
+	s := fmt.Sprintf("%s (%s", o.what, o.at())
 	if o.engine >= 0 && o.engine < len(m.engines) {
 		s += " on " + m.engines[o.engine].name
 	}
@@ -134,6 +143,7 @@ type Machine struct {
 	// retireAt is the effect count at which retire next runs; retireMin
 	// its floor (tests set 0 to retire after every packet).
 	retireAt, retireMin int
+	onPacket            func(PacketCost)
 }
 
 // New returns an idle machine on a profile.
@@ -534,7 +544,7 @@ type Fault struct {
 }
 
 func (f Fault) String() string {
-	return fmt.Sprintf("fault on %s, submission %d, packet %d (dword %d): %s", f.Engine, f.Batch, f.Packet, f.Offset, f.Reason)
+	return fmt.Sprintf("fault on %s, submission %d, dword %d: %s", f.Engine, f.Batch, f.Offset, f.Reason)
 }
 
 // ErrDeadlock: Run stopped with engines waiting on fences nothing will

@@ -46,8 +46,8 @@ func (cl *CommandList) barrierCall(n int, add func(p *plan, call, i int) bool) {
 	if !cl.open("Barrier") {
 		return
 	}
-	call := cl.calls
-	cl.calls++
+	cl.commands++
+	call := cl.commands
 	if cl.rules == nil {
 		cl.fail(Message{Category: CategoryStateSetting, ID: MsgBarrierInBundle, Command: "Barrier", Call: call, Barrier: -1,
 			Rule: `a bundle cannot record barriers (000 "Barrier API Call Validation")`})

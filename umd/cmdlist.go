@@ -33,8 +33,9 @@ type CommandList struct {
 	err               *Message
 	warns             []Message
 
-	commands int // commands recorded, for markers
-	calls    int // Barrier calls recorded
+	// commands counts the commands begun, Barrier calls included: the
+	// current one's ordinal, which its MARKER and its messages carry.
+	commands int
 
 	// Record-time tracking of the subresources the list touches (track.go).
 	gen    uint32
@@ -164,7 +165,7 @@ func (cl *CommandList) Reset() {
 	cl.closed, cl.err = false, nil
 	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
-	cl.commands, cl.calls = 0, 0
+	cl.commands = 0
 	cl.gen++
 	cl.patches = cl.patches[:0]
 	cl.assumptions = cl.assumptions[:0]
@@ -242,15 +243,15 @@ func (cl *CommandList) warn(m Message) {
 	cl.warns = append(cl.warns, m)
 }
 
-// marker emits a MARKER naming the command, "Barrier #3", so hazards point
-// at it, without allocating.
+// marker emits a MARKER naming the current command, "Barrier #3", so
+// hazards point at it, without allocating.
 func (cl *CommandList) marker(command string) {
 	cl.put(cl.appendMarker(cl.words[:0], command))
 }
 
-// appendMarker appends the MARKER of the next command to words.
+// appendMarker appends the MARKER of the current command (cl.commands,
+// counted when the command began) to words.
 func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
-	cl.commands++
 	var b [64]byte
 	n := copy(b[:48], command)
 	b[n], b[n+1] = ' ', '#'

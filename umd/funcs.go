@@ -294,7 +294,7 @@ func (f *Funcs) barrierList(h ddi.HCommandList, n uint32, null bool) *CommandLis
 		return nil
 	}
 	if n > 0 && null {
-		cl.fail(Message{Category: CategoryStateSetting, ID: MsgInvalidHandle, Command: "Barrier", Call: cl.calls, Barrier: -1,
+		cl.fail(Message{Category: CategoryStateSetting, ID: MsgInvalidHandle, Command: "Barrier", Call: cl.commands + 1, Barrier: -1,
 			Field: "pBarriers", Value: "NULL", Rule: "NumBarriers is not 0 but there are no barriers"})
 		f.result(cl.err)
 		return nil

@@ -131,10 +131,11 @@ func (id MessageID) Name() string {
 // MessageIDs lists every message ebref emits.
 func MessageIDs() []MessageID { return slices.Sorted(maps.Keys(messageNames)) }
 
-// Message is one validation finding. Call and Barrier locate a barrier
-// (the Barrier call's ordinal in its command list, from 0, and the
-// barrier's index in the call); both are -1 for findings about other
-// commands, which Command names instead.
+// Message is one validation finding. Call and Barrier locate a barrier:
+// Call is the Barrier call's ordinal among all the commands of its command
+// list, from 1, the number its MARKER carries ("Barrier #3"), and Barrier
+// the barrier's index in the call's array, from 0; both are -1 for findings
+// about other commands, which Command names instead.
 type Message struct {
 	Severity Severity
 	Category Category
@@ -149,12 +150,12 @@ type Message struct {
 
 // Error prints the message in the debug layer's style:
 //
-//	D3D12 ERROR: Barrier call 2, barrier 0: LayoutAfter RENDER_TARGET: ... (000 "...") [ STATE_SETTING ERROR #1334: INCOMPATIBLE_BARRIER_LAYOUT ]
+//	D3D12 ERROR: Barrier #2, barrier 0: LayoutAfter RENDER_TARGET: ... (000 "...") [ STATE_SETTING ERROR #1334: INCOMPATIBLE_BARRIER_LAYOUT ]
 func (m *Message) Error() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "D3D12 %s: %s", m.Severity, m.Command)
 	if m.Call >= 0 {
-		fmt.Fprintf(&s, " call %d", m.Call)
+		fmt.Fprintf(&s, " #%d", m.Call)
 	}
 	if m.Barrier >= 0 {
 		fmt.Fprintf(&s, ", barrier %d", m.Barrier)

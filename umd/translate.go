@@ -477,7 +477,9 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	cl.records = append(cl.records, rec)
 }
 
-// BarrierRecord is what one Barrier call produced: its waits (stages
+// BarrierRecord is what one Barrier call produced: the call (its ordinal
+// among the list's commands, from 1, as its MARKER "Barrier #n" and its
+// messages number it), its waits (stages
 // drained and held), cache operations (caches flushed and invalidated) and
 // surface work (SurfaceOps), and how many dwords of packets.
 type BarrierRecord struct {

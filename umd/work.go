@@ -137,6 +137,7 @@ func (cl *CommandList) begin(command string, types ...ddi.CommandListType) *work
 		cl.leave()
 		return nil
 	}
+	cl.commands++
 	cl.marker(command)
 	cl.accs = cl.accs[:0]
 	return &work{cl: cl, command: command, id: cl.d.workIDs.Add(1)}

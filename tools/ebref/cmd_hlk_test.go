@@ -25,7 +25,8 @@ func TestRunScenario(t *testing.T) {
 		`MARKER        tag=0x00000002 "Barrier #2"`,
 		"; barrier 0: TEXTURE 0x2 RENDER_TARGET->PIXEL_SHADING",
 		"CACHE         flush=COLOR inval=TEXTURE_L0",
-		"; call 0: 1 barriers, 1 waits",
+		"; Barrier #2: 1 barriers, 1 waits",
+		"16 dwords; cost 2233 cycles (150 stalled), 256 lines flushed",
 		"hazards: none",
 		"cost: ",
 		"  DIRECT#0: ",
@@ -64,7 +65,7 @@ func TestRunScenario(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &out))
 	require.Len(t, out, 3)
 	assert.Equal(t, "Pass", out[0].Status)
-	assert.Contains(t, out[0].Lists[0].Calls[0], "call 0: TEXTURE")
+	assert.Contains(t, out[0].Lists[0].Calls[0], "Barrier #2: TEXTURE")
 	assert.Equal(t, "../../hlk/testdata/smoke.ebs:14:1", out[0].Expectations[0].Position)
 	assert.True(t, out[0].Expectations[0].OK)
 	assert.Equal(t, uint64(1), out[0].Counters["packets-WAIT"])

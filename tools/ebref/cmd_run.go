@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ebref/ebref/hlk"
@@ -164,21 +166,39 @@ func caseJSON(name, profile string, r hlk.Result) jsonCase {
 
 // jsonList is a list's packets for --json.
 type jsonList struct {
-	Name  string   `json:"name"`
-	Type  string   `json:"type"`
-	Calls []string `json:"barrier_calls"`
-	Lines []string `json:"packets"`
+	Name     string        `json:"name"`
+	Type     string        `json:"type"`
+	Calls    []string      `json:"barrier_calls"`
+	Lines    []string      `json:"packets"`
+	Commands []jsonCommand `json:"command_costs,omitempty"`
+}
+
+// jsonCommand is what one command's packets cost, over every execution.
+type jsonCommand struct {
+	Command  int               `json:"command"` // its ordinal in the list, as its MARKER numbers it
+	Counters map[string]uint64 `json:"counters"`
 }
 
 func listJSON(l hlk.ListDump) jsonList {
 	jl := jsonList{Name: l.Name, Type: l.Type.String()}
-	for i, c := range l.Calls {
-		jl.Calls = append(jl.Calls, fmt.Sprintf("call %d: %s", i, strings.Join(c, "; ")))
+	for _, c := range l.Calls {
+		jl.Calls = append(jl.Calls, callName(c)+": "+strings.Join(c.Barriers, "; "))
 	}
 	for _, ln := range l.Lines {
 		jl.Lines = append(jl.Lines, fmt.Sprintf("%5d %-13s %s", ln.Offset, ln.Op, ln.Text))
 	}
+	for _, n := range slices.Sorted(maps.Keys(l.Costs)) {
+		jl.Commands = append(jl.Commands, jsonCommand{n, hlk.CounterMap(l.Costs[n])})
+	}
 	return jl
+}
+
+// callName names a barrier call as its MARKER does.
+func callName(c hlk.BarrierCall) string {
+	if c.Ordinal == 0 {
+		return "Barrier (no packets)"
+	}
+	return fmt.Sprintf("Barrier #%d", c.Ordinal)
 }
 
 // printCase prints one case's run: packets per list (each Barrier MARKER
@@ -194,19 +214,26 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 	}
 	for _, l := range r.Lists {
 		fmt.Fprintf(w, "list %s (%s)\n", l.Name, l.Type)
-		call := 0
+		calls := map[int]hlk.BarrierCall{}
+		for _, c := range l.Calls {
+			if c.Ordinal != 0 {
+				calls[c.Ordinal] = c
+			} else {
+				fmt.Fprintf(w, "  ; %s: %s\n", callName(c), strings.Join(c.Barriers, "; "))
+			}
+		}
 		for _, ln := range l.Lines {
 			fmt.Fprintf(w, "  %5d  %-13s %s\n", ln.Offset, ln.Op, ln.Text)
-			if ln.Op == "MARKER" && strings.Contains(ln.Text, "\"Barrier #") && call < len(l.Calls) {
-				for j := range l.Calls[call] {
-					fmt.Fprintf(w, "         ; barrier %d: %s\n", j, l.Calls[call][j])
+			if ln.Op == "MARKER" && ln.Depth == 0 {
+				for j, b := range calls[l.CommandAt(ln.Offset)].Barriers {
+					fmt.Fprintf(w, "         ; barrier %d: %s\n", j, b)
 				}
-				call++
 			}
 		}
 		for _, rec := range l.Records {
-			fmt.Fprintf(w, "  ; call %d: %d barriers, %d waits (drain %s, hold %s), %d cache ops (flush %s, invalidate %s), %d surface ops, %d dwords\n",
-				rec.Call, rec.Barriers, rec.Waits, rec.Drain, rec.Hold, rec.CacheOps, rec.Flush, rec.Invalidate, rec.NumOps, rec.Dwords)
+			fmt.Fprintf(w, "  ; Barrier #%d: %d barriers, %d waits (drain %s, hold %s), %d cache ops (flush %s, invalidate %s), %d surface ops, %d dwords; %s\n",
+				rec.Call, rec.Barriers, rec.Waits, rec.Drain, rec.Hold, rec.CacheOps, rec.Flush, rec.Invalidate, rec.NumOps, rec.Dwords,
+				callCost(l.Costs, rec.Call))
 		}
 	}
 	if len(r.Hazards) == 0 {
@@ -243,6 +270,17 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// callCost says what a command's packets cost the GPU, over every
+// execution of its list.
+func callCost(costs map[int]hwmodel.Counters, command int) string {
+	c, ok := costs[command]
+	if !ok {
+		return "not executed"
+	}
+	return fmt.Sprintf("cost %d cycles (%d stalled), %d lines flushed, %d invalidated, %d bytes decompressed, %d metadata bytes",
+		c.Cycles, c.StallCycles, sumU(c.FlushedLines[:]), sumU(c.InvalidatedLines[:]), c.DecompressedBytes, c.MetadataBytes)
 }
 
 // writeEngineCost prints an engine's cycles as the sum of its CP's parts
