@@ -309,12 +309,12 @@ func TestCostPartsAddUp(t *testing.T) {
 			work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
 			wait(stages(cColor), stages(cCP)).
 			raw(asyncFlush).
-		raw(cmdbuf.AppendEventSignal(nil, ev)).
-		raw(cmdbuf.AppendEventWait(nil, cmdbuf.Event{ID: 1, Stages: stages(cCompute)})).
-		work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)).
-		raw(asyncDecompress).
-		wait(stages(cCompute, cmdbuf.StageBlit), stages(cCP)).
-		cache(caches(cmdbuf.CacheL2), 0).
+			raw(cmdbuf.AppendEventSignal(nil, ev)).
+			raw(cmdbuf.AppendEventWait(nil, cmdbuf.Event{ID: 1, Stages: stages(cCompute)})).
+			work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)).
+			raw(asyncDecompress).
+			wait(stages(cCompute, cmdbuf.StageBlit), stages(cCP)).
+			cache(caches(cmdbuf.CacheL2), 0).
 			raw(cmdbuf.AppendFenceSignal(nil, cmdbuf.Fence{ID: f, Value: 1})))
 	r.run(r.direct, r.prog().decompress(1, n).work(cmdbuf.WorkDraw, cColor, wr(y, n, color)))
 	for _, e := range r.m.Engines() {
