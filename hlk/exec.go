@@ -74,10 +74,11 @@ type Result struct {
 	Lists        []ListDump       // each list's packets, for `ebref run`
 }
 
-// EngineCost is one engine's counters.
+// EngineCost is one engine's counters and timeline.
 type EngineCost struct {
 	Engine   string
 	Counters hwmodel.Counters
+	Timeline []hwmodel.Span // the first hwmodel.TimelineLimit spans
 }
 
 // ExpectResult is one expectation's outcome.
@@ -200,7 +201,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	x.res0.Counters = m.Total()
 	for _, e := range m.Engines() {
 		if c := e.Counters(); c.Submissions > 0 {
-			x.res0.Engines = append(x.res0.Engines, EngineCost{e.Name(), c})
+			x.res0.Engines = append(x.res0.Engines, EngineCost{e.Name(), c, e.Timeline()})
 		}
 	}
 	for _, st := range sc.Steps {

@@ -296,13 +296,16 @@ func (e *Engine) cpOp(cycles uint64, what string, p cmdbuf.Packet) {
 	e.span(cmdbuf.StageCP, start, e.cp, what, p)
 }
 
-// Span is one interval of an engine's timeline.
+// Span is one interval of an engine's timeline: a packet occupying the CP
+// or a stage, or the end of a submission (Offset -1).
 type Span struct {
 	Stage  cmdbuf.Stage
 	Start  uint64
 	End    uint64
 	What   string
-	Packet int
+	Batch  int    // the submission's ordinal on the engine
+	Offset int    // the packet's dword offset in its buffer, as listings print it
+	Buffer string // the buffer's name, if any
 }
 
 // TimelineLimit bounds the spans an engine records.
@@ -310,7 +313,11 @@ const TimelineLimit = 1 << 16
 
 func (e *Engine) span(stage cmdbuf.Stage, start, end uint64, what string, p cmdbuf.Packet) {
 	if len(e.timeline) < TimelineLimit {
-		e.timeline = append(e.timeline, Span{stage, start, end, what, e.cur.packet})
+		off, buf := -1, ""
+		if p.Offset >= 0 {
+			off, buf = e.offsetOf(p), e.bufferName()
+		}
+		e.timeline = append(e.timeline, Span{stage, start, end, what, e.cur.ordinal, off, buf})
 	}
 }
 
@@ -491,11 +498,15 @@ func (e *Engine) endBatch() {
 		cost += m.invalidateLevel(&e.ctx, lv, 0, 0) * c.InvalPerLine
 	}
 	e.counters.Submissions++
-	e.cpOp(cost, "end of submission", cmdbuf.Packet{})
+	e.cpOp(cost, "end of submission", endOfSubmission)
 	e.counters.BatchEndCycles += cost
 	e.counters.Cycles = e.finishTime()
 	m.retire()
 }
+
+// endOfSubmission stands for the packet of the end of a submission, which
+// has none.
+var endOfSubmission = cmdbuf.Packet{Offset: -1}
 
 // levelsInFlushOrder lists the caches the engine uses, children before
 // parents, so a flush carries data all the way to memory.

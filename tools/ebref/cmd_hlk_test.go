@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,4 +215,61 @@ func TestHLKMutationOnASuite(t *testing.T) {
 	code, stdout, _ = ebref(t, nil, "hlk", "--mutation", "--suite", "rules/queue-syncs", "--profile", "coherent")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stdout, "NOT CAUGHT")
+}
+
+// TestRunTrace: --trace writes Chrome trace-event JSON: a named process per
+// case and profile, a named thread per engine and stage, a complete event
+// per packet that never overlaps the one before on its thread, and CP
+// events that add up to the engine's cycles less its stalls.
+func TestRunTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	code, stdout, stderr := ebref(t, nil, "run", smoke, "--profile", "discrete", "--trace", path)
+	require.Equal(t, 0, code, stderr)
+	var tr struct {
+		TraceEvents []struct {
+			Name     string         `json:"name"`
+			Ph       string         `json:"ph"`
+			Ts       uint64         `json:"ts"`
+			Dur      uint64         `json:"dur"`
+			Tid      int            `json:"tid"`
+			Args     map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &tr))
+	threads := map[int]string{}
+	last := map[int]uint64{}
+	var cp uint64
+	var process string
+	for _, ev := range tr.TraceEvents {
+		switch {
+		case ev.Ph == "M" && ev.Name == "process_name":
+			process = ev.Args["name"].(string)
+		case ev.Ph == "M" && ev.Name == "thread_name":
+			threads[ev.Tid] = ev.Args["name"].(string)
+		case ev.Ph == "X":
+			name, ok := threads[ev.Tid]
+			require.True(t, ok, "event %s on an unnamed thread", ev.Name)
+			assert.GreaterOrEqual(t, ev.Ts, last[ev.Tid], "%s: %s overlaps the event before it", name, ev.Name)
+			last[ev.Tid] = ev.Ts + ev.Dur
+			if name == "DIRECT#0 CP" {
+				cp += ev.Dur
+			}
+		}
+	}
+	assert.Equal(t, "../../hlk/testdata/smoke.ebs on discrete", process)
+	assert.Contains(t, threads, 1)
+	assert.Equal(t, "DIRECT#0 CP", threads[1])
+	assert.Contains(t, slices.Collect(maps.Values(threads)), "DIRECT#0 COLOR")
+	m := regexp.MustCompile(`DIRECT#0: (\d+) cycles = .* stalls (\d+);`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	var cycles, stalls uint64
+	fmt.Sscan(m[1], &cycles)
+	fmt.Sscan(m[2], &stalls)
+	assert.Equal(t, cycles-stalls, cp, "the CP's events cover its busy time")
+
+	code, _, stderr = ebref(t, nil, "run", smoke, "--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--trace")
 }

@@ -18,17 +18,19 @@ import (
 )
 
 func runRun(e *env, args []string) int {
-	const synopsis = "FILE.ebs [--profile P] [--json] [--inject FAULT] [--case REGEX]\n\n" +
+	const synopsis = "FILE.ebs [--profile P] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n\n" +
 		"Runs one scenario file (every case in it, on every profile unless --profile)\n" +
 		"and prints, per case and profile, each list's packets with the barrier calls\n" +
 		"they came from, the hazards, the cost counters and each expectation's result.\n" +
 		"Exit status: 0 when every expectation holds, 1 when one fails, 2 on a parse or\n" +
-		"usage error. The language is described in docs/scenarios.md."
+		"usage error. The language is described in docs/scenarios.md. --trace writes\n" +
+		"the GPU's timeline as Chrome trace-event JSON, which Perfetto opens."
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	inject := fs.String("inject", "", "inject one of the driver's faults ("+strings.Join(umd.FaultNames(), ", ")+")")
 	caseRe := fs.String("case", "", "run only the cases whose names match this regular expression")
+	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
@@ -61,6 +63,16 @@ func runRun(e *env, args []string) int {
 		return 2
 	}
 	var out []jsonCase
+	var trace traceWriter
+	var traceFile *os.File
+	if *tracePath != "" {
+		// Opened first, so a path that cannot be written fails before the run.
+		var err error
+		if traceFile, err = os.Create(*tracePath); err != nil {
+			return usageError(e, fs, synopsis, "--trace: %v", err)
+		}
+		defer traceFile.Close() // a second Close after writeTo does no harm
+	}
 	failed, ran := false, 0
 	for _, sc := range cases {
 		if re != nil && !re.MatchString(sc.Name()) {
@@ -73,6 +85,9 @@ func runRun(e *env, args []string) int {
 			if !r.Status.Conformant() {
 				failed = true
 			}
+			if traceFile != nil {
+				trace.add(sc.Name(), pn, r)
+			}
 			if *asJSON {
 				out = append(out, caseJSON(sc.Name(), pn, r))
 				continue
@@ -83,6 +98,11 @@ func runRun(e *env, args []string) int {
 	if ran == 0 {
 		fmt.Fprintf(e.stderr, "ebref run: no case of %s matches\n", pos[0])
 		return 2
+	}
+	if traceFile != nil {
+		if err := trace.writeTo(traceFile); err != nil {
+			return inputError(e, "run", fmt.Errorf("--trace: %w", err))
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
