@@ -227,12 +227,12 @@ func TestRunTrace(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var tr struct {
 		TraceEvents []struct {
-			Name     string         `json:"name"`
-			Ph       string         `json:"ph"`
-			Ts       uint64         `json:"ts"`
-			Dur      uint64         `json:"dur"`
-			Tid      int            `json:"tid"`
-			Args     map[string]any `json:"args"`
+			Name string         `json:"name"`
+			Ph   string         `json:"ph"`
+			Ts   uint64         `json:"ts"`
+			Dur  uint64         `json:"dur"`
+			Tid  int            `json:"tid"`
+			Args map[string]any `json:"args"`
 		} `json:"traceEvents"`
 	}
 	b, err := os.ReadFile(path)
