@@ -472,24 +472,34 @@ func (x *exec) barrierCall(cl CommandList, c Cmd) []string {
 		}
 		return text
 	}
-	bs88 := make([]ddi.Barrier0088, len(bs))
-	for i, s := range c.Barriers {
-		if b, ok := bs[i].As0088(); ok || bs[i].Type != ddi.BarrierTypeRanged {
-			bs88[i] = b
-		} else {
-			r := s.Ranged0088
-			if s.HasRes {
-				r.Resource = x.handle(s.Res)
-				if s.Sub != nil {
-					r.Subresources = x.subresources(r.Resource, s.Sub)
-				}
-			}
-			bs88[i] = ddi.NewRangedBarrier0088(r)
-		}
+	bs88 := x.barriers0088(c.Barriers, bs)
+	for i := range bs88 {
 		text[i] = bs88[i].String()
 	}
 	cl.Barrier0088(bs88)
 	return text
+}
+
+// barriers0088 makes a 0088 call's records of its specs and of what
+// barriers made of them: the same but for ranged barriers, which carry the
+// 0088 members.
+func (x *exec) barriers0088(specs []BarrierSpec, bs []ddi.Barrier) []ddi.Barrier0088 {
+	bs88 := make([]ddi.Barrier0088, len(bs))
+	for i, s := range specs {
+		if b, ok := bs[i].As0088(); ok || bs[i].Type != ddi.BarrierTypeRanged {
+			bs88[i] = b
+			continue
+		}
+		r := s.Ranged0088
+		if s.HasRes {
+			r.Resource = x.handle(s.Res)
+			if s.Sub != nil {
+				r.Subresources = x.subresources(r.Resource, s.Sub)
+			}
+		}
+		bs88[i] = ddi.NewRangedBarrier0088(r)
+	}
+	return bs88
 }
 
 // barriers fills in the handles and subresources of a call's barriers.
@@ -529,6 +539,9 @@ func (x *exec) subresources(h ddi.HResource, s *SubSpec) ddi.SubresourceRange {
 	}
 	r := ddi.SubresourceRange{IndexOrFirstMipLevel: s.Mips[0], NumMipLevels: s.Mips[1], FirstArraySlice: s.Slices[0],
 		NumArraySlices: s.Slices[1], FirstPlane: s.Planes[0], NumPlanes: s.Planes[1]}
+	if s.HasMips && s.HasSlices && s.HasPlanes {
+		return r
+	}
 	desc, _, ok := x.dev.Describe(h)
 	if ok {
 		if !s.HasMips {

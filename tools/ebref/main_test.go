@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -128,6 +129,42 @@ func TestDecodeFileAndStdin(t *testing.T) {
 		"[2] BUFFER sync VERTEX_SHADING -> VERTEX_SHADING access STREAM_OUTPUT -> SHADER_RESOURCE resource 0x2000",
 		"[3] RANGED flags ATOMIC_COPY|RELEASE resource 0x3000 subresource 0 range 0x40..0x80",
 	}, "\n")+"\n", stdout)
+}
+
+// TestDecodeEBS: --ebs prints the records as a call block a scenario
+// accepts, resources as raw handles; a scenario with that block in a list
+// parses, and the call has the records' barriers.
+func TestDecodeEBS(t *testing.T) {
+	raw := ddi.AppendEncodedBarriers(nil, sample())
+	code, stdout, stderr := ebref(t, raw, "decode", "--ebs", "-")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, strings.Join([]string{
+		"# 4 barrier records (D3D12DDIARG_BARRIER_0094, 72 bytes each) of standard input as one Barrier call.",
+		"# Resources are the records' raw handles: declare them and put their names in.",
+		"call",
+		"  texture 0x1000 sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE subresources all # [0]",
+		"  global sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS # [1]",
+		"  buffer 0x2000 sync VERTEX_SHADING -> VERTEX_SHADING access STREAM_OUTPUT -> SHADER_RESOURCE # [2]",
+		"  ranged 0x3000 subresource 0 range 64+64 flags ATOMIC_COPY|RELEASE # [3]",
+		"end",
+	}, "\n")+"\n", stdout)
+	sc, err := hlk.Parse("t.ebs", "list L direct\n"+stdout+"end\n", nil)
+	require.NoError(t, err)
+	require.Len(t, sc[0].Steps[0].(*hlk.ListStep).Cmds[0].Barriers, 4)
+
+	var bs []ddi.Barrier0088
+	for _, b := range sample()[:3] {
+		x, _ := b.As0088()
+		bs = append(bs, x)
+	}
+	code, stdout, _ = ebref(t, ddi.AppendEncodedBarriers0088(nil, bs), "decode", "--ddi", "0088", "--ebs", "-")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "(D3D12DDIARG_BARRIER_0088, 80 bytes each)")
+	assert.Contains(t, stdout, "\ncall-0088\n")
+
+	code, _, stderr = ebref(t, raw, "decode", "--ebs", "--text", "-")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "choose one")
 }
 
 // TestDecode0088: --ddi 0088 reads 80-byte records; a ranged one prints its
