@@ -481,7 +481,7 @@ func (e *Engine) endBatch() {
 	e.ext[e.id] = e.seq
 	e.floor = e.stageLast
 	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: cmdbuf.StageCP, seq: e.seq + 1, batch: e.cur.ordinal,
-		packet: e.cur.packet, what: "end of submission"}
+		packet: e.cur.packet, offset: -1, what: "end of submission"}
 	e.seq++
 	m.ops = append(m.ops, op)
 	e.ctx = opCtx{op: op, e: e, front: e.stageLast}

@@ -74,7 +74,7 @@ type Hazard struct {
 	Engine   string
 	Batch    int    // submission ordinal on the engine
 	Packet   int    // packet ordinal in the submission
-	Offset   int    // dword offset in its buffer, as listings print it
+	Offset   int    // dword offset in its buffer, as listings print it; -1 at the end of a submission
 	Buffer   string // the buffer's name (cmdbuf.Buffer.SetName), if any
 	Op       string // what accessed: "COPY read", "DRAW write", "CACHE"
 	Marker   string // the last MARKER before the packet
@@ -140,9 +140,13 @@ func (h *Hazard) render() string {
 	if h.Resource != "" {
 		fmt.Fprintf(&s, " (%s)", h.Resource)
 	}
-	fmt.Fprintf(&s, " on %s at dword %d", h.Engine, h.Offset)
-	if h.Buffer != "" {
-		fmt.Fprintf(&s, " of %s", h.Buffer)
+	switch {
+	case h.Offset < 0:
+		fmt.Fprintf(&s, " on %s at the end of submission %d", h.Engine, h.Batch)
+	case h.Buffer != "":
+		fmt.Fprintf(&s, " on %s at dword %d of %s", h.Engine, h.Offset, h.Buffer)
+	default:
+		fmt.Fprintf(&s, " on %s at dword %d", h.Engine, h.Offset)
 	}
 	if h.Marker != "" {
 		fmt.Fprintf(&s, " [%s]", h.Marker)

@@ -77,9 +77,13 @@ type opRec struct {
 	settled, settledKnown bool
 }
 
-// at says where the op's packet is, as listings number it: "dword 24 of L".
+// at says where the op's packet is, as listings number it: "dword 24 of
+// L", or "the end of submission 2" for what has no packet.
 func (o *opRec) at() string {
-	if o.buffer == "" {
+	switch {
+	case o.offset < 0:
+		return fmt.Sprintf("the end of submission %d", o.batch)
+	case o.buffer == "":
 		return fmt.Sprintf("dword %d", o.offset)
 	}
 	return fmt.Sprintf("dword %d of %s", o.offset, o.buffer)

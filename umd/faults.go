@@ -31,6 +31,10 @@ type Faults struct {
 	// DropRangedFlush emits no cache operation for ranged (atomic-copy)
 	// barriers.
 	DropRangedFlush bool
+	// DropMetadataWriteback emits no write-back of a surface's metadata
+	// bytes before a METADATA_INIT (the CACHE that covers only the
+	// metadata; errata E-METADATA-WRITEBACK).
+	DropMetadataWriteback bool
 	// DropSyncCopy emits no implicit wait and flush after a copy, discard or
 	// resolve in a list without ALLOW_EXTENDED_ASYNC.
 	DropSyncCopy bool
@@ -48,7 +52,10 @@ var faultNames = map[string]func(*Faults) *bool{
 		return &f.DropSplitEndWait
 	},
 	"drop-ranged-flush": func(f *Faults) *bool { return &f.DropRangedFlush },
-	"drop-sync-copy":    func(f *Faults) *bool { return &f.DropSyncCopy },
+	"drop-metadata-writeback": func(f *Faults) *bool {
+		return &f.DropMetadataWriteback
+	},
+	"drop-sync-copy": func(f *Faults) *bool { return &f.DropSyncCopy },
 }
 
 // FaultNames lists the fault names, sorted.

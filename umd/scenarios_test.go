@@ -351,6 +351,7 @@ var faultHazards = []struct {
 	{"drop-metadata-init", []hwmodel.HazardKind{hwmodel.HazardUninitializedMetadata}, []string{"discrete", "unified3d"}},
 	{"drop-split-end-wait", []hwmodel.HazardKind{hwmodel.HazardReadAfterWrite}, []string{"discrete", "unified3d", "coherent"}},
 	{"drop-ranged-flush", []hwmodel.HazardKind{hwmodel.HazardMissingInvalidate}, []string{"discrete", "unified3d"}},
+	{"drop-metadata-writeback", []hwmodel.HazardKind{hwmodel.HazardWriteAfterWrite}, []string{"discrete", "unified3d"}},
 }
 
 func TestFaultsAreCaught(t *testing.T) {

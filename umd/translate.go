@@ -50,17 +50,34 @@ type plan struct {
 
 // planPart is the merged work of barriers that run together: the stages
 // to drain, the caches to flush and invalidate before the compression work
-// and to flush after it, over a span, and the compression work.
+// and to flush after it, over a span, the metadata a METADATA_INIT will
+// write (every write-back cache is flushed over it first), and the
+// compression work.
 type planPart struct {
 	drain        cmdbuf.StageMask
 	flush, inval cmdbuf.CacheMask
 	postFlush    cmdbuf.CacheMask
 	span         span
+	meta         span
 	comp         []compOp
 }
 
 // hasWork reports whether the part needs cache or compression packets.
 func (w *planPart) hasWork() bool { return w.flush|w.inval|w.postFlush != 0 || len(w.comp) > 0 }
+
+// metaFlush is the write-back of the metadata a METADATA_INIT will write,
+// if the part's own CACHE does not already cover it: every write-back
+// cache, over the metadata alone.
+func (w *planPart) metaFlush(writeBack cmdbuf.CacheMask) (cmdbuf.CacheMask, bool) {
+	m := w.meta
+	if m.hi <= m.lo {
+		return 0, false
+	}
+	if w.flush&writeBack == writeBack && (w.span.whole || w.span.lo <= m.lo && m.hi <= w.span.hi) {
+		return 0, false
+	}
+	return writeBack, true
+}
 
 // span is a byte range of GPU memory a cache operation is limited to.
 type span struct {
@@ -216,20 +233,21 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 		f, i = cl.cacheWork(blitClient, u, toMem)
 		post, inval = f, inval|i
 	}
-	if work == workInitPlain || work == workInitClear {
-		// Metadata is written in memory, past the caches: what a cache
-		// still holds of the surface's metadata bytes (the writes of a
-		// resource that used the memory before) must reach memory first,
-		// or its later write-back replaces the new metadata (errata
-		// E-METADATA-WRITEBACK). The span grows to the metadata.
-		flush |= cl.d.caches[cl.engine].writeBack
-		hi = max(hi, r.Addr+r.DataSize+r.MetaSize)
-	}
 	part := &p.now
 	if g.SyncAfter == ddi.SyncSplit {
 		part, p.splitBegin = &p.split, true
 	} else {
 		p.hold |= Stages(g.SyncAfter)
+	}
+	if work == workInitPlain || work == workInitClear {
+		// Metadata is written in memory, past the caches: what a cache
+		// still holds of the surface's metadata bytes (the writes of a
+		// resource that used the memory before) must reach memory first,
+		// or its later write-back replaces the new metadata (errata
+		// E-METADATA-WRITEBACK). Only the metadata: stale lines of the
+		// data are overwritten in the caches by the resource's own writes
+		// and never reach memory after them (E-NO-ACCESS-FLUSH).
+		part.meta.add(r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize)
 	}
 	part.drain |= Stages(g.SyncBefore)
 	part.flush |= flush
@@ -394,6 +412,9 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	if now := &p.now; now.hasWork() {
 		wait(now.drain, stageMask(cmdbuf.StageCP))
 		cache(now.flush, now.inval, now.span, false)
+		if m, ok := now.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
+			cache(m, 0, now.meta, false)
+		}
 		compress(now.comp, false)
 		cache(now.postFlush, 0, now.span, false)
 	} else {
@@ -407,6 +428,9 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 		if s.hasWork() {
 			wait(s.drain, blit)
 			cache(s.flush, s.inval, s.span, true)
+			if m, ok := s.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
+				cache(m, 0, s.meta, true)
+			}
 			if len(s.comp) > 0 {
 				wait(blit, blit) // compression reads what the flush wrote
 				compress(s.comp, true)
