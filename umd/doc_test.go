@@ -108,9 +108,9 @@ func exampleListings(t *testing.T, names ...string) string {
 			cl := e.list(c.list)
 			calls := c.record(e, cl)
 			fmt.Fprintf(&b, "`%s` on `%s`:\n\n```\n", c.name, p)
-			for _, bs := range calls {
-				for j := range bs {
-					fmt.Fprintf(&b, "# %s\n", bs[j].String())
+			for _, call := range calls {
+				for _, x := range call.barriers {
+					fmt.Fprintf(&b, "# %s\n", x.String())
 				}
 			}
 			for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {

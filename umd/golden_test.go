@@ -22,17 +22,24 @@ var update = flag.Bool("update", false, "rewrite umd/testdata/golden from the dr
 type goldenCase struct {
 	name   string
 	list   ddi.CommandListType
-	record func(e *env, cl *CommandList) [][]ddi.Barrier // returns the barrier calls it made, in order
+	record func(e *env, cl *CommandList) []goldenCall // returns the barrier calls it made, in order
+}
+
+// goldenCall is a Barrier call of a golden case: its ordinal among the
+// list's commands and its barriers.
+type goldenCall struct {
+	ordinal  int
+	barriers []ddi.Barrier
 }
 
 // call records a Barrier call and remembers it for the golden header.
-func call(cl *CommandList, calls *[][]ddi.Barrier, bs ...ddi.Barrier) {
+func call(cl *CommandList, calls *[]goldenCall, bs ...ddi.Barrier) {
 	cl.Barrier(bs)
-	*calls = append(*calls, bs)
+	*calls = append(*calls, goldenCall{cl.commands, bs})
 }
 
 var goldenCases = []goldenCase{
-	{"render-target-to-pixel-shader-resource", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"render-target-to-pixel-shader-resource", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
 		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
 		call(cl, &calls, tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
@@ -40,14 +47,14 @@ var goldenCases = []goldenCase{
 		cl.Draw(Draw{Pixel: Shader{ShaderResources: []View{WholeTexture(rt)}}})
 		return
 	}},
-	{"render-target-to-common", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"render-target-to-common", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
 		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
 		call(cl, &calls, tex(ddi.SyncRenderTarget, ddi.SyncCopy, ddi.AccessRenderTarget, ddi.AccessCopySource,
 			ddi.LayoutRenderTarget, ddi.LayoutCommon, rt))
 		return
 	}},
-	{"uav-barriers", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"uav-barriers", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		t := e.texture("UAVTEX", 32, 32, uavFlags, ddi.LayoutUnorderedAccess)
 		b := e.buffer("UAVBUF", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
 		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeTexture(t), WholeBuffer(b)}}})
@@ -57,7 +64,7 @@ var goldenCases = []goldenCase{
 		call(cl, &calls, buf(ddi.SyncComputeShading, ddi.SyncVertexShading, ddi.AccessUnorderedAccess, ddi.AccessVertexBuffer, b))
 		return
 	}},
-	{"depth-write-to-read", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"depth-write-to-read", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		ds, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatD32Float, 64, 64, 1, 1, ddi.ResourceFlagDepthStencil|ddi.ResourceFlagShaderResource,
 			ddi.LayoutDepthStencilWrite), resource.HeapDefault)
 		require.NoError(e.t, err)
@@ -67,7 +74,7 @@ var goldenCases = []goldenCase{
 			ddi.AccessDepthStencilRead|ddi.AccessShaderResource, ddi.LayoutDepthStencilWrite, ddi.LayoutDirectQueueGenericRead, ds))
 		return
 	}},
-	{"aliasing-activation-with-discard", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"aliasing-activation-with-discard", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		desc := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 64, 64, 1, 1, rtFlags, ddi.LayoutUndefined)
 		size, _, err := e.d.AllocationSize(desc)
 		require.NoError(e.t, err)
@@ -86,7 +93,7 @@ var goldenCases = []goldenCase{
 		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
 		return
 	}},
-	{"split", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"split", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
 		other := e.buffer("OTHER", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
 		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
@@ -97,27 +104,27 @@ var goldenCases = []goldenCase{
 			ddi.LayoutRenderTarget, ddi.LayoutCommon, rt))
 		return
 	}},
-	{"atomic-copy", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"atomic-copy", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		src := e.buffer("SRC", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
 		dst := e.buffer("DST", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
 		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeBuffer(src)}}})
 		cl.AtomicCopyBufferUINT(dst, 64, src, 128, false)
 		return
 	}},
-	{"legacy-shader-resource-to-copy-dest", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"legacy-shader-resource-to-copy-dest", ddi.CommandListTypeDirect, func(e *env, cl *CommandList) (calls []goldenCall) {
 		t := e.texture("TEX", 32, 32, rtFlags, ddi.LayoutCommon)
 		call(cl, &calls, tex(ddi.SyncPixelShading, ddi.SyncCopy, ddi.AccessShaderResource, ddi.AccessCopyDest,
 			ddi.LayoutLegacyShaderResource, ddi.LayoutLegacyCopyDest, t))
 		return
 	}},
-	{"compute-queue-layouts", ddi.CommandListTypeCompute, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"compute-queue-layouts", ddi.CommandListTypeCompute, func(e *env, cl *CommandList) (calls []goldenCall) {
 		t := e.texture("UAVTEX", 32, 32, uavFlags, ddi.LayoutComputeQueueUnorderedAccess)
 		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeTexture(t)}}})
 		call(cl, &calls, tex(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessShaderResource,
 			ddi.LayoutComputeQueueUnorderedAccess, ddi.LayoutComputeQueueShaderResource, t))
 		return
 	}},
-	{"copy-queue-buffer", ddi.CommandListTypeCopy, func(e *env, cl *CommandList) (calls [][]ddi.Barrier) {
+	{"copy-queue-buffer", ddi.CommandListTypeCopy, func(e *env, cl *CommandList) (calls []goldenCall) {
 		up := e.buffer("UPLOAD", 4096, 0, resource.HeapUpload)
 		b := e.buffer("BUF", 4096, 0, resource.HeapDefault)
 		c := e.buffer("COPY", 4096, 0, resource.HeapDefault)
@@ -139,9 +146,9 @@ func goldenText(t *testing.T, profile string) string {
 		calls := c.record(e, cl)
 		require.NoError(t, cl.Err(), c.name)
 		fmt.Fprintf(&s, "\n## %s (%s list)\n", c.name, c.list)
-		for i, bs := range calls {
-			for j := range bs {
-				fmt.Fprintf(&s, "#   call %d barrier %d: %s\n", i, j, bs[j].String())
+		for _, call := range calls {
+			for j, b := range call.barriers {
+				fmt.Fprintf(&s, "#   Barrier #%d, barrier %d: %s\n", call.ordinal, j, b.String())
 			}
 		}
 		for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {
