@@ -4,19 +4,51 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
+// MinCatches is how many cases must catch a fault on every profile where
+// the fault changes some case's packets: one catch is a fragile one (a case
+// edited for another reason can lose it).
+const MinCatches = 3
+
 // MutationRow is what one injected fault did to a run: how many cases
-// that pass without it fail with it, and one of them.
+// that pass without it fail with it, and one of them, in all and per
+// profile.
 type MutationRow struct {
-	Fault   string `json:"fault"`
+	Fault     string            `json:"fault"`
+	Caught    int               `json:"caught"`
+	Example   string            `json:"example,omitempty"`
+	ByProfile []MutationProfile `json:"by_profile"`
+}
+
+// MutationProfile is a fault's effect on one profile: the cases it turns
+// from conformant to not, and whether it changed any case's packets (a
+// fault that changes none there has nothing to catch).
+type MutationProfile struct {
+	Profile string `json:"profile"`
 	Caught  int    `json:"caught"`
-	Example string `json:"example,omitempty"`
+	Changed bool   `json:"changed_packets"`
+}
+
+// Fragile lists the profiles where the fault changes packets but fewer
+// than MinCatches cases catch it.
+func (r MutationRow) Fragile() []string {
+	var out []string
+	for _, p := range r.ByProfile {
+		if p.Changed && p.Caught < MinCatches {
+			out = append(out, p.Profile)
+		}
+	}
+	return out
 }
 
 // Mutation proves the suites: it runs the config without a fault, then
-// once per fault the driver offers, and counts the cases each fault turns
-// from conformant to not. A fault no case catches is a hole in the suites.
+// once per fault the driver offers, and counts, per profile, the cases each
+// fault turns from conformant to not. A fault no case catches is a hole in
+// the suites; one fewer than MinCatches cases catch on a profile where it
+// changes the packets is a fragile catch.
 func Mutation(ctx context.Context, c Config) (*Report, []MutationRow, error) {
 	if c.Driver == nil {
 		c.Driver = Reference
@@ -26,10 +58,14 @@ func Mutation(ctx context.Context, c Config) (*Report, []MutationRow, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ok := map[string]bool{}
+	type baseline struct {
+		ok      bool
+		packets string
+	}
+	was := map[string]baseline{}
 	for i := range base.Cases {
-		k := base.Cases[i].Path() + "@" + base.Cases[i].Profile
-		ok[k] = base.Cases[i].Status.Conformant()
+		cr := &base.Cases[i]
+		was[cr.Path()+"@"+cr.Profile] = baseline{cr.Status.Conformant(), cr.Packets}
 	}
 	var rows []MutationRow
 	for _, f := range c.Driver.Faults() {
@@ -40,13 +76,28 @@ func Mutation(ctx context.Context, c Config) (*Report, []MutationRow, error) {
 			return nil, nil, err
 		}
 		row := MutationRow{Fault: f}
+		byProfile := map[string]*MutationProfile{}
+		for _, p := range rep.Environment.Profiles {
+			row.ByProfile = append(row.ByProfile, MutationProfile{Profile: p})
+		}
+		for i := range row.ByProfile {
+			byProfile[row.ByProfile[i].Profile] = &row.ByProfile[i]
+		}
 		for i := range rep.Cases {
 			cr := &rep.Cases[i]
-			if ok[cr.Path()+"@"+cr.Profile] && !cr.Status.Conformant() {
+			b, mp := was[cr.Path()+"@"+cr.Profile], byProfile[cr.Profile]
+			if mp == nil {
+				continue
+			}
+			if cr.Packets != b.packets {
+				mp.Changed = true
+			}
+			if b.ok && !cr.Status.Conformant() {
 				if row.Caught == 0 {
 					row.Example = fmt.Sprintf("%s on %s", cr.Path(), cr.Profile)
 				}
 				row.Caught++
+				mp.Caught++
 			}
 		}
 		rows = append(rows, row)
@@ -64,19 +115,57 @@ func AllCaught(rows []MutationRow) bool {
 	return len(rows) > 0
 }
 
-// WriteMutation prints the fault → cases-failed table.
+// NoneFragile reports whether every fault is caught by at least
+// MinCatches cases on every profile where it changes the packets.
+func NoneFragile(rows []MutationRow) bool {
+	return !slices.ContainsFunc(rows, func(r MutationRow) bool { return len(r.Fragile()) > 0 })
+}
+
+// WriteMutation prints the fault → cases-failed table, per profile.
 func WriteMutation(w io.Writer, rows []MutationRow) error {
-	fmt.Fprintf(w, "%-22s %8s  %s\n", "fault", "caught", "for example")
+	var profiles []string
+	if len(rows) > 0 {
+		for _, p := range rows[0].ByProfile {
+			profiles = append(profiles, p.Profile)
+		}
+	}
+	fmt.Fprintf(w, "%-24s %6s", "fault", "caught")
+	for _, p := range profiles {
+		fmt.Fprintf(w, " %10s", p)
+	}
+	fmt.Fprintln(w, "  for example")
 	for _, r := range rows {
 		ex := r.Example
 		if r.Caught == 0 {
 			ex = "NOT CAUGHT: no case fails with this fault"
 		}
-		fmt.Fprintf(w, "%-22s %8d  %s\n", r.Fault, r.Caught, ex)
+		fmt.Fprintf(w, "%-24s %6d", r.Fault, r.Caught)
+		for _, p := range r.ByProfile {
+			cell := fmt.Sprint(p.Caught)
+			switch {
+			case !p.Changed:
+				cell = "-" // the fault changes no packet there
+			case p.Caught < MinCatches:
+				cell += "!"
+			}
+			fmt.Fprintf(w, " %10s", cell)
+		}
+		fmt.Fprintf(w, "  %s\n", ex)
 	}
-	verdict := "every fault is caught"
-	if !AllCaught(rows) {
+	var verdict string
+	switch {
+	case !AllCaught(rows):
 		verdict = "some fault is not caught: the suites have a hole"
+	case !NoneFragile(rows):
+		var weak []string
+		for _, r := range rows {
+			if f := r.Fragile(); len(f) > 0 {
+				weak = append(weak, fmt.Sprintf("%s on %s", r.Fault, strings.Join(f, ", ")))
+			}
+		}
+		verdict = fmt.Sprintf("fragile: fewer than %d cases catch %s (!)", MinCatches, strings.Join(weak, "; "))
+	default:
+		verdict = fmt.Sprintf("every fault is caught, by at least %d cases on every profile where it changes the packets (- : it changes none)", MinCatches)
 	}
 	_, err := fmt.Fprintln(w, verdict)
 	return err

@@ -3,6 +3,7 @@ package hlk
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -41,7 +42,11 @@ type CaseResult struct {
 	Millis   float64           `json:"duration_ms"`
 	Messages []string          `json:"messages,omitempty"`
 	Counters map[string]uint64 `json:"counters,omitempty"`
-	Stack    string            `json:"stack,omitempty"`
+	// Packets is a digest of every list's packets: two runs of a case
+	// recorded the same packets when their digests are equal (--mutation
+	// uses it to tell where a fault changes the translation).
+	Packets string `json:"packets_digest,omitempty"`
+	Stack   string `json:"stack,omitempty"`
 }
 
 // Path is the case's full name: suite/case.
@@ -279,6 +284,7 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 		cr.Status = o.r.Status
 		cr.Messages = o.r.Failures
 		cr.Counters = counters(o.r.Counters)
+		cr.Packets = packetsDigest(o.r.Lists)
 	case <-timer.C:
 		cr.Status = Timeout
 		cr.Messages = []string{fmt.Sprintf("did not finish in %s", timeout)}
@@ -288,6 +294,21 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 	}
 	cr.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return cr
+}
+
+// packetsDigest hashes the lists' packets (their disassembly), "" for none.
+func packetsDigest(lists []ListDump) string {
+	if len(lists) == 0 {
+		return ""
+	}
+	h := fnv.New64a()
+	for _, l := range lists {
+		fmt.Fprintf(h, "list %s\n", l.Name)
+		for _, ln := range l.Lines {
+			fmt.Fprintf(h, "%d %s %s\n", ln.Offset, ln.Op, ln.Text)
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // counters are the cost counters a report carries per case.

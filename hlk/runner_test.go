@@ -58,9 +58,30 @@ func TestMutationCatchesEveryFault(t *testing.T) {
 		assert.Positive(t, r.Caught, "no case catches %s", r.Fault)
 	}
 	assert.True(t, AllCaught(rows))
+	for _, r := range rows {
+		assert.Empty(t, r.Fragile(), "%s: fewer than %d cases catch it on these profiles, where it changes the packets", r.Fault, MinCatches)
+		changed := false
+		for _, p := range r.ByProfile {
+			changed = changed || p.Changed
+		}
+		assert.True(t, changed, "%s changes no packet anywhere", r.Fault)
+	}
 	var b strings.Builder
 	require.NoError(t, WriteMutation(&b, rows))
-	assert.Contains(t, b.String(), "every fault is caught")
+	assert.Contains(t, b.String(), "every fault is caught, by at least 3 cases")
+}
+
+// TestMutationNamesFragileCatches: a fault that changes packets on a
+// profile where fewer than MinCatches cases catch it is reported.
+func TestMutationNamesFragileCatches(t *testing.T) {
+	rows := []MutationRow{{Fault: "drop-x", Caught: 4, ByProfile: []MutationProfile{
+		{Profile: "a", Caught: 3, Changed: true}, {Profile: "b", Caught: 1, Changed: true}, {Profile: "c", Caught: 0}}}}
+	assert.Equal(t, []string{"b"}, rows[0].Fragile())
+	assert.False(t, NoneFragile(rows))
+	var b strings.Builder
+	require.NoError(t, WriteMutation(&b, rows))
+	assert.Contains(t, b.String(), "fragile: fewer than 3 cases catch drop-x on b")
+	assert.Contains(t, b.String(), "1!")
 }
 
 func TestPlanFiltersAndShards(t *testing.T) {

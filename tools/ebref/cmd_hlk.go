@@ -124,7 +124,7 @@ func runHLK(e *env, args []string) int {
 			hlk.WriteSummary(e.stdout, base)
 			return 1
 		}
-		if !hlk.AllCaught(rows) {
+		if !hlk.AllCaught(rows) || !hlk.NoneFragile(rows) {
 			return 1
 		}
 		return 0
