@@ -46,20 +46,36 @@ func rawBarriers(data []byte) []ddi.Barrier {
 // steer points handles at the fixture's resources.
 func steer(bs []ddi.Barrier, rs []ddi.HResource) {
 	for i := range bs {
-		var h *ddi.HResource
-		switch bs[i].Type {
+		switch b := &bs[i]; b.Type {
 		case ddi.BarrierTypeTexture:
-			h = &bs[i].Texture().Resource
+			steerHandle(&b.Texture().Resource, rs)
 		case ddi.BarrierTypeBuffer:
-			h = &bs[i].Buffer().Resource
+			steerHandle(&b.Buffer().Resource, rs)
 		case ddi.BarrierTypeRanged:
-			h = &bs[i].Ranged().Resource
-		default:
-			continue
+			steerHandle(&b.Ranged().Resource, rs)
 		}
-		if k := int(*h & 7); k < len(rs) {
-			*h = rs[k]
+	}
+}
+
+// steer0088 is steer for 0088 records, whose ranged member differs.
+func steer0088(bs []ddi.Barrier0088, rs []ddi.HResource) {
+	for i := range bs {
+		switch b := &bs[i]; b.Type {
+		case ddi.BarrierTypeTexture:
+			steerHandle(&b.Texture().Resource, rs)
+		case ddi.BarrierTypeBuffer:
+			steerHandle(&b.Buffer().Resource, rs)
+		case ddi.BarrierTypeRanged:
+			steerHandle(&b.Ranged().Resource, rs)
 		}
+	}
+}
+
+// steerHandle replaces a fuzzed handle by one of the fixture's resources
+// when its low bits pick one; other values stay, to be refused.
+func steerHandle(h *ddi.HResource, rs []ddi.HResource) {
+	if k := int(*h & 7); k < len(rs) {
+		*h = rs[k]
 	}
 }
 
@@ -167,22 +183,7 @@ func FuzzBarrier0088(f *testing.F) {
 			if n > 0 {
 				copy(unsafe.Slice((*byte)(unsafe.Pointer(&bs[0])), n*ddi.Barrier0088Size), data)
 			}
-			for i := range bs {
-				var h *ddi.HResource
-				switch bs[i].Type {
-				case ddi.BarrierTypeTexture:
-					h = &bs[i].Texture().Resource
-				case ddi.BarrierTypeBuffer:
-					h = &bs[i].Buffer().Resource
-				case ddi.BarrierTypeRanged:
-					h = &bs[i].Ranged().Resource
-				default:
-					continue
-				}
-				if k := int(*h & 7); k < len(rs) {
-					*h = rs[k]
-				}
-			}
+			steer0088(bs, rs)
 			return n, func(cl *CommandList) { cl.Barrier0088(bs) }
 		})
 	})
