@@ -88,17 +88,32 @@ type cacheTable struct {
 }
 
 func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
-	mask := func(cs []cmdbuf.Cache) (m cmdbuf.CacheMask) {
-		for _, c := range cs {
-			m |= c.Mask()
+	// Within one engine every cache instance is shared by its clients, so
+	// the caches between a writer and a reader are the writer's path up to
+	// the first cache on the reader's path (hwmodel.Profile.CachesBetween),
+	// and the stale ones the reader's path up to the first on the writer's
+	// (StaleBetween): computed here from the paths alone, without a slice
+	// per pair, since every device builds these tables.
+	var paths [cmdbuf.NumClients][]cmdbuf.Cache
+	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+		paths[c] = p.Path(e, c)
+		for _, k := range paths[c] {
+			t.path[c] |= k.Mask()
+		}
+	}
+	until := func(path []cmdbuf.Cache, other cmdbuf.CacheMask) (m cmdbuf.CacheMask) {
+		for _, k := range path {
+			if other&k.Mask() != 0 {
+				break
+			}
+			m |= k.Mask()
 		}
 		return m
 	}
-	for w := cmdbuf.Client(0); w < cmdbuf.NumClients; w++ {
-		t.path[w] = mask(p.Path(e, w))
-		for r := cmdbuf.Client(0); r < cmdbuf.NumClients; r++ {
-			t.flush[w][r] = mask(p.CachesBetween(e, w, e, r))
-			t.inval[w][r] = mask(p.StaleBetween(e, w, e, r))
+	for w := range paths {
+		for r := range paths {
+			t.flush[w][r] = until(paths[w], t.path[r])
+			t.inval[w][r] = until(paths[r], t.path[w])
 		}
 	}
 	var onEngine cmdbuf.CacheMask
