@@ -1,0 +1,226 @@
+// Command mutate measures how many deliberately broken drivers the
+// conformance suites catch: it applies one operator mutation at a time to
+// the non-test Go files of a package (umd by default; sites.go lists the
+// operators), builds ebref with the mutant through go build -overlay (the
+// tree is never written), runs `ebref hlk`, and counts the mutant killed
+// when the run is not conformant (or does not finish), survived when it is.
+// Mutants that do not compile are not scored. It takes minutes per dozen
+// mutants, so it is not part of CI; docs/conformance.md has the command and
+// the score.
+//
+//	go run ./tools/mutate [--pkg umd] [--every K] [--limit N] [--timeout D] [--hlk "ARGS"]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pkg := fs.String("pkg", "umd", "the package directory to mutate, relative to the module root")
+	every := fs.Int("every", 1, "take every K-th mutation site (a sample; 1: all)")
+	limit := fs.Int("limit", 0, "stop after N mutants (0: no limit)")
+	timeout := fs.Duration("timeout", 2*time.Minute, "a mutant whose hlk run takes longer is killed")
+	hlkArgs := fs.String("hlk", "", "extra arguments for ebref hlk (e.g. \"--suite hlk,barriers\")")
+	list := fs.Bool("list", false, "list the mutation sites and stop")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *every < 1 || *limit < 0 || *timeout <= 0 || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "mutate: --every must be at least 1, --limit and --timeout not negative, and no arguments")
+		return 2
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	all, err := packageSites(root, *pkg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	var chosen []site
+	for i := 0; i < len(all); i += *every {
+		chosen = append(chosen, all[i])
+	}
+	if *limit > 0 && len(chosen) > *limit {
+		chosen = chosen[:*limit]
+	}
+	if *list {
+		for _, s := range chosen {
+			fmt.Fprintln(stdout, s)
+		}
+		fmt.Fprintf(stdout, "%d sites in %s, %d chosen\n", len(all), *pkg, len(chosen))
+		return 0
+	}
+	tmp, err := os.MkdirTemp("", "ebref-mutate-")
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	r := runner{root: root, tmp: tmp, timeout: *timeout, hlkArgs: strings.Fields(*hlkArgs)}
+	if v, detail := r.try(nil); v != survived {
+		fmt.Fprintf(stderr, "mutate: the unmutated driver is not conformant (%s): %s\n", v, detail)
+		return 1
+	}
+	fmt.Fprintf(stdout, "mutating %s: %d sites, %d chosen\n", *pkg, len(all), len(chosen))
+	counts := map[verdict]int{}
+	start := time.Now()
+	for i, s := range chosen {
+		v, detail := r.try(&s)
+		counts[v]++
+		line := fmt.Sprintf("%-8s %s", v, s)
+		if v == survived || v == invalid {
+			line += "  (" + detail + ")"
+		}
+		fmt.Fprintf(stdout, "[%d/%d] %s\n", i+1, len(chosen), line)
+	}
+	scored := counts[killed] + counts[survived]
+	score := 0.0
+	if scored > 0 {
+		score = 100 * float64(counts[killed]) / float64(scored)
+	}
+	fmt.Fprintf(stdout, "\n%d mutants in %s: %d killed, %d survived, %d did not compile; score %.1f%% of %d scored\n",
+		len(chosen), time.Since(start).Round(time.Second), counts[killed], counts[survived], counts[invalid], score, scored)
+	return 0
+}
+
+type verdict string
+
+const (
+	killed   verdict = "killed"
+	survived verdict = "SURVIVED"
+	invalid  verdict = "invalid"
+)
+
+// runner builds and runs one mutant at a time.
+type runner struct {
+	root, tmp string
+	timeout   time.Duration
+	hlkArgs   []string
+}
+
+// try builds ebref with the mutation (nil: none) and runs the suites.
+func (r *runner) try(s *site) (verdict, string) {
+	var overlay []string
+	if s != nil {
+		src, err := os.ReadFile(s.File)
+		if err != nil {
+			return invalid, err.Error()
+		}
+		mutant := filepath.Join(r.tmp, "mutant.go")
+		if err := os.WriteFile(mutant, s.apply(src), 0o644); err != nil {
+			return invalid, err.Error()
+		}
+		cfg, _ := json.Marshal(map[string]map[string]string{"Replace": {s.File: mutant}})
+		ov := filepath.Join(r.tmp, "overlay.json")
+		if err := os.WriteFile(ov, cfg, 0o644); err != nil {
+			return invalid, err.Error()
+		}
+		overlay = []string{"-overlay", ov}
+	}
+	bin := filepath.Join(r.tmp, "ebref")
+	build := exec.Command("go", append(append([]string{"build"}, overlay...), "-o", bin, "./tools/ebref")...)
+	build.Dir = r.root
+	if out, err := build.CombinedOutput(); err != nil {
+		if s == nil {
+			return invalid, "building ebref: " + string(out)
+		}
+		return invalid, firstError(out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"hlk"}, r.hlkArgs...)...)
+	cmd.Dir = r.root
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return killed, "timed out"
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return survived, "ebref hlk stays conformant"
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		return killed, lastLine(out)
+	default:
+		return killed, fmt.Sprintf("ebref hlk: %v: %s", err, lastLine(out))
+	}
+}
+
+// firstError is the first line of the go command's output that is not a
+// "# package" header: the compiler's first complaint.
+func firstError(b []byte) string {
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// moduleRoot is the directory of the go.mod the go command uses here.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("not inside a Go module: run from the ebref checkout")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// packageSites lists the mutation sites of the non-test Go files of the
+// directory pkg under root, file by file in name order.
+func packageSites(root, pkg string) ([]site, error) {
+	dir := filepath.Join(root, pkg)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []site
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		ss, err := sites(n, src, skipFunc)
+		if err != nil {
+			return nil, err
+		}
+		for i := range ss {
+			ss[i].Name, _ = filepath.Rel(root, n)
+		}
+		out = append(out, ss...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no Go files with mutation sites", dir)
+	}
+	return out, nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `package p
+
+func flush(m, n uint32, ok bool) uint32 {
+	if m == 0 && ok {
+		m |= n
+	}
+	record(m | 4)
+	return m &^ n
+}
+
+func (x T) String() string {
+	if x == 0 {
+		return "zero"
+	}
+	return "x"
+}
+
+func record(uint32) {}
+`
+
+// TestSites: each operator finds its sites, String is skipped, and every
+// mutant is still Go.
+func TestSites(t *testing.T) {
+	ss, err := sites("p.go", []byte(sample), skipFunc)
+	require.NoError(t, err)
+	var got []string
+	for _, s := range ss {
+		got = append(got, s.Operator+" "+s.Was+" -> "+s.Text)
+	}
+	assert.Equal(t, []string{
+		"negate-condition m == 0 && ok -> !(m == 0 && ok)",
+		"swap-operator == -> !=",
+		"swap-operator && -> ||",
+		"remove-statement m |= n -> ",
+		"remove-statement record(m | 4) -> ",
+		"drop-mask-bit  | 4 -> ",
+		"swap-operator &^ -> &",
+	}, got)
+	for _, s := range ss {
+		mutant := s.apply([]byte(sample))
+		_, err := parser.ParseFile(token.NewFileSet(), "m.go", mutant, 0)
+		assert.NoError(t, err, "%s gives:\n%s", s, mutant)
+		assert.NotEqual(t, sample, string(mutant))
+	}
+	assert.Equal(t, 4, ss[0].Line)
+	assert.Contains(t, ss[0].String(), "p.go:4:5: negate-condition")
+}
+
+func TestSitesRejectsBrokenGo(t *testing.T) {
+	_, err := sites("bad.go", []byte("package p\nfunc {"), skipFunc)
+	assert.Error(t, err)
+}
+
+// TestRunRefusesBadFlags: flag errors are usage errors (exit 2) and run
+// nothing.
+func TestRunRefusesBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"--every", "0"}, {"--limit", "-1"}, {"--timeout", "0s"}, {"extra"}, {"--nope"}} {
+		assert.Equal(t, 2, run(args, io.Discard, io.Discard), "%v", args)
+	}
+}
+
+func TestFirstError(t *testing.T) {
+	assert.Equal(t, "umd/x.go:3:2: declared and not used: f", firstError([]byte("# github.com/ebref/ebref/umd\numd/x.go:3:2: declared and not used: f\n")))
+	assert.Equal(t, "b", lastLine([]byte("a\nb\n")))
+}
