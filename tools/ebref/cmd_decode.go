@@ -48,30 +48,30 @@ func runDecode(e *env, args []string) int {
 		Record(int) ddi.BarrierRecord
 	}
 	var recs []record
-	var ebsLines []string
+	var ebsLine func(i int) string // record i in the scenario language
 	var decodeErr error
 	callKeyword, recordType := "call", "D3D12DDIARG_BARRIER_0094, 72 bytes each"
 	if *version == "0088" {
 		bs, err := ddi.DecodeBarriers0088(data)
 		for i := range bs {
 			recs = append(recs, &bs[i])
-			ebsLines = append(ebsLines, hlk.FormatBarrier0088(&bs[i]))
 		}
+		ebsLine = func(i int) string { return hlk.FormatBarrier0088(&bs[i]) }
 		decodeErr = err
 		callKeyword, recordType = "call-0088", "D3D12DDIARG_BARRIER_0088, 80 bytes each"
 	} else {
 		bs, err := ddi.DecodeBarriers(data)
 		for i := range bs {
 			recs = append(recs, &bs[i])
-			ebsLines = append(ebsLines, hlk.FormatBarrier(&bs[i]))
 		}
+		ebsLine = func(i int) string { return hlk.FormatBarrier(&bs[i]) }
 		decodeErr = err
 	}
 	if *ebs && len(recs) > 0 {
 		fmt.Fprintf(e.stdout, "# %d barrier records (%s) of %s as one Barrier call.\n", len(recs), recordType, name)
 		fmt.Fprintf(e.stdout, "# Resources are the records' raw handles: declare them and put their names in.\n%s\n", callKeyword)
-		for i, l := range ebsLines {
-			fmt.Fprintf(e.stdout, "  %s # [%d]\n", l, i)
+		for i := range recs {
+			fmt.Fprintf(e.stdout, "  %s # [%d]\n", ebsLine(i), i)
 		}
 		fmt.Fprintln(e.stdout, "end")
 	}

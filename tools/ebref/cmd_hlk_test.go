@@ -273,3 +273,23 @@ func TestRunTrace(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--trace")
 }
+
+// TestRunTraceIsBounded: past the bound the trace stays valid JSON, says
+// in itself how many events it left out, and the command says so too.
+func TestRunTraceIsBounded(t *testing.T) {
+	defer func(n int) { maxTraceEvents = n }(maxTraceEvents)
+	maxTraceEvents = 10
+	path := filepath.Join(t.TempDir(), "trace.json")
+	code, _, stderr := ebref(t, nil, "run", smoke, "--trace", path)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "the file holds the first 10 events")
+	var tr struct {
+		TraceEvents []map[string]any  `json:"traceEvents"`
+		OtherData   map[string]string `json:"otherData"`
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &tr))
+	assert.Len(t, tr.TraceEvents, 10)
+	assert.Contains(t, tr.OtherData["truncated"], "left out after the first 10")
+}

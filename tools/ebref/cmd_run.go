@@ -63,15 +63,15 @@ func runRun(e *env, args []string) int {
 		return 2
 	}
 	var out []jsonCase
-	var trace traceWriter
-	var traceFile *os.File
+	var trace *traceWriter
 	if *tracePath != "" {
 		// Opened first, so a path that cannot be written fails before the run.
-		var err error
-		if traceFile, err = os.Create(*tracePath); err != nil {
+		f, err := os.Create(*tracePath)
+		if err != nil {
 			return usageError(e, fs, synopsis, "--trace: %v", err)
 		}
-		defer traceFile.Close() // a second Close after writeTo does no harm
+		trace = newTraceWriter(f)
+		defer trace.close() // on an early return; closing twice is closing once
 	}
 	failed, ran := false, 0
 	for _, sc := range cases {
@@ -85,7 +85,7 @@ func runRun(e *env, args []string) int {
 			if !r.Status.Conformant() {
 				failed = true
 			}
-			if traceFile != nil {
+			if trace != nil {
 				trace.add(sc.Name(), pn, r)
 			}
 			if *asJSON {
@@ -99,9 +99,12 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ebref run: no case of %s matches\n", pos[0])
 		return 2
 	}
-	if traceFile != nil {
-		if err := trace.writeTo(traceFile); err != nil {
+	if trace != nil {
+		if err := trace.close(); err != nil {
 			return inputError(e, "run", fmt.Errorf("--trace: %w", err))
+		}
+		if trace.dropped > 0 {
+			fmt.Fprintf(e.stderr, "ebref run: --trace: the file holds the first %d events; %d more were left out\n", maxTraceEvents, trace.dropped)
 		}
 	}
 	if *asJSON {

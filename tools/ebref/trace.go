@@ -4,22 +4,31 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
 )
 
-// traceWriter collects runs' timelines as Chrome trace-event JSON, the
-// format Perfetto (ui.perfetto.dev) and chrome://tracing open: a process
-// per case and profile, a thread per engine and stage, a complete ("X")
-// event per packet on the command processor or a stage. One cycle is shown
-// as one microsecond, the unit of the format's timestamps.
+// traceWriter streams runs' timelines to a file as Chrome trace-event
+// JSON, the format Perfetto (ui.perfetto.dev) and chrome://tracing open: a
+// process per case and profile, a thread per engine and stage, a complete
+// ("X") event per packet on the command processor or a stage. One cycle is
+// shown as one microsecond, the unit of the format's timestamps. Events are
+// written as they come, so memory stays flat however many cases run; the
+// file holds at most maxTraceEvents of them.
 type traceWriter struct {
-	events []traceEvent
-	pid    int
+	f       *os.File
+	w       *bufio.Writer
+	pid     int
+	events  int
+	dropped int
+	err     error // the first write error
+	closed  bool
 }
+
+// maxTraceEvents bounds a trace file (about 150 bytes an event).
+var maxTraceEvents = 1 << 21 // a variable for the test of the bound
 
 type traceEvent struct {
 	Name string         `json:"name"`
@@ -32,22 +41,48 @@ type traceEvent struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
+// newTraceWriter starts a trace in f.
+func newTraceWriter(f *os.File) *traceWriter {
+	t := &traceWriter{f: f, w: bufio.NewWriter(f)}
+	_, t.err = t.w.WriteString(`{"displayTimeUnit":"ms","traceEvents":[`)
+	return t
+}
+
+func (t *traceWriter) emit(ev traceEvent) {
+	if t.err != nil {
+		return
+	}
+	if t.events == maxTraceEvents {
+		t.dropped++
+		return
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.err = err
+		return
+	}
+	if t.events > 0 {
+		t.w.WriteByte(',')
+	}
+	t.events++
+	_, t.err = t.w.Write(b)
+}
+
 // add adds one case's run on one profile.
 func (t *traceWriter) add(name, profile string, r hlk.Result) {
 	t.pid++
-	t.events = append(t.events, traceEvent{Name: "process_name", Ph: "M", Pid: t.pid,
+	t.emit(traceEvent{Name: "process_name", Ph: "M", Pid: t.pid,
 		Args: map[string]any{"name": fmt.Sprintf("%s on %s", name, profile)}})
 	for i, e := range r.Engines {
-		threads := map[cmdbuf.Stage]bool{}
+		var named [cmdbuf.NumStages]bool
 		for _, s := range e.Timeline {
 			tid := i*int(cmdbuf.NumStages) + int(s.Stage) + 1
-			if !threads[s.Stage] {
-				threads[s.Stage] = true
-				t.events = append(t.events,
-					traceEvent{Name: "thread_name", Ph: "M", Pid: t.pid, Tid: tid,
-						Args: map[string]any{"name": e.Engine + " " + s.Stage.String()}},
-					traceEvent{Name: "thread_sort_index", Ph: "M", Pid: t.pid, Tid: tid,
-						Args: map[string]any{"sort_index": tid}})
+			if !named[s.Stage] {
+				named[s.Stage] = true
+				t.emit(traceEvent{Name: "thread_name", Ph: "M", Pid: t.pid, Tid: tid,
+					Args: map[string]any{"name": e.Engine + " " + s.Stage.String()}})
+				t.emit(traceEvent{Name: "thread_sort_index", Ph: "M", Pid: t.pid, Tid: tid,
+					Args: map[string]any{"sort_index": tid}})
 			}
 			ev := traceEvent{Name: s.What, Cat: e.Engine, Ph: "X", Ts: s.Start, Dur: s.End - s.Start, Pid: t.pid, Tid: tid,
 				Args: map[string]any{"submission": s.Batch}}
@@ -57,28 +92,34 @@ func (t *traceWriter) add(name, profile string, r hlk.Result) {
 					ev.Args["list"] = s.Buffer
 				}
 			}
-			t.events = append(t.events, ev)
+			t.emit(ev)
 		}
 	}
 }
 
-func (t *traceWriter) write(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	if err := json.NewEncoder(bw).Encode(struct {
-		TraceEvents     []traceEvent      `json:"traceEvents"`
-		DisplayTimeUnit string            `json:"displayTimeUnit"`
-		OtherData       map[string]string `json:"otherData"`
-	}{t.events, "ms", map[string]string{"time unit": "1 us = 1 GPU cycle of the ebref hardware model"}}); err != nil {
-		return err
+// close ends the trace, saying in it how many events were left out, and
+// closes the file; the error is the first that writing met. Closing twice
+// is closing once.
+func (t *traceWriter) close() error {
+	if t.closed {
+		return t.err
 	}
-	return bw.Flush()
-}
-
-// writeTo writes the trace to f and closes it.
-func (t *traceWriter) writeTo(f *os.File) error {
-	err := t.write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	t.closed = true
+	if t.err == nil {
+		other := map[string]string{"time unit": "1 us = 1 GPU cycle of the ebref hardware model"}
+		if t.dropped > 0 {
+			other["truncated"] = fmt.Sprintf("%d events left out after the first %d", t.dropped, maxTraceEvents)
+		}
+		b, _ := json.Marshal(other)
+		t.w.WriteString(`],"otherData":`)
+		t.w.Write(b)
+		_, t.err = t.w.WriteString("}\n")
 	}
-	return err
+	if err := t.w.Flush(); t.err == nil {
+		t.err = err
+	}
+	if err := t.f.Close(); t.err == nil {
+		t.err = err
+	}
+	return t.err
 }
