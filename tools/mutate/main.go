@@ -8,7 +8,7 @@
 // mutants, so it is not part of CI; docs/conformance.md has the command and
 // the score.
 //
-//	go run ./tools/mutate [--pkg umd] [--every K] [--limit N] [--timeout D] [--hlk "ARGS"]
+//	go run ./tools/mutate [--pkg umd] [--since REV] [--every K] [--limit N] [--timeout D] [--hlk "ARGS"]
 package main
 
 import (
@@ -37,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 2*time.Minute, "a mutant whose hlk run takes longer is killed")
 	hlkArgs := fs.String("hlk", "", "extra arguments for ebref hlk (e.g. \"--suite hlk,barriers\")")
 	list := fs.Bool("list", false, "list the mutation sites and stop")
+	since := fs.String("since", "", "only sites on lines changed since this git revision")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -53,6 +54,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
+	}
+	if *since != "" {
+		if all, err = changedSince(root, *since, all); err != nil {
+			fmt.Fprintf(stderr, "mutate: --since %s: %v\n", *since, err)
+			return 2
+		}
 	}
 	var chosen []site
 	for i := 0; i < len(all); i += *every {
@@ -177,6 +184,55 @@ func firstError(b []byte) string {
 func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return lines[len(lines)-1]
+}
+
+// changedSince keeps the sites on lines that git diff REV shows added or
+// changed.
+func changedSince(root, rev string, all []site) ([]site, error) {
+	changed := map[string]map[int]bool{}
+	for _, s := range all {
+		if changed[s.File] != nil {
+			continue
+		}
+		cmd := exec.Command("git", "diff", "-U0", rev, "--", s.File)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("git diff: %w", err)
+		}
+		changed[s.File] = addedLines(out)
+	}
+	var keep []site
+	for _, s := range all {
+		if changed[s.File][s.Line] {
+			keep = append(keep, s)
+		}
+	}
+	return keep, nil
+}
+
+// addedLines reads a unified diff with no context and returns the new
+// file's line numbers its hunks add.
+func addedLines(diff []byte) map[int]bool {
+	lines := map[int]bool{}
+	for _, l := range strings.Split(string(diff), "\n") {
+		if !strings.HasPrefix(l, "@@ ") {
+			continue
+		}
+		// @@ -a,b +c,d @@: lines c .. c+d-1 (d omitted: 1).
+		f := strings.Fields(l)
+		if len(f) < 3 || !strings.HasPrefix(f[2], "+") {
+			continue
+		}
+		var start, n int
+		if k, _ := fmt.Sscanf(f[2], "+%d,%d", &start, &n); k == 1 {
+			n = 1
+		}
+		for i := start; i < start+n; i++ {
+			lines[i] = true
+		}
+	}
+	return lines
 }
 
 // moduleRoot is the directory of the go.mod the go command uses here.

@@ -75,3 +75,8 @@ func TestFirstError(t *testing.T) {
 	assert.Equal(t, "umd/x.go:3:2: declared and not used: f", firstError([]byte("# github.com/ebref/ebref/umd\numd/x.go:3:2: declared and not used: f\n")))
 	assert.Equal(t, "b", lastLine([]byte("a\nb\n")))
 }
+
+func TestAddedLines(t *testing.T) {
+	diff := "diff --git a/x.go b/x.go\n@@ -3,0 +4,2 @@ func f() {\n+a\n+b\n@@ -10 +12 @@\n-c\n+d\n@@ -20,3 +22,0 @@\n-e\n"
+	assert.Equal(t, map[int]bool{4: true, 5: true, 12: true}, addedLines([]byte(diff)))
+}
