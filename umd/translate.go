@@ -232,6 +232,13 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 		flush, inval = flush|f, inval|i
 		f, i = cl.cacheWork(blitClient, u, toMem)
 		post, inval = f, inval|i
+		// It rewrote the surface under every cache that may still hold
+		// its old bytes, those of the clients the layout before allowed,
+		// not only the users after: a later barrier from NO_ACCESS (a
+		// sequential one) names no writer and invalidates nothing
+		// (errata E-TRANSITION-INVALIDATE).
+		_, i = cl.cacheWork(blitClient, clientsOf(compatBefore), false)
+		inval |= i
 	}
 	part := &p.now
 	if g.SyncAfter == ddi.SyncSplit {
