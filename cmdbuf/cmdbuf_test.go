@@ -40,6 +40,7 @@ func samplePackets() []uint32 {
 	d = AppendWork(d, Work{Kind: WorkDraw, Stage: StagePixel, Duration: 5, ID: 7, Chained: true},
 		Access{Addr: 0x30000, Size: 0x40, Dir: DirRead, Client: ClientShaderLoad})
 	d = AppendMetadataInit(d, SurfaceRegion{Surface: 4, Offset: 0, Size: 0x100, Plain: true}, false)
+	d = AppendMetadataInit(d, SurfaceRegion{Surface: 5, Offset: 0x100, Size: 0x100, Plain: true, Discard: true}, true)
 	return d
 }
 
@@ -53,7 +54,7 @@ func TestRoundTrip(t *testing.T) {
 		off += p.Size()
 	}
 	assert.Equal(t, []Opcode{OpMarker, OpWork, OpWait, OpCache, OpCache, OpDecompress, OpMetadataInit, OpEventSignal,
-		OpEventWait, OpFenceSignal, OpFenceWait, OpCall, OpNop, OpWork, OpMetadataInit}, ops)
+		OpEventWait, OpFenceSignal, OpFenceWait, OpCall, OpNop, OpWork, OpMetadataInit, OpMetadataInit}, ops)
 
 	p, _ := Decode(d, 0)
 	assert.Equal(t, Marker{0x000c0003, "Barrier call 12, barrier 3"}, p.Marker())
@@ -93,6 +94,10 @@ func TestRoundTrip(t *testing.T) {
 	p, _ = Decode(d, off)
 	assert.Equal(t, SurfaceRegion{Surface: 4, Size: 0x100, Plain: true}, p.MetadataInit())
 	assert.Equal(t, "surf=4 plain range=0x0+0x100", Describe(p))
+	off += p.Size()
+	p, _ = Decode(d, off)
+	assert.Equal(t, SurfaceRegion{Surface: 5, Offset: 0x100, Size: 0x100, Plain: true, Discard: true}, p.MetadataInit())
+	assert.Equal(t, "async surf=5 plain discard range=0x100+0x100", Describe(p))
 }
 
 func TestLongAccessListsSplitIntoPairs(t *testing.T) {

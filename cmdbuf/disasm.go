@@ -171,7 +171,10 @@ func Describe(p Packet) string {
 		return async + fmt.Sprintf("surf=%d range=%s", r.Surface, rangeText(r.Offset, r.Size))
 	case OpMetadataInit:
 		r := p.MetadataInit()
-		if r.Plain {
+		switch {
+		case r.Plain && r.Discard:
+			return async + fmt.Sprintf("surf=%d plain discard range=%s", r.Surface, rangeText(r.Offset, r.Size))
+		case r.Plain:
 			return async + fmt.Sprintf("surf=%d plain range=%s", r.Surface, rangeText(r.Offset, r.Size))
 		}
 		return async + fmt.Sprintf("surf=%d value=0x%02x range=%s", r.Surface, r.Value, rangeText(r.Offset, r.Size))

@@ -44,6 +44,10 @@ const (
 	// FlagPlain on a METADATA_INIT packet marks the blocks plain (their
 	// bytes are what they hold) instead of cleared to the value.
 	FlagPlain uint8 = 4
+	// FlagDiscard on a plain METADATA_INIT says the blocks' contents are
+	// discarded: nothing is lost by marking them plain; they are undefined
+	// until written.
+	FlagDiscard uint8 = 8
 )
 
 // Errors the decoder wraps; test with errors.Is.
@@ -125,7 +129,7 @@ func Decode(words []uint32, off int) (Packet, error) {
 
 // flagsAllowed lists, per opcode, the header flags it defines.
 var flagsAllowed = [256]uint8{OpWork: FlagChained, OpCache: FlagAsync, OpDecompress: FlagAsync,
-	OpMetadataInit: FlagAsync | FlagPlain}
+	OpMetadataInit: FlagAsync | FlagPlain | FlagDiscard}
 
 func (p Packet) check() error {
 	if f := p.Header.Flags() &^ flagsAllowed[p.Op()]; f != 0 {
@@ -303,6 +307,7 @@ type SurfaceRegion struct {
 	Size    uint64
 	Value   uint8 // METADATA_INIT: what reads return afterwards
 	Plain   bool  // METADATA_INIT: mark the blocks plain instead (FlagPlain)
+	Discard bool  // METADATA_INIT, plain: their contents are discarded (FlagDiscard)
 }
 
 // Decompress decodes a DECOMPRESS packet.
@@ -315,7 +320,7 @@ func (p Packet) Decompress() SurfaceRegion {
 func (p Packet) MetadataInit() SurfaceRegion {
 	q := p.Payload
 	return SurfaceRegion{Surface: uint16(q[0]), Value: uint8(q[1]), Offset: u64(q[2], q[3]), Size: u64(q[4], q[5]),
-		Plain: p.Header.Flags()&FlagPlain != 0}
+		Plain: p.Header.Flags()&FlagPlain != 0, Discard: p.Header.Flags()&FlagDiscard != 0}
 }
 
 // Event is an EVENT_SIGNAL (Stages: the stages whose work so far the event
@@ -441,6 +446,9 @@ func AppendMetadataInit(dst []uint32, r SurfaceRegion, async bool) []uint32 {
 	flags := flagsOf(async)
 	if r.Plain {
 		flags |= FlagPlain
+	}
+	if r.Discard {
+		flags |= FlagDiscard
 	}
 	return append(dst, uint32(MakeHeader(OpMetadataInit, flags, 6)), uint32(r.Surface), uint32(r.Value),
 		uint32(r.Offset), uint32(r.Offset>>32), uint32(r.Size), uint32(r.Size>>32))

@@ -255,7 +255,7 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) uint64 {
 	off, n := r.Offset, r.Size
 	first, last := blocksOf(s, s.Base+off, n)
-	if r.Plain {
+	if r.Plain && !r.Discard {
 		var lost blockSpan
 		for b := first; b <= last; b++ {
 			code, value := m.metaView(ctx, s, b)
@@ -287,8 +287,13 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) u
 	s.define(first, last)
 	m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), kind: accessLogical,
 		client: cmdbuf.ClientBlit})
-	if !r.Plain {
+	switch {
+	case !r.Plain:
 		m.ref.fill(s.Base+off, n, r.Value, ctx.op.gid)
+	case r.Discard:
+		// The contents are undefined until written: the reference keeps
+		// its bytes, so a region discarded and never written again
+		// differs from it, as it may.
 	}
 	return uint64(len(meta))
 }

@@ -34,6 +34,10 @@ import (
 //	plain → compressed       METADATA_INIT, plain (the bytes are plain;
 //	                         their metadata may never have been written)
 //	UNDEFINED → compressed   METADATA_INIT, cleared to 0 — only with DISCARD
+//	UNDEFINED → plain        METADATA_INIT, plain, discarding: the metadata
+//	                         may still mark blocks of an earlier layout
+//	                         compressed, and plain writes under it would be
+//	                         misread (errata E-UNDEFINED-TO-PLAIN)
 //	→ UNDEFINED, equal states, anything on a plain surface's twin: nothing
 
 // layoutSlots numbers the layouts densely: 0..31 are the layout values, the
@@ -116,6 +120,7 @@ const (
 	workDecompress                 // DECOMPRESS
 	workInitPlain                  // METADATA_INIT, plain
 	workInitClear                  // METADATA_INIT, cleared to 0
+	workInitDiscard                // METADATA_INIT, plain, the contents discarded
 )
 
 // transitionWork decides the compression work of one texture barrier on a
@@ -126,7 +131,10 @@ func (r *Resource) transitionWork(before, after ddi.BarrierLayout, discard bool)
 	}
 	ca := r.compressedIn(after)
 	if before == ddi.LayoutUndefined {
-		if discard && ca {
+		switch {
+		case !ca:
+			return workInitDiscard
+		case discard:
 			return workInitClear
 		}
 		return workNone

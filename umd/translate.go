@@ -246,7 +246,7 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	} else {
 		p.hold |= Stages(g.SyncAfter)
 	}
-	if work == workInitPlain || work == workInitClear {
+	if work == workInitPlain || work == workInitClear || work == workInitDiscard {
 		// Metadata is written in memory, past the caches: what a cache
 		// still holds of the surface's metadata bytes (the writes of a
 		// resource that used the memory before) must reach memory first,
@@ -402,11 +402,12 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 					continue
 				}
 				words = cmdbuf.AppendDecompress(words, region, async)
-			case workInitPlain, workInitClear:
+			case workInitPlain, workInitClear, workInitDiscard:
 				if f.DropMetadataInit {
 					continue
 				}
-				region.Plain = op.work == workInitPlain
+				region.Plain = op.work != workInitClear
+				region.Discard = op.work == workInitDiscard
 				words = cmdbuf.AppendMetadataInit(words, region, async)
 			}
 			cl.ops = append(cl.ops, SurfaceOp{Resource: op.res.Handle, Surface: op.res.Surface, Work: op.work.String(),
@@ -527,11 +528,11 @@ type BarrierRecord struct {
 type SurfaceOp struct {
 	Resource     ddi.HResource
 	Surface      uint16
-	Work         string // DECOMPRESS, METADATA_INIT clear, METADATA_INIT plain
+	Work         string // DECOMPRESS, METADATA_INIT clear, METADATA_INIT plain, METADATA_INIT discard
 	Offset, Size uint64
 	Async        bool // in the background, for a split barrier
 }
 
 func (w compressionWork) String() string {
-	return [...]string{"none", "DECOMPRESS", "METADATA_INIT plain", "METADATA_INIT clear"}[w]
+	return [...]string{"none", "DECOMPRESS", "METADATA_INIT plain", "METADATA_INIT clear", "METADATA_INIT discard"}[w]
 }
