@@ -116,11 +116,11 @@ func compressedLayouts(p *hwmodel.Profile, r *resource.Resource, kind resource.H
 type compressionWork uint8
 
 const (
-	workNone       compressionWork = iota
-	workDecompress                 // DECOMPRESS
-	workInitPlain                  // METADATA_INIT, plain
-	workInitClear                  // METADATA_INIT, cleared to 0
-	workInitDiscard                // METADATA_INIT, plain, the contents discarded
+	workNone        compressionWork = iota
+	workDecompress                  // DECOMPRESS
+	workInitPlain                   // METADATA_INIT, plain
+	workInitClear                   // METADATA_INIT, cleared to 0
+	workInitDiscard                 // METADATA_INIT, plain, the contents discarded
 )
 
 // transitionWork decides the compression work of one texture barrier on a
