@@ -176,6 +176,26 @@ func (cl *CommandList) cacheWork(w, u clientMask, toMemory bool) (flush, inval c
 	return flush, inval
 }
 
+// acquired are the caches a barrier that names no writer before it
+// invalidates over its range for the users after it: their private caches
+// (not the engine's common ones). A barrier's AccessBefore names only the
+// accesses since the previous barrier of the subresource, so one that
+// names only reads or NO_ACCESS, as a sequential one may, still follows
+// writes an earlier barrier made visible to other clients alone, and the
+// users' caches may hold copies from before them (errata
+// E-ACQUIRE-INVALIDATE). A barrier that names a writer invalidates what
+// the writer's data makes stale already (cacheWork).
+func (cl *CommandList) acquired(before, compat ddi.BarrierAccess, users clientMask) (inval cmdbuf.CacheMask) {
+	if writers(before, compat) != 0 {
+		return 0
+	}
+	t := &cl.d.caches[cl.engine]
+	for us := uint32(users); us != 0; us &= us - 1 {
+		inval |= t.path[bits.TrailingZeros32(us)] &^ t.common
+	}
+	return inval
+}
+
 var blitClient = clients(cmdbuf.ClientBlit)
 
 // planGlobal translates a global barrier: every resource, whole caches.
@@ -184,6 +204,7 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 	w := writers(g.AccessBefore, compat)
 	u, toMem := users(g.AccessAfter, compat)
 	f, i := cl.cacheWork(w, u, toMem)
+	i |= cl.acquired(g.AccessBefore, compat, u)
 	p.now.drain |= Stages(g.SyncBefore)
 	p.hold |= Stages(g.SyncAfter)
 	p.now.flush |= f
@@ -224,6 +245,7 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	w := writers(g.AccessBefore, compatBefore)
 	u, toMem := users(g.AccessAfter, compatAfter)
 	flush, inval := cl.cacheWork(w, u, toMem)
+	inval |= cl.acquired(g.AccessBefore, compatBefore, u)
 	var post cmdbuf.CacheMask
 	if work != workNone {
 		// The compression work reads what the writers left and writes
