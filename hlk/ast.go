@@ -168,7 +168,7 @@ type BarrierSpec struct {
 // Expect is one expectation, checked after the scenario ran.
 type Expect struct {
 	Pos
-	Kind   string // reference, bytes, no-hazard, hazard, error, warning, packets, cost, no-error
+	Kind   string // reference, bytes, no-hazard, hazard, detected, error, warning, packets, cost, no-error
 	Res    []ViewRef
 	Bytes  []byte
 	Hazard hwmodel.HazardKind

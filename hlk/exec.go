@@ -636,7 +636,7 @@ func (x *exec) check() {
 	r := &x.res0
 	hazardExpected := false
 	for _, e := range x.sc.Expects {
-		if e.Kind == "hazard" {
+		if e.Kind == "hazard" || e.Kind == "detected" {
 			hazardExpected = true
 		}
 		er := x.expectation(e)
@@ -671,6 +671,19 @@ func (x *exec) expectation(e Expect) ExpectResult {
 	r := &x.res0
 	er := ExpectResult{Pos: e.Pos, Text: e.String()}
 	switch e.Kind {
+	case "detected":
+		// The judge noticed: a hazard, or a resource's bytes differ from
+		// the reference (a random program's negative form).
+		if len(r.Hazards) > 0 {
+			er.OK, er.Detail = true, r.Hazards[0].Message
+			return er
+		}
+		ref := x.expectation(Expect{Pos: e.Pos, Kind: "reference"})
+		er.OK = !ref.OK
+		er.Detail = "no hazard; every resource " + ref.Detail
+		if !ref.OK {
+			er.Detail = "no hazard, but " + ref.Detail
+		}
 	case "reference":
 		var regions []hwmodel.Region
 		names := e.Res

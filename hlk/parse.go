@@ -1001,7 +1001,7 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 
 // expect parses an expectation.
 func (p *parser) expect(kw token, c *cursor) error {
-	k, err := c.wordTok("what to expect (reference, bytes, no-hazard, hazard, error, warning, packets, cost)")
+	k, err := c.wordTok("what to expect (reference, bytes, no-hazard, hazard, detected, error, warning, packets, cost)")
 	if err != nil {
 		return err
 	}
@@ -1027,7 +1027,7 @@ func (p *parser) expect(kw token, c *cursor) error {
 			return err
 		}
 		e.Res = []ViewRef{v}
-	case "no-hazard":
+	case "no-hazard", "detected":
 	case "hazard":
 		t, err := c.wordTok("a hazard kind (e.g. read-after-write)")
 		if err != nil {

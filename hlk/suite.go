@@ -52,7 +52,11 @@ func Suites() ([]Suite, error) {
 		}
 		out = append(out, s)
 	}
-	return out, nil
+	r, err := RandomSuite(DefaultRandom, DefaultRandomSeed)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, r), nil
 }
 
 // LoadSuites reads every .ebs file under root in fsys, one suite per

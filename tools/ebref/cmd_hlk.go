@@ -45,6 +45,10 @@ func runHLK(e *env, args []string) int {
 	list := fs.Bool("list", false, "list the selected cases and stop")
 	emit := fs.String("emit", "", "write every suite's scenario files (generated ones included) under this directory and stop")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	random := fs.Int("random", hlk.DefaultRandom, "random programs in the suite random (each a case, and its negative form another)")
+	seed := fs.Uint64("seed", hlk.DefaultRandomSeed, "the first random program's seed (the others follow it)")
+	shrinkDir := fs.String("shrink-dir", filepath.Join(os.TempDir(), "ebref-shrunk"),
+		"where failing random programs are written, shrunk to a minimal scenario")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
@@ -52,9 +56,22 @@ func runHLK(e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fs, synopsis, "unexpected argument %q", pos[0])
 	}
+	if *random < 0 || *random > maxRandom {
+		return usageError(e, fs, synopsis, "--random %d: want 0 to %d", *random, maxRandom)
+	}
 	all, err := hlk.Suites()
 	if err != nil {
 		return inputError(e, "hlk", err)
+	}
+	if *random != hlk.DefaultRandom || *seed != hlk.DefaultRandomSeed {
+		r, err := hlk.RandomSuite(*random, *seed)
+		if err != nil {
+			return inputError(e, "hlk", err)
+		}
+		all = slices.DeleteFunc(all, func(s hlk.Suite) bool { return s.Name == "random" })
+		if *random > 0 {
+			all = append(all, r)
+		}
 	}
 	if *emit != "" {
 		return emitSuites(e, all, *emit)
@@ -139,9 +156,43 @@ func runHLK(e *env, args []string) int {
 		return code
 	}
 	if !rep.Conformant() {
+		shrinkFailures(e, c, rep, *shrinkDir)
 		return 1
 	}
 	return 0
+}
+
+// maxRandom bounds --random: a million programs is hours of a long run.
+const maxRandom = 1 << 20
+
+// maxShrinks is how many failing random programs a run shrinks.
+const maxShrinks = 3
+
+// shrinkFailures writes the first failing random programs, shrunk to
+// minimal scenarios, under dir and prints their paths.
+func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
+	done := map[string]bool{} // once per case, on the first profile it fails on
+	for _, cr := range rep.Cases {
+		if cr.Suite != "random" || cr.Status.Conformant() || done[cr.Case] || len(done) == maxShrinks {
+			continue
+		}
+		done[cr.Case] = true
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		text, err := hlk.ShrinkCase(ctx, c, cr)
+		cancel()
+		if err == nil {
+			err = os.MkdirAll(dir, 0o755)
+		}
+		path := filepath.Join(dir, strings.TrimSuffix(cr.Case, ".ebs")+"-"+cr.Profile+".ebs")
+		if err == nil {
+			err = os.WriteFile(path, []byte(fmt.Sprintf("# %s on %s, shrunk by ebref hlk\nprofiles %s\n%s", cr.Case, cr.Profile, cr.Profile, text)), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ebref hlk: shrinking %s on %s: %v\n", cr.Path(), cr.Profile, err)
+			continue
+		}
+		fmt.Fprintf(e.stdout, "shrunk %s on %s: %s\n", cr.Path(), cr.Profile, path)
+	}
 }
 
 // maxJobs bounds --jobs: cases run in goroutines that share two cores; more

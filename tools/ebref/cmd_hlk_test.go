@@ -203,6 +203,46 @@ func TestHLK(t *testing.T) {
 	}
 }
 
+// TestHLKRandom: --random N --seed S runs N programs from seed S in the
+// suite random; a failing one is shrunk and its path printed, once per
+// case; its file holds the shrunk scenario for its profile.
+func TestHLKRandom(t *testing.T) {
+	code, stdout, stderr := ebref(t, nil, "hlk", "--suite", "random", "--random", "4", "--seed", "77")
+	require.Equal(t, 0, code, stderr+stdout)
+	assert.Regexp(t, `CONFORMANT: 1[2-9] cases`, stdout) // 4 programs and their negative forms, on 3 profiles
+
+	code, stdout, _ = ebref(t, nil, "hlk", "--suite", "random", "--list", "--random", "2", "--seed", "9")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "random/seed-9.ebs")
+	assert.Contains(t, stdout, "random/seed-10.ebs")
+	assert.NotContains(t, stdout, "random/seed-11.ebs")
+
+	dir := t.TempDir()
+	code, stdout, stderr = ebref(t, nil, "hlk", "--suite", "random", "--random", "12", "--seed", "1",
+		"--profile", "discrete", "--inject", "drop-invalidate", "--shrink-dir", dir)
+	require.Equal(t, 1, code, stderr+stdout)
+	shrunk := regexp.MustCompile(`shrunk random/(\S+) on discrete: (\S+)`).FindAllStringSubmatch(stdout, -1)
+	require.NotEmpty(t, shrunk, stdout)
+	assert.LessOrEqual(t, len(shrunk), 3)
+	for _, m := range shrunk {
+		assert.Equal(t, dir, filepath.Dir(m[2]))
+		b, err := os.ReadFile(m[2])
+		require.NoError(t, err)
+		assert.Contains(t, string(b), "profiles discrete\n")
+		// The shrunk file runs as it is, and fails with the fault.
+		code, out, _ := ebref(t, nil, "run", m[2], "--inject", "drop-invalidate")
+		assert.Equal(t, 1, code, out)
+		code, out, _ = ebref(t, nil, "run", m[2])
+		assert.Equal(t, 0, code, out)
+	}
+
+	for _, bad := range [][]string{{"--random", "-1"}, {"--random", "99999999"}, {"--seed", "x"}} {
+		code, _, stderr := ebref(t, nil, append([]string{"hlk"}, bad...)...)
+		assert.Equal(t, 2, code, "%v", bad)
+		assert.NotEmpty(t, stderr)
+	}
+}
+
 func TestHLKMutationOnASuite(t *testing.T) {
 	code, stdout, stderr := ebref(t, nil, "hlk", "--mutation", "--suite", "hlk,barriers,write-read")
 	require.Equal(t, 0, code, stderr+stdout)

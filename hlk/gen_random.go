@@ -1,0 +1,1039 @@
+package hlk
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// Random programs, correct by construction (suite "random"). A program is
+// resources, queues, lists of work and submissions drawn from a seed; the
+// barriers are derived from the program's own access history the way an
+// expert writes enhanced barriers: per subresource (texture) or 8 KiB
+// segment (buffer), the accesses since the last barrier that covered it and
+// its layout; a new access that conflicts with them (a write on either side,
+// a layout change) gets a barrier whose before-scope is exactly those
+// accesses and whose after-scope is the new one. Everything a hand-written
+// suite holds fixed varies with the seed: how barriers group into calls,
+// split begins placed right after the producer (in an earlier list of the
+// submission, too), global barriers in place of resource ones, subresource
+// shapes, releases to COMMON with SyncAfter NONE and the SyncBefore NONE
+// that follows, UNDEFINED (with and without DISCARD) before work that
+// overwrites, the 0088 entry point, extended-async lists, queues of the
+// three types with fences between them. Each program runs under the debug
+// layer and must end with the reference bytes and no hazard.
+//
+// The negative form of a program drops one barrier (or split pair) the
+// generator can prove the judge must see: the accesses it orders are
+// asynchronous work (not the synchronous copies of a list without
+// ALLOW_EXTENDED_ASYNC, which E-SYNC-COPY orders already) and no other
+// barrier call runs between the first of them and the barrier, so nothing
+// else waits or flushes for it. It expects `detected`: a hazard or wrong
+// bytes.
+
+// segSize is a buffer unit: a 8x8 four-byte texel footprint (256-byte
+// row pitch) fits in one.
+const (
+	segSize  = 2048
+	segCount = 4
+	// upSegs are the upload buffer's segments, each filled with its own
+	// byte: copies from it write data that differs from what was there.
+	upSegs = 16
+)
+
+// rRes is a resource of a program.
+type rRes struct {
+	name  string
+	kind  string // buffer, color, depth, ms
+	decl  string
+	r     *resource.Resource
+	units []*rUnit
+	mips  int
+}
+
+// rUnit is a subresource of a texture or a segment of a buffer.
+type rUnit struct {
+	res     *rRes
+	index   int
+	layout  ddi.BarrierLayout
+	pending []rAccess // since the last barrier that covered it, in this submission
+	// after is the SyncAfter of its last barrier in this submission: the
+	// next barrier's SyncBefore contains it (000 "Sequential Barriers").
+	after ddi.BarrierSync
+	// released: a barrier with SyncAfter NONE ended its use in this
+	// submission (000 "D3D12_BARRIER_SYNC_NONE").
+	released bool
+	last     *rCmd // the last access, in this submission
+	barSeq   int   // the seq of the last barrier on it
+}
+
+// rAccess is one use of a unit.
+type rAccess struct {
+	sync   ddi.BarrierSync
+	access ddi.BarrierAccess
+	write  bool
+	// syncOp: a copy, resolve or discard in a list without
+	// ALLOW_EXTENDED_ASYNC, ordered by the driver's implicit wait.
+	syncOp bool
+	cmd    *rCmd // where it was recorded
+	// ordered and visible are what barriers since have done for it: the
+	// stages now ordered after it and (a write) the accesses that see it.
+	ordered ddi.BarrierSync
+	visible ddi.BarrierAccess
+}
+
+// rCmd is one statement of a list: work, or a barrier call.
+type rCmd struct {
+	lines []string
+	seq   int // program order: work and calls even, split begins odd
+	drop  int // the drop group of a barrier call (0: none)
+	list  *rList
+	bars  []*rRes // a barrier call: the resources its barriers are on
+}
+
+type rList struct {
+	name  string
+	qtype ddi.CommandListType
+	async bool
+	cmds  []*rCmd
+}
+
+// rGen is one program being generated.
+type rGen struct {
+	rng     *rand.Rand
+	res     []*rRes
+	lists   []*rList
+	steps   []string // top-level statements after the declarations, lists by name as "@L"
+	queues  map[ddi.CommandListType]string
+	seq     int
+	lastBar int // seq of the last barrier call (split begins included)
+	value   int // distinct clear values
+	// drops are the barrier calls a negative form may leave out, by group.
+	drops []int
+	group int
+	list  *rList
+}
+
+// rSlot is one resource an operation uses.
+type rSlot struct {
+	kinds  string // the resource kinds it accepts, space-separated
+	access ddi.BarrierAccess
+	sync   ddi.BarrierSync
+	write  bool
+	full   bool   // overwrites every byte of what it uses
+	view   string // whole, sub (a subresource or segment), any
+}
+
+// rOp is one kind of work.
+type rOp struct {
+	queues string // D, C, P: the queue types it runs on
+	syncOp bool   // a copy or resolve: synchronous without ALLOW_EXTENDED_ASYNC
+	slots  []rSlot
+	text   func(v []rView, n int) string
+}
+
+// rView is what an operation's slot got: a resource and the part used.
+type rView struct {
+	res   *rRes
+	units []*rUnit
+	sub   int // the subresource or segment, -1 for all
+}
+
+func (v rView) String() string {
+	switch {
+	case v.sub < 0:
+		return v.res.name
+	case v.res.kind == "buffer":
+		return fmt.Sprintf("%s[%d+%d]", v.res.name, v.sub*segSize, segSize)
+	}
+	return fmt.Sprintf("%s@%d", v.res.name, v.sub)
+}
+
+func (v rView) off() int { return max(v.sub, 0) * segSize }
+
+var (
+	cs  = ddi.SyncComputeShading
+	ps  = ddi.SyncPixelShading
+	rtS = ddi.SyncRenderTarget
+)
+
+func rw(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) rSlot {
+	return rSlot{kinds: kinds, access: a, sync: s, write: true, view: view}
+}
+
+func rd(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) rSlot {
+	return rSlot{kinds: kinds, access: a, sync: s, view: view}
+}
+
+func full(s rSlot) rSlot { s.full = true; return s }
+
+func fixed(f string) func(v []rView, n int) string {
+	return func(v []rView, n int) string {
+		args := make([]any, len(v))
+		for i := range v {
+			args[i] = v[i]
+		}
+		return fmt.Sprintf(f, args...)
+	}
+}
+
+// rOps are the operations, with the sync and access each use needs (the
+// rows of gen_writeread.go's tables, which the write-read suite checks one
+// pair at a time).
+var rOps = []rOp{
+	{"DC", false, []rSlot{rw("buffer color", ddi.AccessUnorderedAccess, cs, "any")}, fixed("dispatch uav %s")},
+	{"DC", false, []rSlot{rd("buffer color depth", ddi.AccessShaderResource, cs, "any"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+		fixed("dispatch srv %s uav %s")},
+	{"DC", false, []rSlot{rd("buffer", ddi.AccessConstantBuffer, cs, "sub"), rw("buffer color", ddi.AccessUnorderedAccess, cs, "any")},
+		fixed("dispatch cbv %s uav %s")},
+	{"DC", false, []rSlot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+		fixed("dispatch args %s uav %s")},
+	{"DC", false, []rSlot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView, "any"))},
+		func(v []rView, n int) string { return fmt.Sprintf("clear-uav %s %d", v[0], n) }},
+	{"D", false, []rSlot{rw("color ms", ddi.AccessRenderTarget, rtS, "any")}, fixed("draw rt %s")},
+	{"D", false, []rSlot{full(rw("color ms", ddi.AccessRenderTarget, rtS, "any"))},
+		func(v []rView, n int) string { return fmt.Sprintf("clear-rt %s 0x%08x", v[0], 0x10203040+n) }},
+	{"D", false, []rSlot{rd("buffer color depth", ddi.AccessShaderResource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw ps-srv %s rt %s")},
+	{"D", false, []rSlot{rd("buffer color", ddi.AccessShaderResource, ddi.SyncVertexShading, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw vs-srv %s rt %s")},
+	{"D", false, []rSlot{rw("buffer", ddi.AccessUnorderedAccess, ps, "any")}, fixed("draw ps-uav %s")},
+	{"D", false, []rSlot{rd("buffer", ddi.AccessVertexBuffer, ddi.SyncVertexShading, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw vb %s rt %s")},
+	{"D", false, []rSlot{rd("buffer", ddi.AccessIndexBuffer, ddi.SyncIndexInput, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw ib %s rt %s")},
+	{"D", false, []rSlot{rd("buffer", ddi.AccessConstantBuffer, ps, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw ps-cbv %s rt %s")},
+	{"D", false, []rSlot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw args %s rt %s")},
+	{"D", false, []rSlot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))},
+		func(v []rView, n int) string { return fmt.Sprintf("clear-ds %s 0x%08x", v[0], 0x3f000000+n) }},
+	{"D", false, []rSlot{rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any")}, fixed("draw ds-write %s")},
+	{"D", false, []rSlot{rd("depth", ddi.AccessDepthStencilRead, ddi.SyncDepthStencil, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw ds %s rt %s")},
+	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []rView, n int) string {
+			return fmt.Sprintf("copy-buffer %s %d %s %d %d", v[0].res.name, v[0].off(), v[1].res.name, v[1].off(), segSize)
+		}},
+	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+		func(v []rView, n int) string {
+			return fmt.Sprintf("copy-buffer %s %d UP %d %d", v[0].res.name, v[0].off(), n%upSegs*segSize, segSize)
+		}},
+	{"DCP", true, []rSlot{full(rw("color", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []rView, n int) string {
+			return fmt.Sprintf("copy-buffer-to-texture %s %s %d", v[0], v[1].res.name, v[1].off())
+		}},
+	{"DCP", true, []rSlot{full(rw("color", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+		func(v []rView, n int) string {
+			return fmt.Sprintf("copy-buffer-to-texture %s UP %d", v[0], n%upSegs*segSize)
+		}},
+	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []rView, n int) string {
+			return fmt.Sprintf("copy-texture-to-buffer %s %d %s", v[0].res.name, v[0].off(), v[1])
+		}},
+	{"D", true, []rSlot{full(rw("color", ddi.AccessResolveDest, ddi.SyncResolve, "sub")), rd("ms", ddi.AccessResolveSource, ddi.SyncResolve, "sub")},
+		fixed("resolve %s %s")},
+}
+
+// queueLetters are the letters of rOp.queues, by list type.
+var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P"}
+
+// newResource declares a resource of a random kind: a buffer, a colour
+// texture (its mips, slices and flags vary), a depth texture or a
+// multisampled one, in a random initial layout.
+func (g *rGen) newResource(name string) *rRes {
+	x := &rRes{name: name}
+	switch k := g.rng.IntN(10); {
+	case k < 4:
+		x.kind = "buffer"
+		x.decl = fmt.Sprintf("buffer %s %d flags UNORDERED_ACCESS", name, segSize*segCount)
+	case k < 8:
+		x.kind = "color"
+		flags := []string{"RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE", "RENDER_TARGET|SHADER_RESOURCE", "UNORDERED_ACCESS|SHADER_RESOURCE",
+			"RENDER_TARGET|UNORDERED_ACCESS"}[g.rng.IntN(4)]
+		x.decl = fmt.Sprintf("texture %s 8x8 mips %d array %d flags %s", name, 1+g.rng.IntN(2), 1+g.rng.IntN(2), flags)
+	case k < 9:
+		x.kind = "depth"
+		x.decl = fmt.Sprintf("texture %s 8x8 format D32_FLOAT array %d flags DEPTH_STENCIL|SHADER_RESOURCE", name, 1+g.rng.IntN(2))
+	default:
+		x.kind = "ms"
+		x.decl = fmt.Sprintf("texture %s 8x8 samples 4 flags RENDER_TARGET|SHADER_RESOURCE", name)
+	}
+	cases, err := Parse("random", x.decl, nil)
+	if err != nil {
+		panic(err) // the declarations above are this file's constants
+	}
+	st := cases[0].Steps[0].(*ResourceStep)
+	if x.r, err = resource.New(resource.DescFromCreateResource(&st.Desc)); err != nil {
+		panic(err)
+	}
+	n := segCount
+	if x.kind != "buffer" {
+		n = int(x.r.SubresourceCount())
+		x.mips = int(x.r.Desc.MipLevels)
+	}
+	// An initial layout the texture may have: one its first use may
+	// transition from on the direct queue.
+	init := ddi.LayoutUndefined
+	if x.kind != "buffer" {
+		ls := []ddi.BarrierLayout{ddi.LayoutCommon}
+		for _, l := range []ddi.BarrierLayout{ddi.LayoutRenderTarget, ddi.LayoutDepthStencilWrite, ddi.LayoutUnorderedAccess, ddi.LayoutShaderResource, ddi.LayoutCopyDest} {
+			if x.r.CheckInitialLayout(l) == nil {
+				ls = append(ls, l)
+			}
+		}
+		init = ls[g.rng.IntN(len(ls))]
+		x.decl += " layout " + init.String()
+	}
+	for i := range n {
+		x.units = append(x.units, &rUnit{res: x, index: i, layout: init})
+	}
+	return x
+}
+
+// layoutsFor lists the layouts a texture may be in for an access on a queue
+// type: allowed there, compatible with the access, allowed for the
+// resource.
+func layoutsFor(x *rRes, a ddi.BarrierAccess, q ddi.CommandListType) []ddi.BarrierLayout {
+	rules, _ := ddi.QueueRulesFor(q)
+	var out []ddi.BarrierLayout
+	for _, l := range rules.Layouts {
+		if l == ddi.LayoutUndefined || x.r.CheckLayout("", l) != nil {
+			continue
+		}
+		if c, ok := ddi.CompatibleAccesses(l); ok && c&a == a && ddi.TextureLayoutAccessOK(l, l, a, false) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func allowsLayout(q ddi.CommandListType, l ddi.BarrierLayout) bool {
+	rules, _ := ddi.QueueRulesFor(q)
+	return rules.AllowsLayout(l)
+}
+
+// RandomProgram is a generated program: the positive form and, when it has
+// a barrier to drop, the negative one.
+type RandomProgram struct {
+	Seed     uint64
+	Positive string
+	Negative string // "" when no barrier can be proven needed
+}
+
+// GenerateRandom writes the program of a seed.
+func GenerateRandom(seed uint64) RandomProgram {
+	g := &rGen{rng: rand.New(rand.NewPCG(seed, 0x6562726566)), queues: map[ddi.CommandListType]string{}}
+	nres := 2 + g.rng.IntN(4)
+	for i := range nres {
+		g.res = append(g.res, g.newResource(fmt.Sprintf("R%d", i)))
+	}
+	g.queues[direct] = "QD"
+	types := []ddi.CommandListType{direct, direct, compute, copyQ}
+	prevQ, fence := ddi.CommandListType(0), 0
+	for s, n := 0, 1+g.rng.IntN(3); s < n; s++ {
+		q := types[g.rng.IntN(len(types))]
+		if s == 0 {
+			q = direct
+		}
+		if g.queues[q] == "" {
+			g.queues[q] = map[ddi.CommandListType]string{compute: "QC", copyQ: "QP"}[q]
+		}
+		var names []string
+		if s == 0 {
+			names = append(names, g.initList())
+		}
+		for l, nl := 0, 1+g.rng.IntN(2); l < nl; l++ {
+			names = append(names, g.genList(q))
+		}
+		if s > 0 && q != prevQ {
+			fence++
+			g.steps = append(g.steps, fmt.Sprintf("signal %s F %d", g.queues[prevQ], fence), fmt.Sprintf("wait %s F %d", g.queues[q], fence))
+		}
+		g.steps = append(g.steps, "execute "+g.queues[q]+" "+strings.Join(names, " "))
+		// The end of ExecuteCommandLists finishes and flushes everything.
+		for _, x := range g.res {
+			for _, u := range x.units {
+				u.pending, u.after, u.released, u.last = nil, 0, false, nil
+			}
+		}
+		prevQ = q
+	}
+	p := RandomProgram{Seed: seed, Positive: g.text(seed, 0)}
+	if drops := g.validDrops(); len(drops) > 0 {
+		p.Negative = g.text(seed, drops[g.rng.IntN(len(drops))])
+	}
+	return p
+}
+
+func (g *rGen) genList(q ddi.CommandListType) string {
+	l := &rList{name: fmt.Sprintf("L%d", len(g.lists)+1), qtype: q, async: g.rng.IntN(4) == 0}
+	g.lists = append(g.lists, l)
+	g.steps = append(g.steps, "@"+l.name)
+	g.list = l
+	for i, n := 0, 1+g.rng.IntN(6); i < n; i++ {
+		g.genOp(q)
+	}
+	if g.rng.IntN(5) == 0 {
+		g.release(q)
+	}
+	return l.name
+}
+
+// eligible reports whether an op on queue q may use a unit: a texture's
+// layout must be one q can transition from.
+func eligible(u *rUnit, q ddi.CommandListType) bool {
+	return !u.released && (u.res.kind == "buffer" || allowsLayout(q, u.layout))
+}
+
+// genOp records one operation, with the barriers it needs first.
+func (g *rGen) genOp(q ddi.CommandListType) {
+	var ops []*rOp
+	for i := range rOps {
+		if strings.Contains(rOps[i].queues, queueLetters[q]) {
+			ops = append(ops, &rOps[i])
+		}
+	}
+	for try := 0; try < 8; try++ {
+		op := ops[g.rng.IntN(len(ops))]
+		views, layouts, ok := g.pick(op, q)
+		if !ok {
+			continue
+		}
+		g.record(op, q, views, layouts)
+		return
+	}
+}
+
+// record writes an op with the barriers it needs first, and notes its
+// accesses.
+func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []ddi.BarrierLayout) {
+	{
+		g.value++
+		g.barriersFor(op, q, views, layouts)
+		syncOp := op.syncOp && !g.list.async
+		c := g.add(op.text(views, g.value))
+		if syncOp {
+			// Its implicit wait drains its stage, earlier work there
+			// included: drops before it are not provably needed.
+			g.lastBar = c.seq
+		}
+		for i, v := range views {
+			s := op.slots[i]
+			for _, u := range v.units {
+				a := rAccess{sync: s.sync, access: s.access, write: s.write, syncOp: syncOp, cmd: c}
+				// A write is ordered after everything pending (its barrier
+				// saw to that): it alone stays.
+				if s.write {
+					u.pending = u.pending[:0]
+				}
+				u.pending = append(u.pending, a)
+				u.last = c
+			}
+		}
+	}
+}
+
+// initList starts the program by writing every subresource and segment
+// with data of its own, so that whatever a later copy or read misses
+// differs from what it gets: the judge compares bytes, and zeros copied
+// over zeros would hide a race.
+func (g *rGen) initList() string {
+	l := &rList{name: fmt.Sprintf("L%d", len(g.lists)+1), qtype: direct}
+	g.lists = append(g.lists, l)
+	g.steps = append(g.steps, "@"+l.name)
+	g.list = l
+	for _, x := range g.res {
+		op := &rOps[initOps[x.kind]]
+		if x.kind == "color" && x.r.Desc.Flags&ddi.ResourceFlagRenderTarget != 0 && g.rng.IntN(2) == 0 {
+			op = &rOps[initOps["ms"]] // a clear
+		}
+		for i, u := range x.units {
+			v := rView{res: x, sub: i, units: []*rUnit{u}}
+			ls := layoutsFor(x, op.slots[0].access, direct)
+			l := ddi.LayoutUndefined
+			if x.kind != "buffer" {
+				l = ls[g.rng.IntN(len(ls))]
+				if slices.Contains(ls, u.layout) {
+					l = u.layout
+				}
+			}
+			g.record(op, direct, []rView{v}, []ddi.BarrierLayout{l})
+		}
+	}
+	return l.name
+}
+
+// initOps are the ops that write a whole unit of each kind of resource
+// from nothing: indexes into rOps.
+var initOps = map[string]int{"buffer": opIndex("copy-buffer %s %d UP"), "color": opIndex("copy-buffer-to-texture %s UP"),
+	"depth": opIndex("clear-ds"), "ms": opIndex("clear-rt")}
+
+func opIndex(prefix string) int {
+	v := []rView{{res: &rRes{name: "%s", kind: "buffer"}, sub: -1}, {res: &rRes{name: "X", kind: "buffer"}, sub: -1}}
+	for i, op := range rOps {
+		if strings.HasPrefix(op.text(v[:len(op.slots)], 0), strings.ReplaceAll(prefix, "%d", "0")) {
+			return i
+		}
+	}
+	panic("hlk: no random op " + prefix)
+}
+
+// pick chooses the resources and parts for an op's slots (distinct
+// resources) and each texture slot's layout.
+func (g *rGen) pick(op *rOp, q ddi.CommandListType) ([]rView, []ddi.BarrierLayout, bool) {
+	var views []rView
+	var layouts []ddi.BarrierLayout
+	for _, s := range op.slots {
+		var cands []*rRes
+		for _, x := range g.res {
+			if !strings.Contains(s.kinds, x.kind) || slices.ContainsFunc(views, func(v rView) bool { return v.res == x }) {
+				continue
+			}
+			if x.kind != "buffer" && len(layoutsFor(x, s.access, q)) == 0 {
+				continue
+			}
+			if x.r.AllowedAccesses(resource.HeapDefault)&s.access != s.access {
+				continue
+			}
+			cands = append(cands, x)
+		}
+		if len(cands) == 0 {
+			return nil, nil, false
+		}
+		x := cands[g.rng.IntN(len(cands))]
+		v := rView{res: x, sub: -1}
+		whole := s.view == "whole" || s.view == "any" && g.rng.IntN(3) == 0
+		// Resolves and footprint copies name one subresource, of mip 0
+		// when the other side is 8x8.
+		if !whole {
+			v.sub = g.rng.IntN(len(x.units))
+			if x.kind != "buffer" && op.syncOp && x.mips > 1 {
+				v.sub -= v.sub % x.mips
+			}
+			v.units = []*rUnit{x.units[v.sub]}
+		} else {
+			v.units = x.units
+		}
+		for _, u := range v.units {
+			if !eligible(u, q) {
+				return nil, nil, false
+			}
+		}
+		l := ddi.LayoutUndefined
+		if x.kind != "buffer" {
+			ls := layoutsFor(x, s.access, q)
+			l = ls[g.rng.IntN(len(ls))]
+			if cur := v.units[0].layout; slices.Contains(ls, cur) && g.rng.IntN(4) != 0 {
+				l = cur
+			}
+		}
+		views = append(views, v)
+		layouts = append(layouts, l)
+	}
+	return views, layouts, true
+}
+
+// rBarrier is one barrier to write.
+type rBarrier struct {
+	res          *rRes // nil: global
+	units        []*rUnit
+	syncB, syncA ddi.BarrierSync
+	accB, accA   ddi.BarrierAccess
+	layB, layA   ddi.BarrierLayout
+	discard      bool
+	// asyncOnly: every access it orders is asynchronous work no barrier
+	// ordered yet, so nothing but this barrier makes up for it
+	// (droppable); firstSeq is the earliest of them.
+	asyncOnly bool
+	firstSeq  int
+}
+
+// conflicts lists the pending accesses of a unit a new access must be
+// ordered after by a barrier; all of them when its layout changes.
+func conflicts(u *rUnit, s rSlot, l ddi.BarrierLayout, syncOp bool) []int {
+	var out []int
+	relayout := u.res.kind != "buffer" && u.layout != l
+	for i, p := range u.pending {
+		switch {
+		case relayout:
+		case !p.write && !s.write:
+			continue
+		// Render-target and depth writes of one queue are in raster order.
+		case p.write && s.write && p.access == s.access && p.sync == s.sync &&
+			(s.access == ddi.AccessRenderTarget || s.access == ddi.AccessDepthStencilWrite):
+			continue
+		// E-SYNC-COPY: synchronous copies are ordered with each other.
+		case syncOp && p.syncOp && s.sync == ddi.SyncCopy && p.sync == ddi.SyncCopy:
+			continue
+		// A barrier since ordered it before this access (and made the
+		// write visible to it).
+		case ddi.ExpandSync(s.sync)&^ddi.ExpandSync(p.ordered) == 0 && (!p.write || s.access&^p.visible == 0):
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// barriersFor writes the barriers an op needs before it.
+func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layouts []ddi.BarrierLayout) {
+	var bs []*rBarrier
+	for i, v := range views {
+		s := op.slots[i]
+		need := map[*rUnit][]int{}
+		var order []*rUnit
+		for _, u := range v.units {
+			if c := conflicts(u, s, layouts[i], op.syncOp && !g.list.async); len(c) > 0 || u.res.kind != "buffer" && u.layout != layouts[i] {
+				need[u] = c
+				order = append(order, u)
+			}
+		}
+		// UNDEFINED before work that overwrites a subresource nothing in
+		// this submission touched yet (and DISCARD, where it applies).
+		discard := s.full && v.res.kind != "buffer" && q != copyQ && g.rng.IntN(3) == 0
+		for _, u := range v.units {
+			discard = discard && u.last == nil && !u.released
+		}
+		if discard {
+			order = v.units
+		}
+		if len(order) == 0 {
+			continue
+		}
+		if v.res.kind == "buffer" {
+			b := &rBarrier{res: v.res, units: order, syncA: s.sync, accA: s.access}
+			g.scope(b, need)
+			bs = append(bs, b)
+			continue
+		}
+		// Textures: one barrier per group of units with the same layout
+		// and before-scope, shaped as a subresource range where it can be.
+		type key struct {
+			l ddi.BarrierLayout
+			s ddi.BarrierSync
+			a ddi.BarrierAccess
+		}
+		groups := map[key][]*rUnit{}
+		var keys []key
+		for _, u := range order {
+			k := key{l: u.layout, s: u.after}
+			for _, i := range need[u] {
+				k.s |= u.pending[i].sync
+				k.a |= u.pending[i].access
+			}
+			if groups[k] == nil {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], u)
+		}
+		for _, k := range keys {
+			for _, us := range shapes(v.res, groups[k]) {
+				b := &rBarrier{res: v.res, units: us, syncA: s.sync, accA: s.access, layB: k.l, layA: layouts[i]}
+				g.scope(b, need)
+				if discard {
+					b.layB = ddi.LayoutUndefined
+					b.discard = (b.layA == ddi.LayoutRenderTarget || b.layA == ddi.LayoutDepthStencilWrite) && g.rng.IntN(2) == 0
+				}
+				bs = append(bs, b)
+			}
+		}
+	}
+	if len(bs) == 0 {
+		return
+	}
+	// A global barrier in place of resource barriers that change no layout.
+	if g.rng.IntN(6) == 0 && !slices.ContainsFunc(bs, func(b *rBarrier) bool { return b.layB != b.layA }) {
+		gl := &rBarrier{asyncOnly: true, firstSeq: 1 << 62}
+		for _, b := range bs {
+			gl.syncB |= b.syncB
+			gl.syncA |= b.syncA
+			gl.accB |= b.accB &^ ddi.AccessNoAccess
+			gl.accA |= b.accA
+			gl.units = append(gl.units, b.units...)
+			gl.asyncOnly = gl.asyncOnly && b.asyncOnly
+			gl.firstSeq = min(gl.firstSeq, b.firstSeq)
+		}
+		if gl.accB == 0 {
+			gl.accB = ddi.AccessNoAccess
+		}
+		bs = []*rBarrier{gl}
+	}
+	g.emit(bs)
+	for _, b := range bs {
+		g.applied(b)
+	}
+}
+
+// applied updates the units a barrier covers: what it ordered and made
+// visible, its layout, its SyncAfter for the next barrier's SyncBefore.
+func (g *rGen) applied(b *rBarrier) {
+	before := ddi.ExpandSync(b.syncB)
+	for _, u := range b.units {
+		for i := range u.pending {
+			p := &u.pending[i]
+			if ddi.ExpandSync(p.sync)&^before == 0 && p.access&^b.accB == 0 {
+				p.ordered |= b.syncA
+				if p.write {
+					p.visible |= b.accA
+				}
+			}
+		}
+		u.barSeq = g.seq
+		if b.res != nil && b.layB != b.layA {
+			// The transition rewrote the memory: it is what later
+			// accesses follow, ordered before and visible to the
+			// barrier's after-scope only.
+			u.layout = b.layA
+			u.pending = append(u.pending[:0], rAccess{sync: b.syncA, write: true, cmd: &rCmd{seq: g.seq}, ordered: b.syncA, visible: b.accA})
+		}
+	}
+	// A buffer barrier is on all of the buffer.
+	covered := b.units
+	if b.res != nil && b.res.kind == "buffer" {
+		covered = b.res.units
+	}
+	for _, u := range covered {
+		// The driver follows resource barriers, which a global one
+		// between them does not reset.
+		if b.res == nil {
+			u.after |= b.syncA
+		} else {
+			u.after = b.syncA
+		}
+		u.barSeq = g.seq
+	}
+}
+
+// scope fills a barrier's before-scope: its units' conflicting pending
+// accesses (need; all pending ones when nil) and the SyncAfter of their
+// last barrier.
+func (g *rGen) scope(b *rBarrier, need map[*rUnit][]int) {
+	b.asyncOnly, b.firstSeq = true, 1<<62
+	for _, u := range b.units {
+		b.syncB |= u.after
+		idx, ok := need[u]
+		if need == nil || !ok && b.layB != b.layA {
+			idx = nil
+			for i := range u.pending {
+				idx = append(idx, i)
+			}
+		}
+		for _, i := range idx {
+			p := u.pending[i]
+			b.syncB |= p.sync
+			b.accB |= p.access
+			// The CP fetches indirect arguments in order: later work
+			// cannot overwrite them before, barrier or not.
+			cpRead := !p.write && p.sync == ddi.SyncExecuteIndirect
+			// The depth and colour units order their own reads and
+			// writes of a pixel.
+			fixed := p.sync == b.syncA && (p.sync == ddi.SyncDepthStencil || p.sync == ddi.SyncRenderTarget)
+			b.asyncOnly = b.asyncOnly && !p.syncOp && p.ordered == 0 && !cpRead && !fixed
+			b.firstSeq = min(b.firstSeq, p.cmd.seq)
+		}
+	}
+	if b.accB == 0 {
+		b.accB = ddi.AccessNoAccess
+		b.asyncOnly = false
+	}
+	// The driver follows layouts within a list: without a layout change
+	// the work after it would be refused, not run.
+	b.asyncOnly = b.asyncOnly && b.layB == b.layA
+}
+
+// splitAfter is where a split begin for a barrier may go: right after the
+// last access of its units, if that is in this submission and no barrier
+// touched them since (a buffer's barriers cover all of it).
+func splitAfter(b *rBarrier) *rCmd {
+	us := b.units
+	if b.res.kind == "buffer" {
+		us = b.res.units
+	}
+	var last *rCmd
+	for _, u := range us {
+		if u.last != nil && (last == nil || u.last.seq > last.seq) {
+			last = u.last
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	for _, u := range us {
+		if u.barSeq > last.seq {
+			return nil
+		}
+	}
+	return last
+}
+
+// shapes splits a texture's units into subresource ranges (mips × slices
+// boxes), each written as one barrier.
+func shapes(x *rRes, us []*rUnit) [][]*rUnit {
+	if len(us) == len(x.units) {
+		return [][]*rUnit{us}
+	}
+	mips := x.mips
+	minM, maxM, minS, maxS := 1<<30, -1, 1<<30, -1
+	in := map[int]bool{}
+	for _, u := range us {
+		m, s := u.index%mips, u.index/mips
+		minM, maxM, minS, maxS = min(minM, m), max(maxM, m), min(minS, s), max(maxS, s)
+		in[u.index] = true
+	}
+	if (maxM-minM+1)*(maxS-minS+1) == len(us) {
+		return [][]*rUnit{us}
+	}
+	var out [][]*rUnit
+	for _, u := range us {
+		out = append(out, []*rUnit{u})
+	}
+	return out
+}
+
+// subSpec writes a barrier's subresources.
+func (g *rGen) subSpec(b *rBarrier) string {
+	x := b.res
+	if len(b.units) == len(x.units) && g.rng.IntN(3) != 0 {
+		return ""
+	}
+	if len(b.units) == 1 && g.rng.IntN(2) == 0 {
+		return fmt.Sprintf(" subresources %d", b.units[0].index)
+	}
+	minM, maxM, minS, maxS := 1<<30, -1, 1<<30, -1
+	for _, u := range b.units {
+		m, s := u.index%x.mips, u.index/x.mips
+		minM, maxM, minS, maxS = min(minM, m), max(maxM, m), min(minS, s), max(maxS, s)
+	}
+	r := func(a, b int) string {
+		if g.rng.IntN(2) == 0 {
+			return fmt.Sprintf("%d..%d", a, b)
+		}
+		return fmt.Sprintf("%d+%d", a, b-a+1)
+	}
+	out := " subresources"
+	if minM != 0 || maxM != x.mips-1 || g.rng.IntN(2) == 0 {
+		out += " mips " + r(minM, maxM)
+	}
+	if minS != 0 || maxS != len(x.units)/x.mips-1 || out == " subresources" {
+		out += " slices " + r(minS, maxS)
+	}
+	return out
+}
+
+// body writes a barrier's members (no kind word's prefix).
+func (g *rGen) body(b *rBarrier, syncB, syncA ddi.BarrierSync) string {
+	s := fmt.Sprintf("sync %s -> %s access %s -> %s", syncB, syncA, b.accB, b.accA)
+	switch {
+	case b.res == nil:
+		return "global " + s
+	case b.res.kind == "buffer":
+		return "buffer " + b.res.name + " " + s
+	}
+	s = "texture " + b.res.name + " " + s + fmt.Sprintf(" layout %s -> %s", b.layB, b.layA) + g.subSpec(b)
+	if b.discard {
+		s += " flags DISCARD"
+	}
+	return s
+}
+
+// emit writes barriers as calls: one call, or one per barrier; a barrier
+// with a before-scope may be split, its begin right after the last access.
+func (g *rGen) emit(bs []*rBarrier) {
+	dep := g.rng.IntN(10) == 0
+	word, callWord := "barrier", "call"
+	if dep {
+		word, callWord = "barrier-0088", "call-0088"
+	}
+	var rest []*rBarrier
+	for _, b := range bs {
+		var at *rCmd
+		if b.res != nil && b.accB != ddi.AccessNoAccess && g.rng.IntN(5) == 0 {
+			at = splitAfter(b)
+		}
+		if at == nil {
+			rest = append(rest, b)
+			continue
+		}
+		// A split barrier: the begin right after the last access, the end
+		// here; nothing touched the units between, so the pair may span
+		// the lists of this submission.
+		droppable := b.asyncOnly && b.firstSeq > g.lastBar
+		grp := g.newGroup(droppable && len(bs) == 1)
+		begin := &rCmd{lines: []string{"  " + word + " " + g.body(b, b.syncB, ddi.SyncSplit)}, seq: at.seq + 1, drop: grp, list: at.list, bars: []*rRes{b.res}}
+		i := slices.Index(at.list.cmds, at)
+		at.list.cmds = slices.Insert(at.list.cmds, i+1, begin)
+		g.lastBar = max(g.lastBar, begin.seq)
+		g.undrop(begin.seq)
+		end := g.add("  " + word + " " + g.body(b, ddi.SyncSplit, b.syncA))
+		end.drop, end.bars = grp, []*rRes{b.res}
+		g.lastBar = end.seq
+	}
+	if len(rest) == 0 {
+		return
+	}
+	droppable := len(bs) == 1 && len(rest) == 1 && rest[0].asyncOnly && rest[0].firstSeq > g.lastBar
+	if len(rest) == 1 && g.rng.IntN(8) != 0 {
+		c := g.add("  " + word + " " + g.body(rest[0], rest[0].syncB, rest[0].syncA))
+		c.drop, c.bars = g.newGroup(droppable), []*rRes{rest[0].res}
+	} else if g.rng.IntN(3) == 0 {
+		for _, b := range rest {
+			g.add("  " + word + " " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{b.res}
+		}
+	} else {
+		lines := []string{"  " + callWord}
+		var res []*rRes
+		for _, b := range rest {
+			lines = append(lines, "    "+g.body(b, b.syncB, b.syncA))
+			res = append(res, b.res)
+		}
+		c := g.add(append(lines, "  end")...)
+		c.drop, c.bars = g.newGroup(droppable), res
+	}
+	g.lastBar = g.seq
+}
+
+// validDrops are the drops that leave a valid program: no later barrier
+// of the list is on the same resource, whose SyncBefore holds the dropped
+// barrier's SyncAfter, which the driver checks (000 "Sequential Barriers").
+func (g *rGen) validDrops() []int {
+	var out []int
+	for _, d := range g.drops {
+		ok := true
+		for _, l := range g.lists {
+			for i, c := range l.cmds {
+				if c.drop != d {
+					continue
+				}
+				for _, later := range l.cmds[i+1:] {
+					if later.drop != d && slices.ContainsFunc(later.bars, func(x *rRes) bool { return x != nil && slices.Contains(c.bars, x) }) {
+						ok = false
+					}
+				}
+			}
+		}
+		if ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (g *rGen) newGroup(droppable bool) int {
+	if !droppable {
+		return 0
+	}
+	g.group++
+	g.drops = append(g.drops, g.group)
+	return g.group
+}
+
+// undrop withdraws the drops of calls after seq: a split begin now runs
+// between their accesses and them.
+func (g *rGen) undrop(seq int) {
+	for _, l := range g.lists {
+		for _, c := range l.cmds {
+			if c.seq > seq && c.drop != 0 {
+				g.drops = slices.DeleteFunc(g.drops, func(d int) bool { return d == c.drop })
+			}
+		}
+	}
+}
+
+func (g *rGen) add(lines ...string) *rCmd {
+	g.seq += 2
+	if !strings.HasPrefix(lines[0], " ") {
+		lines[0] = "  " + lines[0]
+	}
+	c := &rCmd{lines: lines, seq: g.seq, list: g.list}
+	g.list.cmds = append(g.list.cmds, c)
+	return c
+}
+
+// release ends the list by moving textures it used to COMMON with SyncAfter
+// NONE: nothing may use them again in this submission.
+func (g *rGen) release(q ddi.CommandListType) {
+	if q == copyQ {
+		return // copy queues do not transition layouts
+	}
+	var bs []*rBarrier
+	for _, x := range g.res {
+		l := x.units[0].layout
+		if x.kind == "buffer" || l == ddi.LayoutCommon || !allowsLayout(q, l) ||
+			slices.ContainsFunc(x.units, func(u *rUnit) bool { return u.layout != l || u.released }) ||
+			!slices.ContainsFunc(x.units, func(u *rUnit) bool { return len(u.pending) > 0 }) {
+			continue
+		}
+		b := &rBarrier{res: x, units: x.units, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: ddi.LayoutCommon}
+		g.scope(b, nil)
+		bs = append(bs, b)
+	}
+	for _, b := range bs {
+		g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{b.res}
+		g.applied(b)
+		for _, u := range b.units {
+			u.pending, u.released = nil, true
+		}
+	}
+	if len(bs) > 0 {
+		g.lastBar = g.seq
+	}
+}
+
+// text writes the program; drop leaves out that group's barrier calls,
+// which stay as comments.
+func (g *rGen) text(seed uint64, drop int) string {
+	var b strings.Builder
+	mode := "its barriers derived from its accesses; it must match the reference with no hazard"
+	if drop != 0 {
+		mode = "one needed barrier left out (the #drop lines); the judge must see a hazard or wrong bytes"
+	}
+	fmt.Fprintf(&b, "# A random program (hlk/gen_random.go), seed %d: %s.\n# Reproduce: ebref hlk --suite random --random 1 --seed %d\n", seed, mode, seed)
+	if drop == 0 {
+		b.WriteString("debug\n")
+	}
+	for _, x := range g.res {
+		b.WriteString(x.decl + "\n")
+	}
+	fmt.Fprintf(&b, "buffer UP %d in upload\n", segSize*upSegs)
+	for i := range upSegs {
+		fmt.Fprintf(&b, "write UP %d fill 0x%02x %d\n", i*segSize, 1+(seed+uint64(i)*37)%255, segSize)
+	}
+	for _, q := range []ddi.CommandListType{direct, compute, copyQ} {
+		if n := g.queues[q]; n != "" {
+			fmt.Fprintf(&b, "queue %s %s\n", n, q)
+		}
+	}
+	b.WriteString("fence F\n")
+	for _, st := range g.steps {
+		if !strings.HasPrefix(st, "@") {
+			b.WriteString(st + "\n")
+			continue
+		}
+		l := g.lists[slices.IndexFunc(g.lists, func(l *rList) bool { return "@"+l.name == st })]
+		fmt.Fprintf(&b, "list %s %s", l.name, l.qtype)
+		if l.async {
+			b.WriteString(" flags ALLOW_EXTENDED_ASYNC")
+		}
+		b.WriteString("\n")
+		for _, c := range l.cmds {
+			for _, line := range c.lines {
+				if drop != 0 && c.drop == drop {
+					line = "#drop:" + line
+				}
+				b.WriteString(line + "\n")
+			}
+		}
+		b.WriteString("end\n")
+	}
+	if drop == 0 {
+		b.WriteString("expect reference\n")
+	} else {
+		b.WriteString("expect detected\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,159 @@
+package hlk
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A seed is a program: the same text every time, another for another seed.
+func TestRandomProgramsAreDeterministic(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		a, b := GenerateRandom(seed), GenerateRandom(seed)
+		assert.Equal(t, a, b, "seed %d", seed)
+		assert.NotEqual(t, a.Positive, GenerateRandom(seed+1000).Positive, "seed %d", seed)
+		assert.Contains(t, a.Positive, "--seed ")
+	}
+}
+
+// The generator varies what hand-written suites hold fixed: every form
+// shows up within a few hundred seeds.
+func TestRandomProgramsVary(t *testing.T) {
+	forms := map[string]string{
+		"a split begin":                  "-> SPLIT ",
+		"a split end":                    "sync SPLIT ->",
+		"a global barrier":               " global sync ",
+		"a call of several":              "  call\n",
+		"the 0088 entry point":           "barrier-0088 ",
+		"a 0088 call":                    "call-0088",
+		"DISCARD":                        "flags DISCARD",
+		"UNDEFINED without DISCARD":      "-> COPY_DEST\n",
+		"SyncAfter NONE":                 " -> NONE access",
+		"SyncBefore NONE":                "sync NONE -> ",
+		"a subresource index":            "subresources 1",
+		"a mip range":                    "subresources mips ",
+		"a slice range":                  " slices ",
+		"an extended-async list":         "flags ALLOW_EXTENDED_ASYNC",
+		"a compute queue":                "queue QC COMPUTE",
+		"a copy queue":                   "queue QP COPY",
+		"a fence":                        "\nsignal QD F 1\n",
+		"a legacy layout":                "LEGACY_",
+		"a queue-specific layout":        "COMPUTE_QUEUE_",
+		"a multisampled texture":         "samples 4",
+		"a depth texture":                "format D32_FLOAT",
+		"a buffer range":                 "+2048]",
+		"an upload copied to a texture":  "copy-buffer-to-texture R",
+		"a resolve":                      "resolve ",
+		"indirect arguments":             " args ",
+		"several lists in one execution": "execute QD L1 L2",
+	}
+	var all strings.Builder
+	negatives := 0
+	for seed := uint64(1); seed <= 300; seed++ {
+		p := GenerateRandom(seed)
+		all.WriteString(p.Positive)
+		if p.Negative != "" {
+			negatives++
+		}
+	}
+	text := all.String()
+	for name, s := range forms {
+		assert.Contains(t, text, s, "no program has %s", name)
+	}
+	assert.Greater(t, negatives, 50, "negative forms among 300 programs")
+}
+
+// A negative form is its positive one with one barrier call (or split
+// pair) marked dropped and `expect detected`; restoring the marks gives
+// the positive program back.
+func TestRandomNegativeFormsDropOneBarrier(t *testing.T) {
+	n := 0
+	for seed := uint64(1); seed <= 100; seed++ {
+		p := GenerateRandom(seed)
+		if p.Negative == "" {
+			continue
+		}
+		n++
+		lines := strings.Split(strings.TrimRight(p.Negative, "\n"), "\n")
+		dropped := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, dropMark) {
+				dropped++
+				assert.Regexp(t, `^#drop:\s+(barrier|barrier-0088|call|call-0088|end|buffer|texture|global) ?`, l)
+			}
+		}
+		assert.Positive(t, dropped, "seed %d", seed)
+		assert.Equal(t, "expect detected", lines[len(lines)-1])
+		restored := strings.Join(positiveForm(lines), "\n")
+		want := strings.Replace(p.Positive, "debug\n", "", 1)
+		got := strings.Replace(restored, "debug\n", "", 1)
+		got = strings.Replace(got, "one needed barrier left out (the #drop lines); the judge must see a hazard or wrong bytes",
+			"its barriers derived from its accesses; it must match the reference with no hazard", 1)
+		assert.Equal(t, strings.TrimRight(want, "\n"), got, "seed %d", seed)
+	}
+	assert.Positive(t, n)
+}
+
+// The suite is what `ebref hlk` runs: each program a case named by its
+// seed, each negative form another.
+func TestRandomSuite(t *testing.T) {
+	s, err := RandomSuite(30, 100)
+	require.NoError(t, err)
+	assert.Equal(t, "random", s.Name)
+	names := map[string]bool{}
+	for _, c := range s.Cases {
+		names[c.Name()] = true
+		assert.Contains(t, s.Files, c.File)
+	}
+	assert.True(t, names["seed-100.ebs"])
+	assert.True(t, names["seed-129.ebs"])
+	assert.False(t, names["seed-130.ebs"])
+	rep, err := Execute(context.Background(), Config{Suites: []Suite{s}})
+	require.NoError(t, err)
+	assert.True(t, rep.Conformant(), "%v", rep.Counts())
+}
+
+// Shrinking a case that fails with a fault gives a smaller scenario that
+// still fails the same way with it, and passes without it.
+func TestShrinkKeepsTheFailure(t *testing.T) {
+	prof, err := hwmodel.LookupProfile("discrete")
+	require.NoError(t, err)
+	shrunk := 0
+	for seed := uint64(1); seed <= 40 && shrunk < 2; seed++ {
+		p := GenerateRandom(seed)
+		cases, err := Parse("p.ebs", p.Positive, nil)
+		require.NoError(t, err)
+		if Run(Reference, cases[0], prof, "drop-invalidate").Status != Fail {
+			continue
+		}
+		out, err := Shrink(context.Background(), Reference, "p.ebs", p.Positive, prof, "drop-invalidate")
+		require.NoError(t, err)
+		assert.Less(t, strings.Count(out, "\n"), strings.Count(p.Positive, "\n"), "seed %d", seed)
+		assert.NotContains(t, out, "#", "comments go")
+		c, err := Parse("shrunk.ebs", out, nil)
+		require.NoError(t, err, out)
+		assert.Equal(t, Fail, Run(Reference, c[0], prof, "drop-invalidate").Status, out)
+		assert.Equal(t, Pass, Run(Reference, c[0], prof, "").Status, out)
+		shrunk++
+	}
+	assert.Equal(t, 2, shrunk, "programs that drop-invalidate fails")
+}
+
+// A case that passes does not shrink; nor does a file of several cases.
+func TestShrinkRefusesWhatDoesNotFail(t *testing.T) {
+	prof, err := hwmodel.LookupProfile("discrete")
+	require.NoError(t, err)
+	_, err = Shrink(context.Background(), Reference, "p.ebs", GenerateRandom(1).Positive, prof, "")
+	assert.ErrorContains(t, err, "does not fail on discrete")
+	s, err := Suites()
+	require.NoError(t, err)
+	c := Config{Suites: s}
+	_, err = ShrinkCase(context.Background(), c, CaseResult{Suite: "barriers", Case: "split.ebs: in one list, with independent work between the halves", Profile: "discrete"})
+	assert.ErrorContains(t, err, "only a file of one case shrinks")
+	_, err = ShrinkCase(context.Background(), c, CaseResult{Suite: "random", Case: "seed-0.ebs", Profile: "discrete"})
+	assert.ErrorContains(t, err, "no such case")
+}
