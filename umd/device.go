@@ -42,6 +42,9 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
+	// byAddr and maxEnd index the resources by address (Device.index).
+	byAddr []*Resource
+	maxEnd []uint64
 	// gone names the resources and heaps destroyed, by handle, so using
 	// one is an error that names it (destroy.go).
 	gone    map[uint64]string

@@ -1,8 +1,10 @@
 package umd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -258,6 +260,7 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	d.rmu.Lock() // the heap's occupancy is shared by every thread placing in it
 	hp.occ.Add(uint64(rs.Handle), resource.Span{Offset: offset, Size: span})
 	d.resources[rs.Handle] = rs
+	d.index()
 	d.rmu.Unlock()
 	return hh, hr, nil
 }
@@ -449,4 +452,52 @@ func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags 
 		info.AdditionalDataSize, info.AdditionalDataAlignment = meta, hwmodel.BlockSize
 	}
 	return info, nil
+}
+
+// index rebuilds the resources' address index (rmu held for writing):
+// sorted by address, with the furthest end of each prefix, so that
+// holdsResource is a binary search. Creation and destruction pay for it,
+// not the barriers that ask.
+func (d *Device) index() {
+	d.byAddr = d.byAddr[:0]
+	for _, r := range d.resources {
+		if r != nil {
+			d.byAddr = append(d.byAddr, r)
+		}
+	}
+	slices.SortFunc(d.byAddr, func(a, b *Resource) int { return cmp.Compare(a.Addr, b.Addr) })
+	d.maxEnd = d.maxEnd[:0]
+	end := uint64(0)
+	for _, r := range d.byAddr {
+		end = max(end, r.Addr+r.DataSize+r.MetaSize)
+		d.maxEnd = append(d.maxEnd, end)
+	}
+}
+
+// holdsOther reports whether the memory between a cache range before (the
+// range [before.lo, lo)) and hi holds bytes of a resource other than one
+// whose data the range before covers (a texture's metadata follows its
+// data: it is the same resource's).
+func (d *Device) holdsOther(before span, lo, hi uint64) bool {
+	if hi <= lo {
+		return false
+	}
+	d.rmu.RLock()
+	defer d.rmu.RUnlock()
+	byAddr := func(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
+	i, _ := slices.BinarySearchFunc(d.byAddr, lo, byAddr)
+	j, _ := slices.BinarySearchFunc(d.byAddr, hi, byAddr)
+	if j > i {
+		return true // one starts in the gap
+	}
+	// Those that start before it and reach into it: the furthest end of
+	// each prefix says where to stop looking.
+	for k := i - 1; k >= 0 && d.maxEnd[k] > lo; k-- {
+		r := d.byAddr[k]
+		named := r.Addr < before.hi && before.lo < r.Addr+r.DataSize
+		if r.Addr+r.DataSize+r.MetaSize > lo && !named {
+			return true
+		}
+	}
+	return false
 }

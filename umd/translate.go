@@ -2,6 +2,7 @@ package umd
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -57,8 +58,8 @@ type planPart struct {
 	drain        cmdbuf.StageMask
 	flush, inval cmdbuf.CacheMask
 	postFlush    cmdbuf.CacheMask
-	span         span
-	meta         span
+	span         spans
+	meta         spans
 	comp         []compOp
 }
 
@@ -69,14 +70,76 @@ func (w *planPart) hasWork() bool { return w.flush|w.inval|w.postFlush != 0 || l
 // if the part's own CACHE does not already cover it: every write-back
 // cache, over the metadata alone.
 func (w *planPart) metaFlush(writeBack cmdbuf.CacheMask) (cmdbuf.CacheMask, bool) {
-	m := w.meta
-	if m.hi <= m.lo {
+	if len(w.meta.r) == 0 {
 		return 0, false
 	}
-	if w.flush&writeBack == writeBack && (w.span.whole || w.span.lo <= m.lo && m.hi <= w.span.hi) {
+	if w.flush&writeBack == writeBack && !slices.ContainsFunc(w.meta.r, func(m span) bool { return !w.span.covers(m.lo, m.hi) }) {
 		return 0, false
 	}
 	return writeBack, true
+}
+
+// spans are the byte ranges a part's cache operations are limited to: one
+// per range its barriers name, in address order, merged where they
+// overlap or touch. A cache operation never covers memory the barriers do
+// not name: flushing a line of another resource that unordered work is
+// writing can write older data over newer (errata E-CACHE-RANGES).
+type spans struct {
+	r     []span
+	whole bool // some barrier needs whole caches (a global barrier)
+}
+
+func (s *spans) add(lo, hi uint64) {
+	i := 0
+	for i < len(s.r) && s.r[i].hi < lo {
+		i++
+	}
+	j := i
+	for j < len(s.r) && s.r[j].lo <= hi {
+		lo, hi = min(lo, s.r[j].lo), max(hi, s.r[j].hi)
+		j++
+	}
+	if i == j {
+		s.r = slices.Insert(s.r, i, span{lo: lo, hi: hi})
+		return
+	}
+	s.r[i] = span{lo: lo, hi: hi}
+	s.r = slices.Delete(s.r, i+1, j)
+}
+
+func (s *spans) reset() { s.r, s.whole = s.r[:0], false }
+
+// covers reports whether one range (or whole caches) holds [lo, hi).
+func (s *spans) covers(lo, hi uint64) bool {
+	if s.whole {
+		return true
+	}
+	for _, r := range s.r {
+		if r.lo <= lo && hi <= r.hi {
+			return true
+		}
+	}
+	return false
+}
+
+// each calls f with the range of every cache operation the spans need:
+// whole caches (0, 0), or the ranges, neighbours joined where the memory
+// between them holds no other resource, so one operation serves both.
+func (s *spans) each(d *Device, f func(addr, size uint64)) {
+	if s.whole || len(s.r) == 0 {
+		f(0, 0)
+		return
+	}
+	cur := s.r[0]
+	for _, r := range s.r[1:] {
+		if d.holdsOther(cur, cur.hi, r.lo) {
+			f(cur.lo, cur.hi-cur.lo)
+			cur = r
+			continue
+		}
+		cur.hi = r.hi
+	}
+	f(cur.lo, cur.hi-cur.lo)
 }
 
 // span is a byte range of GPU memory a cache operation is limited to.
@@ -126,8 +189,13 @@ type rangedOp struct {
 
 func (p *plan) reset() {
 	comp, sComp, ends, ranged := p.now.comp[:0], p.split.comp[:0], p.ends[:0], p.ranged[:0]
+	spans := [...]spans{p.now.span, p.split.span, p.now.meta, p.split.meta}
+	for i := range spans {
+		spans[i].reset()
+	}
 	*p = plan{} // a clear, not a copy of a composite literal
 	p.now.comp, p.split.comp, p.ends, p.ranged = comp, sComp, ends, ranged
+	p.now.span, p.split.span, p.now.meta, p.split.meta = spans[0], spans[1], spans[2], spans[3]
 }
 
 // writers are the clients whose writes a barrier's AccessBefore names.
@@ -196,6 +264,25 @@ func (cl *CommandList) acquired(before, compat ddi.BarrierAccess, users clientMa
 	return inval
 }
 
+// readersFlush is what a barrier writes back for the clients its
+// AccessBefore names only as readers: a reader that shares a write-back
+// cache with an earlier writer (depth reads after depth writes, through
+// DEPTH) may hold that writer's data, which the barrier that made it
+// visible to the reader had no reason to write back; the users after this
+// one need it (errata E-READER-FLUSH). Read-only caches hold nothing to
+// write. A texture barrier from NO_ACCESS asks the same of the accesses its
+// layout before allows.
+func (cl *CommandList) readersFlush(before, compat ddi.BarrierAccess, users clientMask, toMem bool) cmdbuf.CacheMask {
+	if before == ddi.AccessNoAccess {
+		return 0
+	}
+	if before == ddi.AccessCommon {
+		before = compat
+	}
+	f, _ := cl.cacheWork(clientsOf(before&^ddi.WriteAccesses), users, toMem)
+	return f & cl.d.caches[cl.engine].writeBack
+}
+
 var blitClient = clients(cmdbuf.ClientBlit)
 
 // planGlobal translates a global barrier: every resource, whole caches.
@@ -204,6 +291,7 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 	w := writers(g.AccessBefore, compat)
 	u, toMem := users(g.AccessAfter, compat)
 	f, i := cl.cacheWork(w, u, toMem)
+	f |= cl.readersFlush(g.AccessBefore, compat, u, toMem)
 	i |= cl.acquired(g.AccessBefore, compat, u)
 	p.now.drain |= Stages(g.SyncBefore)
 	p.hold |= Stages(g.SyncAfter)
@@ -245,6 +333,13 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	w := writers(g.AccessBefore, compatBefore)
 	u, toMem := users(g.AccessAfter, compatAfter)
 	flush, inval := cl.cacheWork(w, u, toMem)
+	flush |= cl.readersFlush(g.AccessBefore, compatBefore, u, toMem)
+	if g.AccessBefore == ddi.AccessNoAccess && x != nil && x.LayoutBefore != ddi.LayoutUndefined {
+		// A texture barrier from NO_ACCESS (after a barrier that made a
+		// write visible to a reader sharing the writer's cache): its
+		// layout before says who may hold the data.
+		flush |= cl.readersFlush(compatBefore, compatBefore, u, toMem)
+	}
 	inval |= cl.acquired(g.AccessBefore, compatBefore, u)
 	var post cmdbuf.CacheMask
 	if work != workNone {
@@ -398,7 +493,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 		rec.Drain |= drain
 		rec.Hold |= hold
 	}
-	cache := func(flush, inval cmdbuf.CacheMask, s span, async bool) {
+	cacheAt := func(flush, inval cmdbuf.CacheMask, addr, size uint64, async bool) {
 		flush |= inval & t.writeBack // invalidating a write-back cache writes it back first
 		if f.DropFlush {
 			flush = 0
@@ -409,11 +504,16 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 		if flush|inval == 0 {
 			return
 		}
-		addr, size := s.cacheRange()
 		words = cmdbuf.AppendCache(words, cmdbuf.CacheOp{Flush: flush, Invalidate: inval, Addr: addr, Size: size}, async)
 		rec.CacheOps++
 		rec.Flush |= flush
 		rec.Invalidate |= inval
+	}
+	cache := func(flush, inval cmdbuf.CacheMask, s *spans, async bool) {
+		if flush|inval == 0 {
+			return
+		}
+		s.each(cl.d, func(addr, size uint64) { cacheAt(flush, inval, addr, size, async) })
 	}
 	compress := func(ops []compOp, async bool) {
 		for _, op := range ops {
@@ -441,12 +541,12 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	// the drain; without it, the wait holds only SyncAfter's stages.
 	if now := &p.now; now.hasWork() {
 		wait(now.drain, stageMask(cmdbuf.StageCP))
-		cache(now.flush, now.inval, now.span, false)
+		cache(now.flush, now.inval, &now.span, false)
 		if m, ok := now.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
-			cache(m, 0, now.meta, false)
+			cache(m, 0, &now.meta, false)
 		}
 		compress(now.comp, false)
-		cache(now.postFlush, 0, now.span, false)
+		cache(now.postFlush, 0, &now.span, false)
 	} else {
 		wait(now.drain, p.hold)
 	}
@@ -457,9 +557,9 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 		blit := stageMask(cmdbuf.StageBlit)
 		if s.hasWork() {
 			wait(s.drain, blit)
-			cache(s.flush, s.inval, s.span, true)
+			cache(s.flush, s.inval, &s.span, true)
 			if m, ok := s.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
-				cache(m, 0, s.meta, true)
+				cache(m, 0, &s.meta, true)
 			}
 			if len(s.comp) > 0 {
 				wait(blit, blit) // compression reads what the flush wrote
@@ -467,7 +567,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 			}
 			if s.postFlush != 0 {
 				wait(blit, blit)
-				cache(s.postFlush, 0, s.span, true)
+				cache(s.postFlush, 0, &s.span, true)
 			}
 			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: blit})
 		} else {
@@ -518,10 +618,11 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 			if f.DropRangedFlush {
 				break
 			}
+			addr, size := r.span.cacheRange()
 			if r.release {
-				cache(relFlush, relInval, r.span, false)
+				cacheAt(relFlush, relInval, addr, size, false)
 			} else {
-				cache(acqFlush, acqInval, r.span, false)
+				cacheAt(acqFlush, acqInval, addr, size, false)
 			}
 		}
 	}

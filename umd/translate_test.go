@@ -170,3 +170,44 @@ func TestAccessCommonExpands(t *testing.T) {
 	require.Len(t, recs, 1)
 	assert.NotZero(t, recs[0].Flush&cmdbuf.CacheColor.Mask(), "the render-target writes are flushed")
 }
+
+// TestSpansMergeOnlyWhatTheyName: a call's cache ranges merge where they
+// overlap or touch, and join across a gap only where no other resource
+// lies in it (errata E-CACHE-RANGES).
+func TestSpansMergeOnlyWhatTheyName(t *testing.T) {
+	var s spans
+	s.add(0x300, 0x400)
+	s.add(0x100, 0x200)
+	s.add(0x1f0, 0x280) // overlaps the first
+	s.add(0x400, 0x480) // touches the third
+	assert.Equal(t, []span{{lo: 0x100, hi: 0x280}, {lo: 0x300, hi: 0x480}}, s.r)
+	assert.True(t, s.covers(0x120, 0x280))
+	assert.False(t, s.covers(0x120, 0x300))
+
+	e := newEnv(t, "discrete", Options{})
+	d := e.d
+	mk := func(name string, size uint64) *Resource {
+		return d.resources[e.buffer(name, size, 0, resource.HeapDefault)]
+	}
+	a, b, c := mk("A", 4096), mk("B", 4096), mk("C", 4096)
+	var got [][2]uint64
+	collect := func(addr, size uint64) { got = append(got, [2]uint64{addr, size}) }
+
+	s = spans{}
+	s.add(a.Addr, a.Addr+4096)
+	s.add(c.Addr, c.Addr+4096)
+	s.each(d, collect)
+	assert.Equal(t, [][2]uint64{{a.Addr, 4096}, {c.Addr, 4096}}, got, "B lies between A and C")
+
+	got = nil
+	s = spans{}
+	s.add(a.Addr, a.Addr+4096)
+	s.add(b.Addr, b.Addr+4096)
+	s.each(d, collect)
+	assert.Equal(t, [][2]uint64{{a.Addr, b.Addr + 4096 - a.Addr}}, got, "nothing lies between A and B")
+
+	got = nil
+	s = spans{whole: true}
+	s.each(d, collect)
+	assert.Equal(t, [][2]uint64{{0, 0}}, got)
+}
