@@ -69,6 +69,11 @@ type rUnit struct {
 	released bool
 	last     *rCmd // the last access, in this submission
 	barSeq   int   // the seq of the last barrier on it
+	// ver names its content: a write that leaves it the same (a copy of
+	// what it holds already) changes no byte, and the judge, which
+	// compares bytes, cannot see it race. next is what the op being
+	// recorded writes into it.
+	ver, next uint64
 }
 
 // rAccess is one use of a unit.
@@ -80,6 +85,7 @@ type rAccess struct {
 	// ALLOW_EXTENDED_ASYNC, ordered by the driver's implicit wait.
 	syncOp bool
 	cmd    *rCmd // where it was recorded
+	same   bool  // a write that left the content as it was
 	// ordered and visible are what barriers since have done for it: the
 	// stages now ordered after it and (a write) the accesses that see it.
 	ordered ddi.BarrierSync
@@ -414,6 +420,7 @@ func (g *rGen) genOp(q ddi.CommandListType) {
 func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []ddi.BarrierLayout) {
 	{
 		g.value++
+		g.contents(op, views)
 		g.barriersFor(op, q, views, layouts)
 		syncOp := op.syncOp && !g.list.async
 		c := g.add(op.text(views, g.value))
@@ -430,9 +437,36 @@ func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []d
 				// saw to that): it alone stays.
 				if s.write {
 					u.pending = u.pending[:0]
+					a.same = u.next == u.ver
+					u.ver = u.next
 				}
 				u.pending = append(u.pending, a)
 				u.last = c
+			}
+		}
+	}
+}
+
+// contents notes what an op writes into each unit it writes (unit.next):
+// a copy or resolve writes what its source holds (a buffer copy the very
+// bytes, the others a function of them), any other work bytes of its own.
+func (g *rGen) contents(op *rOp, views []rView) {
+	for i, v := range views {
+		if !op.slots[i].write {
+			continue
+		}
+		for _, u := range v.units {
+			switch {
+			case !op.syncOp: // draws, dispatches, clears: bytes of their own
+				u.next = uint64(g.value) << 8
+			case len(views) == 1: // from the upload buffer's segment
+				u.next = 1<<62 | uint64(g.value%upSegs)
+			default:
+				src := views[1].units[0]
+				u.next = src.ver
+				if v.res.kind != "buffer" || views[1].res.kind != "buffer" {
+					u.next = src.ver*31 + uint64(len(v.res.kind)) + 1 // another shape of the same bytes
+				}
 			}
 		}
 	}
@@ -551,6 +585,7 @@ type rBarrier struct {
 	// (droppable); firstSeq is the earliest of them.
 	asyncOnly bool
 	firstSeq  int
+	write     bool // the access after it writes
 }
 
 // conflicts lists the pending accesses of a unit a new access must be
@@ -606,7 +641,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 			continue
 		}
 		if v.res.kind == "buffer" {
-			b := &rBarrier{res: v.res, units: order, syncA: s.sync, accA: s.access}
+			b := &rBarrier{res: v.res, units: order, syncA: s.sync, accA: s.access, write: s.write}
 			g.scope(b, need)
 			bs = append(bs, b)
 			continue
@@ -633,7 +668,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 		}
 		for _, k := range keys {
 			for _, us := range shapes(v.res, groups[k]) {
-				b := &rBarrier{res: v.res, units: us, syncA: s.sync, accA: s.access, layB: k.l, layA: layouts[i]}
+				b := &rBarrier{res: v.res, units: us, syncA: s.sync, accA: s.access, layB: k.l, layA: layouts[i], write: s.write}
 				g.scope(b, need)
 				if discard {
 					b.layB = ddi.LayoutUndefined
@@ -733,7 +768,10 @@ func (g *rGen) scope(b *rBarrier, need map[*rUnit][]int) {
 			// The depth and colour units order their own reads and
 			// writes of a pixel.
 			fixed := p.sync == b.syncA && (p.sync == ddi.SyncDepthStencil || p.sync == ddi.SyncRenderTarget)
-			b.asyncOnly = b.asyncOnly && !p.syncOp && p.ordered == 0 && !cpRead && !fixed
+			// The judge compares bytes: a write that changes none races
+			// unseen, be it the one before or (after a read) the new one.
+			unseen := p.write && p.same || !p.write && b.write && u.next == u.ver
+			b.asyncOnly = b.asyncOnly && !p.syncOp && p.ordered == 0 && !cpRead && !fixed && !unseen
 			b.firstSeq = min(b.firstSeq, p.cmd.seq)
 		}
 	}
