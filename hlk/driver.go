@@ -134,12 +134,31 @@ func (refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return refDevice{d}, nil
+	return refDevice{d, newDDIRuntime(d)}, nil
 }
 
-// refDevice adapts *umd.Device: its queues, fences and lists are umd's
-// concrete types.
-type refDevice struct{ *umd.Device }
+// refDevice adapts *umd.Device: what the DDI function tables have goes
+// through them (runtime.go), the rest through the Go API; its queues and
+// fences are umd's concrete types.
+type refDevice struct {
+	*umd.Device
+	rt *ddiRuntime
+}
+
+func (d refDevice) CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error) {
+	return d.rt.createHeap(kind, size)
+}
+
+func (d refDevice) CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error) {
+	return d.rt.createCommitted(desc, kind)
+}
+
+func (d refDevice) CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
+	return d.rt.createPlaced(heap, offset, desc)
+}
+
+func (d refDevice) DestroyResource(h ddi.HResource) error { return d.rt.destroyResource(h) }
+func (d refDevice) DestroyHeap(h ddi.HHeap) error         { return d.rt.destroyHeap(h) }
 
 func (d refDevice) Describe(h ddi.HResource) (*resource.Resource, hwmodel.Region, bool) {
 	r, ok := d.Resource(h)
@@ -160,7 +179,7 @@ func (d refDevice) CreateQueue(t ddi.CommandListType) (Queue, error) {
 func (d refDevice) CreateFence() Fence { return d.Device.CreateFence() }
 
 func (d refDevice) CreateCommandList(t ddi.CommandListType, flags ddi.CommandListFlags) (CommandList, error) {
-	return d.Device.CreateCommandListFlags(t, flags)
+	return d.rt.createCommandList(t, flags)
 }
 
 type refQueue struct{ *umd.Queue }
@@ -168,7 +187,7 @@ type refQueue struct{ *umd.Queue }
 func (q refQueue) ExecuteCommandLists(lists ...CommandList) error {
 	cls := make([]*umd.CommandList, len(lists))
 	for i, l := range lists {
-		cl, ok := l.(*umd.CommandList)
+		cl, ok := umdList(l)
 		if !ok {
 			return fmt.Errorf("hlk: list %d was not recorded by the reference driver", i)
 		}

@@ -13,11 +13,12 @@ import (
 // Random programs, correct by construction (suite "random"). A program is
 // resources, queues, lists of work and submissions drawn from a seed; the
 // barriers are derived from the program's own access history the way an
-// expert writes enhanced barriers: per subresource (texture) or 8 KiB
-// segment (buffer), the accesses since the last barrier that covered it and
-// its layout; a new access that conflicts with them (a write on either side,
-// a layout change) gets a barrier whose before-scope is exactly those
-// accesses and whose after-scope is the new one. Everything a hand-written
+// expert writes enhanced barriers: per subresource (texture) or 2 KiB
+// segment (buffer), its layout and the accesses since its last write, each
+// with what barriers since ordered it before and made it visible to; a new
+// access that conflicts with them (a write on either side not yet ordered
+// before it, a layout change) gets a barrier whose before-scope is exactly
+// the conflicting accesses and whose after-scope is the new one. Everything a hand-written
 // suite holds fixed varies with the seed: how barriers group into calls,
 // split begins placed right after the producer (in an earlier list of the
 // submission, too), global barriers in place of resource ones, subresource
@@ -30,12 +31,13 @@ import (
 // The negative form of a program drops one barrier (or split pair) the
 // generator can prove the judge must see: the accesses it orders are
 // asynchronous work (not the synchronous copies of a list without
-// ALLOW_EXTENDED_ASYNC, which E-SYNC-COPY orders already) and no other
-// barrier call runs between the first of them and the barrier, so nothing
-// else waits or flushes for it. It expects `detected`: a hazard or wrong
-// bytes.
+// ALLOW_EXTENDED_ASYNC, which E-SYNC-COPY orders already) whose writes
+// change bytes, no other barrier call or synchronous copy runs between the
+// first of them and the barrier, so nothing else waits or flushes for it,
+// and dropping it leaves a valid program (rBarrier.asyncOnly, validDrops).
+// It expects `detected`: a hazard or wrong bytes.
 
-// segSize is a buffer unit: a 8x8 four-byte texel footprint (256-byte
+// segSize is a buffer unit: an 8x8 four-byte texel footprint (256-byte
 // row pitch) fits in one.
 const (
 	segSize  = 2048

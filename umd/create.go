@@ -32,13 +32,20 @@ func (d *Device) CreateCommitted(desc ddi.CreateResource0088, kind resource.Heap
 	if err != nil {
 		return 0, err
 	}
+	heap := CommittedHeap(info, kind)
+	_, h, err := d.CreateHeapAndResource(&heap, 0, &desc)
+	return h, err
+}
+
+// CommittedHeap is the heap the runtime creates with a committed resource
+// whose CheckResourceAllocationInfo said info: its size and alignment.
+func CommittedHeap(info ddi.ResourceAllocationInfo0022, kind resource.HeapKind) ddi.CreateHeap0001 {
 	size := alignUp(info.ResourceDataSize+info.AdditionalDataSize, uint64(info.ResourceDataAlignment))
 	heap := resource.CreateHeapFor(kind, size, 0)
 	if info.ResourceDataAlignment > resource.DefaultPlacementAlignment {
 		heap.Alignment = uint64(info.ResourceDataAlignment)
 	}
-	_, h, err := d.CreateHeapAndResource(&heap, 0, &desc)
-	return h, err
+	return heap
 }
 
 // CreateHeap creates a heap of a kind.
