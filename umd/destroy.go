@@ -78,7 +78,7 @@ func (d *Device) DestroyResource(h ddi.HResource) error {
 	}
 	r.destroyed.Store(true)
 	delete(d.resources, h)
-	d.index()
+	d.indexRemove(r)
 	d.gone[uint64(h)] = r.Name()
 	return nil
 }

@@ -42,7 +42,7 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
-	// byAddr and maxEnd index the resources by address (Device.index).
+	// byAddr and maxEnd index the resources by address (indexAdd).
 	byAddr []*Resource
 	maxEnd []uint64
 	// gone names the resources and heaps destroyed, by handle, so using

@@ -260,7 +260,7 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	d.rmu.Lock() // the heap's occupancy is shared by every thread placing in it
 	hp.occ.Add(uint64(rs.Handle), resource.Span{Offset: offset, Size: span})
 	d.resources[rs.Handle] = rs
-	d.index()
+	d.indexAdd(rs)
 	d.rmu.Unlock()
 	return hh, hr, nil
 }
@@ -454,25 +454,40 @@ func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags 
 	return info, nil
 }
 
-// index rebuilds the resources' address index (rmu held for writing):
-// sorted by address, with the furthest end of each prefix, so that
-// holdsResource is a binary search. Creation and destruction pay for it,
-// not the barriers that ask.
-func (d *Device) index() {
-	d.byAddr = d.byAddr[:0]
-	for _, r := range d.resources {
-		if r != nil {
-			d.byAddr = append(d.byAddr, r)
-		}
-	}
-	slices.SortFunc(d.byAddr, func(a, b *Resource) int { return cmp.Compare(a.Addr, b.Addr) })
-	d.maxEnd = d.maxEnd[:0]
-	end := uint64(0)
-	for _, r := range d.byAddr {
-		end = max(end, r.Addr+r.DataSize+r.MetaSize)
-		d.maxEnd = append(d.maxEnd, end)
+// indexAdd and indexRemove keep the resources' address index (rmu held
+// for writing): sorted by address, with the furthest end of each prefix,
+// so that holdsOther is a binary search. Creation and destruction pay for
+// it (a shift and the prefix ends from the change on), not the barriers
+// that ask.
+func (d *Device) indexAdd(r *Resource) {
+	i, _ := slices.BinarySearchFunc(d.byAddr, r.Addr, byAddr)
+	d.byAddr = slices.Insert(d.byAddr, i, r)
+	d.maxEnd = slices.Insert(d.maxEnd, i, 0)
+	d.indexEnds(i)
+}
+
+func (d *Device) indexRemove(r *Resource) {
+	if i := slices.Index(d.byAddr, r); i >= 0 {
+		d.byAddr = slices.Delete(d.byAddr, i, i+1)
+		d.maxEnd = slices.Delete(d.maxEnd, i, i+1)
+		d.indexEnds(i)
 	}
 }
+
+// indexEnds recomputes the prefix ends from i on.
+func (d *Device) indexEnds(i int) {
+	end := uint64(0)
+	if i > 0 {
+		end = d.maxEnd[i-1]
+	}
+	for ; i < len(d.byAddr); i++ {
+		r := d.byAddr[i]
+		end = max(end, r.Addr+r.DataSize+r.MetaSize)
+		d.maxEnd[i] = end
+	}
+}
+
+func byAddr(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
 
 // holdsOther reports whether the memory between a cache range before (the
 // range [before.lo, lo)) and hi holds bytes of a resource other than one
@@ -484,7 +499,6 @@ func (d *Device) holdsOther(before span, lo, hi uint64) bool {
 	}
 	d.rmu.RLock()
 	defer d.rmu.RUnlock()
-	byAddr := func(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
 	i, _ := slices.BinarySearchFunc(d.byAddr, lo, byAddr)
 	j, _ := slices.BinarySearchFunc(d.byAddr, hi, byAddr)
 	if j > i {
