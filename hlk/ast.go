@@ -1,6 +1,8 @@
 package hlk
 
 import (
+	"bytes"
+
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
@@ -117,12 +119,31 @@ type DestroyStep struct {
 	Kind string // resource, heap or list
 }
 
-// WriteStep writes bytes into a CPU-visible buffer.
+// WriteStep writes bytes into a CPU-visible buffer: Data, or with Fill,
+// Data's one byte Fill times (kept so: a random program fills 32 KiB of
+// upload memory, a thousand programs would hold 32 MB).
 type WriteStep struct {
 	Pos
 	Resource string
 	Offset   uint64
 	Data     []byte
+	Fill     uint64
+}
+
+// Size is how many bytes the step writes.
+func (s *WriteStep) Size() uint64 {
+	if s.Fill > 0 {
+		return s.Fill
+	}
+	return uint64(len(s.Data))
+}
+
+// Bytes are the bytes the step writes.
+func (s *WriteStep) Bytes() []byte {
+	if s.Fill > 0 {
+		return bytes.Repeat(s.Data, int(s.Fill))
+	}
+	return s.Data
 }
 
 // Cmd is one command recorded in a list: an operation name, its views by

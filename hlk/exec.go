@@ -307,7 +307,7 @@ func (x *exec) step(st Step) {
 			x.createErr(s.Pos, err)
 		}
 	case *WriteStep:
-		if err := x.dev.WriteBuffer(x.res[s.Resource], s.Offset, s.Data); err != nil {
+		if err := x.dev.WriteBuffer(x.res[s.Resource], s.Offset, s.Bytes()); err != nil {
 			x.createErr(s.Pos, err)
 		}
 	case *WaitIdleStep:

@@ -1,6 +1,7 @@
 package hlk
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
@@ -464,11 +465,19 @@ func (p *parser) statement(kw token, c *cursor) error {
 		if err != nil {
 			return err
 		}
+		if c.keyword("fill") {
+			v, n, err := c.fillArgs()
+			if err != nil {
+				return err
+			}
+			sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t, off, []byte{v}, n})
+			return c.done()
+		}
 		data, err := c.bytes()
 		if err != nil {
 			return err
 		}
-		sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t, off, data})
+		sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t, off, data, 0})
 		return nil
 	case "expect":
 		return p.expect(kw, c)
@@ -1402,18 +1411,11 @@ func (c *cursor) comparison() (string, uint64, error) {
 // bytes parses hex bytes (01 02 ff, or 0102ff) or `fill BYTE COUNT`.
 func (c *cursor) bytes() ([]byte, error) {
 	if c.keyword("fill") {
-		v, err := c.uint("the fill byte")
+		v, n, err := c.fillArgs()
 		if err != nil {
 			return nil, err
 		}
-		n, err := c.uint("the number of bytes")
-		if err != nil {
-			return nil, err
-		}
-		if v > 0xff || n > 1<<24 {
-			return nil, &ParseError{c.endPos(), "fill takes a byte value and at most 16 MiB"}
-		}
-		return []byte(strings.Repeat(string([]byte{byte(v)}), int(n))), nil
+		return bytes.Repeat([]byte{v}, int(n)), nil
 	}
 	var out []byte
 	for c.more() {
@@ -1428,6 +1430,22 @@ func (c *cursor) bytes() ([]byte, error) {
 		return nil, &ParseError{c.endPos(), "expected hex bytes or fill BYTE COUNT"}
 	}
 	return out, nil
+}
+
+// fillArgs reads fill's BYTE COUNT (after the word fill).
+func (c *cursor) fillArgs() (byte, uint64, error) {
+	v, err := c.uint("the fill byte")
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := c.uint("the number of bytes")
+	if err != nil {
+		return 0, 0, err
+	}
+	if v > 0xff || n > 1<<24 {
+		return 0, 0, &ParseError{c.endPos(), "fill takes a byte value and at most 16 MiB"}
+	}
+	return byte(v), n, nil
 }
 
 // parseUint reads a number: decimal or 0x hex, with an optional KiB, MiB

@@ -345,7 +345,7 @@ func small(sc *Scenario) bool {
 				return false
 			}
 		case *WriteStep:
-			if len(s.Data) > 1<<20 {
+			if s.Size() > 1<<20 {
 				return false
 			}
 		}
