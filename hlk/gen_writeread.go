@@ -187,7 +187,16 @@ func genWriteRead() map[string]string {
 					g.header("every writer × reader pair on %s lists, with the minimal barrier between them (gen_writeread.go)", q)
 					files[name] = g
 				}
-				g.section(fmt.Sprintf("%s then %s", w.name, r.name), rwCase(w, r, q, wl, rl)...)
+				g.section(fmt.Sprintf("%s then %s", w.name, r.name), rwCase(w, r, q, wl, rl, rwMinimal)...)
+				if wl == rl && !rasterOrdered(w, r) {
+					g.section(fmt.Sprintf("%s then %s, no barrier after the write", w.name, r.name), rwCase(w, r, q, wl, rl, rwNoBarrierAfter)...)
+					// The command processor reads indirect arguments
+					// as it issues the work, before any later command
+					// can write them: no barrier orders that read.
+					if r.access != ddi.AccessIndirectArgument {
+						g.section(fmt.Sprintf("%s then %s, no barrier before the write", w.name, r.name), rwCase(w, r, q, wl, rl, rwNoBarrierBefore)...)
+					}
+				}
 			}
 		}
 	}
@@ -198,8 +207,33 @@ func genWriteRead() map[string]string {
 	return out
 }
 
-// rwCase writes one pair's scenario.
-func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout) []string {
+// rwForm is how a pair's case orders the write and the reads.
+type rwForm int
+
+const (
+	rwMinimal         rwForm = iota // the minimal correct barriers
+	rwNoBarrierAfter                // no barrier between the write and the read
+	rwNoBarrierBefore               // no barrier between the priming read and the write
+)
+
+// rasterOrdered reports whether the pipeline orders the write before the
+// read with no barrier: render-target and depth-stencil accesses of
+// successive work are ordered by the output merger.
+func rasterOrdered(w, r rwOp) bool {
+	om := ddi.AccessRenderTarget | ddi.AccessDepthStencilWrite | ddi.AccessDepthStencilRead
+	return w.access&om != 0 && r.access&om != 0
+}
+
+// rwCase writes one pair's scenario in one form. The negative forms drop
+// one of its two barriers, where the pair keeps its layout (a dropped
+// layout change would be another error): with no barrier after the write
+// nothing waits for it or makes it visible to the read; with none before
+// it the write may land before the priming read is done. The judge must
+// notice, by a hazard or by wrong bytes. They run on an
+// ALLOW_EXTENDED_ASYNC list, so that a copy or resolve writer is not made
+// visible by the wait that synchronous copies end with (errata
+// E-SYNC-COPY).
+func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout, form rwForm) []string {
 	lines := []string{rwDecl(w.kind, w.flags|r.flags, rl)}
 	needs := map[string]bool{}
 	for _, n := range append(append([]string{}, w.needs...), r.needs...) {
@@ -232,17 +266,29 @@ func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout) []string
 		}
 		return fmt.Sprintf("  barrier texture X sync %s -> %s access %s -> %s layout %s -> %s", a.sync, b.sync, a.access, b.access, al, bl)
 	}
+	list, between, expect := "list L "+q.String(), barrier(w, r, wl, rl), "expect reference X"+prefixed(" ", outputs)
+	before := barrier(r, w, rl, wl)
+	switch form {
+	case rwNoBarrierAfter:
+		between = "  # no barrier"
+	case rwNoBarrierBefore:
+		before = "  # no barrier"
+	}
+	if form != rwMinimal {
+		list += " flags ALLOW_EXTENDED_ASYNC"
+		expect = "expect detected"
+	}
 	lines = append(lines,
 		"queue Q "+q.String(),
-		"list L "+q.String(),
+		list,
 		"  "+prime,
-		barrier(r, w, rl, wl),
+		before,
 		"  "+w.cmd,
-		barrier(w, r, wl, rl),
+		between,
 		"  "+r.cmd,
 		"end",
 		"execute Q L",
-		"expect reference X"+prefixed(" ", outputs))
+		expect)
 	return lines
 }
 

@@ -74,6 +74,9 @@ func WriteSummary(w io.Writer, r *Report) error {
 	if r.Environment.Inject != "" {
 		fmt.Fprintf(w, ", fault %s injected", r.Environment.Inject)
 	}
+	if r.Environment.CostBound != "" {
+		fmt.Fprintf(w, ", cost bounded by %s", r.Environment.CostBound)
+	}
 	_, err := fmt.Fprintln(w, ")")
 	return err
 }
@@ -121,6 +124,7 @@ func Merge(reports ...*Report) (*Report, error) {
 			{"version", e.Version, base.Version}, {"driver", e.Driver, base.Driver}, {"injected fault", e.Inject, base.Inject},
 			{"profiles", strings.Join(e.Profiles, ","), strings.Join(base.Profiles, ",")},
 			{"suites", strings.Join(e.Only, ","), strings.Join(base.Only, ",")}, {"case filter", e.Run, base.Run},
+			{"cost bound", e.CostBound, base.CostBound},
 		} {
 			if d.a != d.b {
 				return nil, fmt.Errorf("hlk: report %d is of %s %q, report 0 of %q: not shards of one run", i, d.what, d.a, d.b)

@@ -28,6 +28,13 @@ type Config struct {
 	Jobs     int           // parallel cases; 0: GOMAXPROCS
 	Inject   string        // a fault of the driver's, "" for none
 	Timeout  time.Duration // per case; 0: 30 s
+	// Costs bounds each case's cost: a case that passes but costs more
+	// than its record on some counter fails (costrecord.go). nil: the
+	// reference driver's record when the driver is Reference and no fault
+	// is injected; no bound otherwise.
+	Costs *CostRecord
+	// AnyCost runs without a cost bound (to write a new record).
+	AnyCost bool
 	// Progress, if set, is called after each case (from one goroutine at
 	// a time).
 	Progress func(done, total int, c *CaseResult)
@@ -46,7 +53,10 @@ type CaseResult struct {
 	// recorded the same packets when their digests are equal (--mutation
 	// uses it to tell where a fault changes the translation).
 	Packets string `json:"packets_digest,omitempty"`
-	Stack   string `json:"stack,omitempty"`
+	// Costlier: the case passed but cost more than its record
+	// (Config.Costs); its first message says which counters.
+	Costlier bool   `json:"costlier,omitempty"`
+	Stack    string `json:"stack,omitempty"`
 }
 
 // Path is the case's full name: suite/case.
@@ -59,6 +69,9 @@ type Environment struct {
 	Driver   string   `json:"driver"`
 	Profiles []string `json:"profiles"`
 	Inject   string   `json:"inject,omitempty"`
+	// CostBound names the cost record the run's cases were bounded by,
+	// "" for none.
+	CostBound string `json:"cost_bound,omitempty"`
 	// Only and Run are the selection (--suite, --run): reports of
 	// different selections are not shards of one run.
 	Only    []string `json:"only,omitempty"`
@@ -193,6 +206,16 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	bound, boundName := c.Costs, "the given record"
+	switch {
+	case c.AnyCost:
+		bound = nil
+	case bound == nil && c.Driver == Reference && c.Inject == "":
+		if bound, err = ReferenceCosts(); err != nil {
+			return nil, err
+		}
+		boundName = "the reference driver's record"
+	}
 	profiles := c.Profiles
 	if len(profiles) == 0 {
 		profiles = hwmodel.ProfileNames()
@@ -201,6 +224,9 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		Profiles: profiles, Inject: c.Inject, Only: c.Only, Started: time.Now().UTC().Format(time.RFC3339)}}
 	if c.Run != nil {
 		rep.Environment.Run = c.Run.String()
+	}
+	if bound != nil {
+		rep.Environment.CostBound = fmt.Sprintf("%s (%d case-profile rows)", boundName, bound.Len())
 	}
 	if c.Shards > 0 {
 		rep.Environment.Shards = []string{fmt.Sprintf("%d/%d", c.Shard, c.Shards)}
@@ -224,7 +250,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				rep.Cases[i] = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout)
+				rep.Cases[i] = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout, bound)
 				if c.Progress != nil {
 					mu.Lock()
 					done++
@@ -250,8 +276,9 @@ feed:
 	return rep, nil
 }
 
-// runJob runs one case with a timeout, turning a panic into Crash.
-func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Duration) CaseResult {
+// runJob runs one case with a timeout, turning a panic into Crash, and
+// bounds a passing case's cost by its record, if bound has one.
+func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Duration, bound *CostRecord) CaseResult {
 	cr := CaseResult{Suite: j.suite, Case: j.sc.Name(), Profile: j.profile.Name}
 	start := time.Now()
 	type outcome struct {
@@ -285,6 +312,12 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 		cr.Messages = o.r.Failures
 		cr.Counters = counters(o.r.Counters)
 		cr.Packets = packetsDigest(o.r.Lists)
+		if bound != nil && cr.Status == Pass {
+			if over, _ := bound.Exceeds(&cr); len(over) > 0 {
+				cr.Status, cr.Costlier = Fail, true
+				cr.Messages = append([]string{"costs more than its record: " + strings.Join(over, ", ")}, cr.Messages...)
+			}
+		}
 	case <-timer.C:
 		cr.Status = Timeout
 		cr.Messages = []string{fmt.Sprintf("did not finish in %s", timeout)}
@@ -311,17 +344,25 @@ func packetsDigest(lists []ListDump) string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
-// counters are the cost counters a report carries per case.
+// caseMetrics and casePackets are the cost counters a report carries per
+// case: these metrics, and these opcodes' packet counts.
+var (
+	caseMetrics = []string{"cycles", "stall-cycles", "cache-cycles", "compression-cycles", "flushed-lines",
+		"invalidated-lines", "decompressed-bytes", "metadata-bytes"}
+	casePackets = []cmdbuf.Opcode{cmdbuf.OpWait, cmdbuf.OpCache, cmdbuf.OpDecompress, cmdbuf.OpMetadataInit, cmdbuf.OpEventWait}
+)
+
+// counters are the cost counters a report carries per case, and its
+// hazards.
 func counters(c hwmodel.Counters) map[string]uint64 {
 	if c.Submissions == 0 {
 		return nil
 	}
 	m := map[string]uint64{}
-	for _, n := range []string{"cycles", "stall-cycles", "cache-cycles", "compression-cycles", "flushed-lines",
-		"invalidated-lines", "decompressed-bytes", "metadata-bytes"} {
+	for _, n := range caseMetrics {
 		m[n] = metrics[n](c)
 	}
-	for _, op := range []cmdbuf.Opcode{cmdbuf.OpWait, cmdbuf.OpCache, cmdbuf.OpDecompress, cmdbuf.OpMetadataInit, cmdbuf.OpEventWait} {
+	for _, op := range casePackets {
 		m["packets-"+op.String()] = c.PacketCount(op)
 	}
 	m["hazards"] = c.Hazards

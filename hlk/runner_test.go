@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,6 +44,34 @@ func TestDefaultRunIsConformant(t *testing.T) {
 	counts := rep.Counts()
 	assert.Greater(t, counts[Pass], 5000)
 	t.Logf("%d cases: %v", len(rep.Cases), counts)
+	assert.Contains(t, rep.Environment.CostBound, "reference driver's record")
+
+	// The record is this run's cost exactly: a case that got cheaper, or
+	// a new case, is recorded before it lands.
+	var b strings.Builder
+	require.NoError(t, WriteCostRecord(&b, rep))
+	if b.String() != referenceCosts {
+		got, err := ParseCostRecord(strings.NewReader(b.String()))
+		require.NoError(t, err)
+		want, err := ReferenceCosts()
+		require.NoError(t, err)
+		n := 0
+		for k, v := range got.rows {
+			if w, ok := want.rows[k]; !ok || !slices.Equal(v, w) {
+				if n < 10 {
+					t.Errorf("%s on %s: costs %v, recorded %v", k.path, k.profile, v, w)
+				}
+				n++
+			}
+		}
+		for k := range want.rows {
+			if _, ok := got.rows[k]; !ok && n < 10 {
+				t.Errorf("%s on %s is recorded but did not run", k.path, k.profile)
+				n++
+			}
+		}
+		t.Errorf("hlk/costs/reference.txt is not this run's cost (%d rows differ): go run ./tools/ebref hlk --write-costs hlk/costs/reference.txt, and read its diff", n)
+	}
 }
 
 // Every fault the driver offers is caught by some case of the

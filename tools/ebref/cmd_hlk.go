@@ -49,6 +49,7 @@ func runHLK(e *env, args []string) int {
 	seed := fs.Uint64("seed", hlk.DefaultRandomSeed, "the first random program's seed (the others follow it)")
 	shrinkDir := fs.String("shrink-dir", filepath.Join(os.TempDir(), "ebref-shrunk"),
 		"where failing random programs are written, shrunk to a minimal scenario")
+	writeCosts := fs.String("write-costs", "", "run the default suites without a cost bound and write their cost to this file as the reference driver's record (hlk/costs/reference.txt)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
@@ -111,6 +112,44 @@ func runHLK(e *env, args []string) int {
 	if *list {
 		return listCases(e, all, c)
 	}
+	var costFile *os.File
+	if *writeCosts != "" {
+		// A record is of the default run: a part of it would drop the
+		// rows of the rest.
+		var set []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "write-costs", "jobs", "timeout", "quiet":
+			default:
+				set = append(set, "--"+f.Name)
+			}
+		})
+		if len(set) > 0 {
+			return usageError(e, fs, synopsis, "--write-costs records the default run; it does not take %s", strings.Join(set, ", "))
+		}
+		c.AnyCost = true
+		// The record is written through a temporary file beside it, so
+		// that a failed write leaves the old record whole; making it
+		// first finds an unwritable place before the run, not after.
+		if fi, err := os.Stat(*writeCosts); err == nil && !fi.Mode().IsRegular() {
+			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %s is not a regular file; a record replaces a file\n", *writeCosts)
+			return 1
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(*writeCosts), ".costs-*")
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
+			return 1
+		}
+		costFile = tmp
+		defer func() {
+			tmp.Close()
+			os.Remove(tmp.Name()) // fails once renamed
+		}()
+		if err := tmp.Chmod(0o644); err != nil {
+			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
+			return 1
+		}
+	}
 	if planned, err := hlk.Plan(c); err == nil && len(planned) == 0 {
 		// As 'ebref run' does: nothing to run is a usage error, not a
 		// failed run.
@@ -150,6 +189,9 @@ func runHLK(e *env, args []string) int {
 	if err != nil {
 		return usageError(e, fs, synopsis, "%v", err)
 	}
+	if costFile != nil {
+		return writeCostRecord(e, rep, costFile, *writeCosts)
+	}
 	hlk.WriteSummary(e.stdout, rep)
 	fmt.Fprintf(e.stdout, "%.1f s on %d jobs\n", time.Since(start).Seconds(), jobsOf(c))
 	if code := writeReports(e, rep, *jsonOut, *junitOut); code != 0 {
@@ -159,6 +201,29 @@ func runHLK(e *env, args []string) int {
 		shrinkFailures(e, c, rep, *shrinkDir)
 		return 1
 	}
+	return 0
+}
+
+// writeCostRecord writes a run's cost as a record into tmp and renames
+// it to path.
+func writeCostRecord(e *env, rep *hlk.Report, tmp *os.File, path string) int {
+	if !rep.Conformant() {
+		hlk.WriteSummary(e.stdout, rep)
+		fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: the run is not conformant; %s is left as it was\n", path)
+		return 1
+	}
+	err := hlk.WriteCostRecord(tmp, rep)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "recorded the cost of the %d cases of a conformant run in %s\n", len(rep.Cases), path)
 	return 0
 }
 

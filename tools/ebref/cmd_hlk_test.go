@@ -333,3 +333,33 @@ func TestRunTraceIsBounded(t *testing.T) {
 	assert.Len(t, tr.TraceEvents, 10)
 	assert.Contains(t, tr.OtherData["truncated"], "left out after the first 10")
 }
+
+// --write-costs records the default run and nothing else: the record it
+// writes is the one the package embeds (TestDefaultRunIsConformant keeps
+// that current), and a selection is refused before anything runs.
+func TestHLKWriteCosts(t *testing.T) {
+	for _, args := range [][]string{{"--suite", "cost"}, {"--profile", "discrete"}, {"--random", "5"}, {"--inject", "drop-flush"}} {
+		code, _, stderr := ebref(t, nil, append([]string{"hlk", "--write-costs", filepath.Join(t.TempDir(), "c.txt")}, args...)...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Contains(t, stderr, "--write-costs records the default run; it does not take "+args[0])
+	}
+	if testing.Short() {
+		t.Skip("records the whole default run")
+	}
+	path := filepath.Join(t.TempDir(), "costs.txt")
+	code, stdout, stderr := ebref(t, nil, "hlk", "--write-costs", path)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "recorded the cost of the ")
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	want, err := os.ReadFile("../../hlk/costs/reference.txt")
+	require.NoError(t, err)
+	assert.True(t, string(got) == string(want), "the record written differs from hlk/costs/reference.txt")
+
+	code, _, stderr = ebref(t, nil, "hlk", "--write-costs", "/dev/null")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "/dev/null is not a regular file")
+	code, _, stderr = ebref(t, nil, "hlk", "--write-costs", filepath.Join(t.TempDir(), "no", "such", "dir", "c.txt"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "ebref hlk: --write-costs: ")
+}

@@ -8,7 +8,7 @@
 // mutants, so it is not part of CI; docs/conformance.md has the command and
 // the score.
 //
-//	go run ./tools/mutate [--pkg umd] [--since REV] [--every K] [--limit N] [--timeout D] [--hlk "ARGS"]
+//	go run ./tools/mutate [--pkg umd] [--since REV] [--match RE] [--every K [--offset I]] [--limit N] [--timeout D] [--hlk "ARGS"]
 package main
 
 import (
@@ -21,6 +21,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +35,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	pkg := fs.String("pkg", "umd", "the package directory to mutate, relative to the module root")
 	every := fs.Int("every", 1, "take every K-th mutation site (a sample; 1: all)")
+	offset := fs.Int("offset", 0, "with --every K, start at this site (0 to K-1): another sample of the same size")
+	match := fs.String("match", "", "only the sites whose line (as --list prints it) matches this regular expression")
 	limit := fs.Int("limit", 0, "stop after N mutants (0: no limit)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "a mutant whose hlk run takes longer is killed")
 	hlkArgs := fs.String("hlk", "", "extra arguments for ebref hlk (e.g. \"--suite hlk,barriers\")")
@@ -41,8 +45,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *every < 1 || *limit < 0 || *timeout <= 0 || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "mutate: --every must be at least 1, --limit and --timeout not negative, and no arguments")
+	if *every < 1 || *offset < 0 || *offset >= *every || *limit < 0 || *timeout <= 0 || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "mutate: --every must be at least 1, --offset from 0 to --every less 1, --limit and --timeout not negative, and no arguments")
+		return 2
+	}
+	matchRe, err := regexp.Compile(*match)
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: --match: %v\n", err)
 		return 2
 	}
 	root, err := moduleRoot()
@@ -61,8 +70,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	all = slices.DeleteFunc(all, func(s site) bool { return !matchRe.MatchString(s.String()) })
 	var chosen []site
-	for i := 0; i < len(all); i += *every {
+	for i := *offset; i < len(all); i += *every {
 		chosen = append(chosen, all[i])
 	}
 	if *limit > 0 && len(chosen) > *limit {
