@@ -188,6 +188,14 @@ func genWriteRead() map[string]string {
 					files[name] = g
 				}
 				g.section(fmt.Sprintf("%s then %s", w.name, r.name), rwCase(w, r, q, wl, rl, rwMinimal)...)
+				// A layout change cannot be dropped: the barrier after the
+				// priming read is narrowed to a stage that does not cover
+				// the read instead. (The barrier after the write cannot
+				// be: it must contain the priming barrier's SyncAfter.)
+				if st, ok := missedStage(r, q); ok && wl != rl && !rasterOrdered(w, r) && r.access != ddi.AccessIndirectArgument {
+					g.section(fmt.Sprintf("%s then %s, the read's stage missed (%s)", w.name, r.name, st),
+						rwCase(w, r, q, wl, rl, rwMissedRead)...)
+				}
 				if wl == rl && !rasterOrdered(w, r) {
 					g.section(fmt.Sprintf("%s then %s, no barrier after the write", w.name, r.name), rwCase(w, r, q, wl, rl, rwNoBarrierAfter)...)
 					// The command processor reads indirect arguments
@@ -214,7 +222,27 @@ const (
 	rwMinimal         rwForm = iota // the minimal correct barriers
 	rwNoBarrierAfter                // no barrier between the write and the read
 	rwNoBarrierBefore               // no barrier between the priming read and the write
+	rwMissedRead                    // SyncBefore after the priming read names another stage
 )
+
+// missedStages are the single stages a narrowed SyncBefore may name.
+var missedStages = []ddi.BarrierSync{ddi.SyncVertexShading, ddi.SyncPixelShading, ddi.SyncComputeShading,
+	ddi.SyncCopy, ddi.SyncRenderTarget, ddi.SyncDepthStencil, ddi.SyncIndexInput, ddi.SyncResolve,
+	ddi.SyncExecuteIndirect, ddi.SyncRaytracing, ddi.SyncBuildRaytracingAccelerationStructure}
+
+// missedStage is the first stage the queue type and the operation's
+// access allow as SyncBefore that does not cover the operation's own
+// stage: a barrier scoped so waits for other work (a wrong stage mask).
+func missedStage(op rwOp, q ddi.CommandListType) (ddi.BarrierSync, bool) {
+	own := op.sync | ddi.ExpandSync(op.sync)
+	rules, _ := ddi.QueueRulesFor(q)
+	for _, st := range missedStages {
+		if ok, _ := ddi.AccessSyncOK(op.access, st); ok && rules.Syncs&st != 0 && (st|ddi.ExpandSync(st))&own == 0 {
+			return st, true
+		}
+	}
+	return 0, false
+}
 
 // rasterOrdered reports whether the pipeline orders the write before the
 // read with no barrier: render-target and depth-stencil accesses of
@@ -228,7 +256,9 @@ func rasterOrdered(w, r rwOp) bool {
 // one of its two barriers, where the pair keeps its layout (a dropped
 // layout change would be another error): with no barrier after the write
 // nothing waits for it or makes it visible to the read; with none before
-// it the write may land before the priming read is done. The judge must
+// it the write may land before the priming read is done. Where the layout
+// changes, the barrier before the write waits for the wrong stage, so
+// the write (and the layout change) may again overtake the read. The judge must
 // notice, by a hazard or by wrong bytes. They run on an
 // ALLOW_EXTENDED_ASYNC list, so that a copy or resolve writer is not made
 // visible by the wait that synchronous copies end with (errata
@@ -273,6 +303,9 @@ func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout, form rwF
 		between = "  # no barrier"
 	case rwNoBarrierBefore:
 		before = "  # no barrier"
+	case rwMissedRead:
+		st, _ := missedStage(r, q)
+		before = barrier(rwOp{sync: st, access: r.access}, w, rl, wl)
 	}
 	if form != rwMinimal {
 		list += " flags ALLOW_EXTENDED_ASYNC"

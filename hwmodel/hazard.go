@@ -188,7 +188,7 @@ func (m *Machine) classifyRead(ctx *opCtx, a cmdbuf.Access, path []*level, got, 
 	type finding struct {
 		kind    HazardKind
 		earlier *opRec
-		fix     string
+		fix     fixNote
 	}
 	type span struct{ lo, hi int }
 	var order []finding
@@ -211,14 +211,53 @@ func (m *Machine) classifyRead(ctx *opCtx, a cmdbuf.Access, path []*level, got, 
 			continue
 		}
 		s := spans[fd]
-		m.addHazard(ctx, fd.kind, a, a.Addr+uint64(s.lo), uint64(s.hi-s.lo+1), fd.earlier, fd.fix)
+		m.addHazard(ctx, fd.kind, a, a.Addr+uint64(s.lo), uint64(s.hi-s.lo+1), fd.earlier, fd.fix.text(ctx))
 	}
 }
 
 type explanation struct {
 	kind    HazardKind // NumHazardKinds: a consequence of an earlier hazard, not a new one
 	earlier *opRec
-	fix     string
+	fix     fixNote
+}
+
+// fixNote is what would have avoided a hazard, kept as its parts and
+// written out once per hazard, not once per byte explained: a read of
+// stale bytes explains each of them.
+type fixNote struct {
+	kind   fixKind
+	s1, s2 string // level or engine names, or the whole text (fixText)
+	stage  cmdbuf.StageMask
+}
+
+type fixKind uint8
+
+const (
+	fixText            fixKind = iota // s1
+	fixFence                          // no fence orders engine s1 before the op on s2
+	fixWait                           // a WAIT draining stage before the op
+	fixInvalAfterFlush                // s1 invalidated before the data reached s2
+	fixInvalidate                     // invalidating s1 before the op
+	fixFlushOther                     // flushing s1 before what orders engine s2 before the op
+	fixFlush                          // flushing s1 before the op
+)
+
+func (f fixNote) text(ctx *opCtx) string {
+	switch f.kind {
+	case fixFence:
+		return fmt.Sprintf("no fence orders %s before %s on %s", f.s1, ctx.op.at(), f.s2)
+	case fixWait:
+		return fmt.Sprintf("a WAIT draining %s before %s would order them", f.stage, ctx.op.at())
+	case fixInvalAfterFlush:
+		return fmt.Sprintf("%s was invalidated before the data reached %s: invalidate it after the flush", f.s1, f.s2)
+	case fixInvalidate:
+		return fmt.Sprintf("invalidating %s before %s would drop the stale line", f.s1, ctx.op.at())
+	case fixFlushOther:
+		return fmt.Sprintf("flushing %s before what orders %s before %s would write it back", f.s1, f.s2, ctx.op.at())
+	case fixFlush:
+		return fmt.Sprintf("flushing %s before %s would write it back", f.s1, ctx.op.at())
+	}
+	return f.s1
 }
 
 func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr uint64, want byte, served int8) explanation {
@@ -227,10 +266,10 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 	if w == nil {
 		for _, sp := range m.spoiled {
 			if addr >= sp[0] && addr < sp[1] {
-				return explanation{NumHazardKinds, nil, ""}
+				return explanation{NumHazardKinds, nil, fixNote{}}
 			}
 		}
-		return explanation{HazardUnexplained, nil, "the reference's value comes from no GPU op"}
+		return explanation{HazardUnexplained, nil, fixNote{s1: "the reference's value comes from no GPU op"}}
 	}
 	wc := a.Client
 	if w.writeClients&(1<<a.Client) == 0 {
@@ -238,16 +277,14 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 	}
 	if !m.orderedBefore(w, wc, ctx) {
 		if w.engine != e.id {
-			return explanation{HazardReadAfterWrite, w, fmt.Sprintf("no fence orders %s before %s on %s",
-				m.engines[w.engine].name, ctx.op.at(), e.name)}
+			return explanation{HazardReadAfterWrite, w, fixNote{kind: fixFence, s1: m.engines[w.engine].name, s2: e.name}}
 		}
-		return explanation{HazardReadAfterWrite, w, fmt.Sprintf("a WAIT draining %s before %s would order them",
-			w.stage.Mask(), ctx.op.at())}
+		return explanation{HazardReadAfterWrite, w, fixNote{kind: fixWait, stage: w.stage.Mask()}}
 	}
 	// Ordered. If the writer's own output was already wrong (an earlier
 	// hazard), the right value is nowhere to be found: a consequence.
 	if w.tainted {
-		return explanation{NumHazardKinds, w, ""}
+		return explanation{NumHazardKinds, w, fixNote{}}
 	}
 	// Is the right value visible below the level that served?
 	var b [1]byte
@@ -257,11 +294,9 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 		if (path[j].isMem() || v[0]&1 != 0) && m.plainAt(ctx, addr, b[0]) == want {
 			stale := path[served]
 			if stale.lastInval > w.gid {
-				return explanation{HazardInvalidateBeforeFlush, w, fmt.Sprintf(
-					"%s was invalidated before the data reached %s: invalidate it after the flush", stale.name, path[j].name)}
+				return explanation{HazardInvalidateBeforeFlush, w, fixNote{kind: fixInvalAfterFlush, s1: stale.name, s2: path[j].name}}
 			}
-			return explanation{HazardMissingInvalidate, w, fmt.Sprintf("invalidating %s before %s would drop the stale line",
-				stale.name, ctx.op.at())}
+			return explanation{HazardMissingInvalidate, w, fixNote{kind: fixInvalidate, s1: stale.name}}
 		}
 	}
 	// Is it stuck, dirty, in a cache the reader does not look in (as the
@@ -275,14 +310,12 @@ func (m *Machine) explainByte(ctx *opCtx, a cmdbuf.Access, path []*level, addr u
 		m.view(ctx, lv, addr, b[:], v[:], dv[:])
 		if v[0]&1 != 0 && dv[0]&1 != 0 && m.plainAt(ctx, addr, b[0]) == want {
 			if lv.engine >= 0 && lv.engine != e.id {
-				return explanation{HazardMissingFlush, w, fmt.Sprintf(
-					"flushing %s before what orders %s before %s would write it back", lv.name, m.engines[lv.engine].name, ctx.op.at())}
+				return explanation{HazardMissingFlush, w, fixNote{kind: fixFlushOther, s1: lv.name, s2: m.engines[lv.engine].name}}
 			}
-			return explanation{HazardMissingFlush, w, fmt.Sprintf("flushing %s before %s would write it back",
-				lv.name, ctx.op.at())}
+			return explanation{HazardMissingFlush, w, fixNote{kind: fixFlush, s1: lv.name}}
 		}
 	}
-	return explanation{HazardUnexplained, w, "the written data is nowhere the reader could find it"}
+	return explanation{HazardUnexplained, w, fixNote{s1: "the written data is nowhere the reader could find it"}}
 }
 
 func (o *opRec) firstWriteClient() cmdbuf.Client {
