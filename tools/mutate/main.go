@@ -131,6 +131,51 @@ type runner struct {
 	root, tmp string
 	timeout   time.Duration
 	hlkArgs   []string
+	// base is each case's packet digest in the unmutated run, to tell a
+	// survivor that changes no packet anywhere (equivalent on these
+	// profiles, or on code no case reaches) from one whose packets the
+	// judge accepted.
+	base map[string]string
+}
+
+// digests reads a report's packet digest per case and profile.
+func digests(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rep struct {
+		Cases []struct {
+			Suite, Case, Profile string
+			Packets              string `json:"packets_digest"`
+		}
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m := make(map[string]string, len(rep.Cases))
+	for _, c := range rep.Cases {
+		m[c.Suite+"/"+c.Case+"@"+c.Profile] = c.Packets
+	}
+	return m, nil
+}
+
+// survivorDetail says whether a surviving mutant changed any packet.
+func (r *runner) survivorDetail(report string) string {
+	got, err := digests(report)
+	if err != nil {
+		return "ebref hlk stays conformant"
+	}
+	n := 0
+	for k, d := range got {
+		if r.base[k] != d {
+			n++
+		}
+	}
+	if n == 0 {
+		return "ebref hlk stays conformant; no case records other packets"
+	}
+	return fmt.Sprintf("ebref hlk stays conformant; %d cases record other packets", n)
 }
 
 // try builds ebref with the mutation (nil: none) and runs the suites.
@@ -163,7 +208,9 @@ func (r *runner) try(s *site) (verdict, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{"hlk"}, r.hlkArgs...)...)
+	report := filepath.Join(r.tmp, "report.json")
+	os.Remove(report)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"hlk", "--json", report}, r.hlkArgs...)...)
 	cmd.Dir = r.root
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
@@ -171,8 +218,13 @@ func (r *runner) try(s *site) (verdict, string) {
 	}
 	var exit *exec.ExitError
 	switch {
-	case err == nil:
+	case err == nil && s == nil:
+		if r.base, err = digests(report); err != nil {
+			return invalid, err.Error()
+		}
 		return survived, "ebref hlk stays conformant"
+	case err == nil:
+		return survived, r.survivorDetail(report)
 	case errors.As(err, &exit) && exit.ExitCode() == 1:
 		return killed, lastLine(out)
 	default:

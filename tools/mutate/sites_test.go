@@ -4,6 +4,8 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,4 +81,23 @@ func TestFirstError(t *testing.T) {
 func TestAddedLines(t *testing.T) {
 	diff := "diff --git a/x.go b/x.go\n@@ -3,0 +4,2 @@ func f() {\n+a\n+b\n@@ -10 +12 @@\n-c\n+d\n@@ -20,3 +22,0 @@\n-e\n"
 	assert.Equal(t, map[int]bool{4: true, 5: true, 12: true}, addedLines([]byte(diff)))
+}
+
+// A survivor is told apart by whether any case's packets changed.
+func TestSurvivorDetail(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, digest string) string {
+		p := filepath.Join(dir, name)
+		body := `{"cases":[{"suite":"s","case":"a","profile":"p","packets_digest":"1"},` +
+			`{"suite":"s","case":"b","profile":"p","packets_digest":"` + digest + `"}]}`
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+		return p
+	}
+	base, err := digests(write("base.json", "2"))
+	require.NoError(t, err)
+	r := &runner{base: base}
+	assert.Equal(t, "ebref hlk stays conformant; no case records other packets", r.survivorDetail(write("same.json", "2")))
+	assert.Equal(t, "ebref hlk stays conformant; 1 cases record other packets", r.survivorDetail(write("other.json", "3")))
+	_, err = digests(filepath.Join(dir, "missing.json"))
+	assert.Error(t, err)
 }
