@@ -25,8 +25,10 @@ import (
 // shapes, releases to COMMON with SyncAfter NONE and the SyncBefore NONE
 // that follows, UNDEFINED (with and without DISCARD) before work that
 // overwrites, the 0088 entry point, extended-async lists, queues of the
-// three types with fences between them. Each program runs under the debug
-// layer and must end with the reference bytes and no hazard.
+// three types with fences between them, committed resources or resources
+// placed side by side in one heap (whose render targets and depth buffers
+// begin with a DISCARD). Each program runs under the debug layer and must
+// end with the reference bytes and no hazard.
 //
 // The negative form of a program drops one barrier (or split pair) the
 // generator can prove the judge must see: the accesses it orders are
@@ -55,6 +57,11 @@ type rRes struct {
 	r     *resource.Resource
 	units []*rUnit
 	mips  int
+	// mustInit: a placed render target or depth buffer, whose contents
+	// and compression metadata are undefined until it is initialised:
+	// its first use is a clear after a barrier from UNDEFINED with DISCARD
+	// (000 "Placed Resource Metadata Initialization").
+	mustInit bool
 }
 
 // rUnit is a subresource of a texture or a segment of a buffer.
@@ -124,6 +131,29 @@ type rGen struct {
 	drops []int
 	group int
 	list  *rList
+	heap  string // the heap declaration when the resources are placed, "" when committed
+}
+
+// placeAll places the resources in one default heap, each at the next
+// offset its placement alignment allows, packed as tightly as D3D12 lets
+// them be: neighbours in memory, which is where a cache operation sized
+// to one resource's bytes can reach another's. A multisampled texture
+// stays committed: its 4 MiB alignment needs a heap aligned so, which
+// the language's heaps (64 KiB) are not.
+func (g *rGen) placeAll() {
+	var off uint64
+	for _, x := range g.res {
+		if x.kind == "ms" {
+			continue
+		}
+		off = (off + x.r.Alignment - 1) &^ (x.r.Alignment - 1)
+		x.decl += fmt.Sprintf(" at H 0x%x", off)
+		x.mustInit = x.r.Desc.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil) != 0
+		off += x.r.Size
+	}
+	if off > 0 { // not when every resource is multisampled
+		g.heap = fmt.Sprintf("heap H default 0x%x", off)
+	}
 }
 
 // rSlot is one resource an operation uses.
@@ -340,6 +370,12 @@ func GenerateRandom(seed uint64) RandomProgram {
 	for i := range nres {
 		g.res = append(g.res, g.newResource(fmt.Sprintf("R%d", i)))
 	}
+	// A third of the programs place their resources in one heap. The
+	// choice has a stream of its own, so that it leaves the rest of the
+	// program as the seed gives it.
+	if rand.New(rand.NewPCG(seed, 0x706c616365)).IntN(3) == 0 {
+		g.placeAll()
+	}
 	g.queues[direct] = "QD"
 	types := []ddi.CommandListType{direct, direct, compute, copyQ}
 	prevQ, fence := ddi.CommandListType(0), 0
@@ -485,7 +521,7 @@ func (g *rGen) initList() string {
 	g.list = l
 	for _, x := range g.res {
 		op := &rOps[initOps[x.kind]]
-		if x.kind == "color" && x.r.Desc.Flags&ddi.ResourceFlagRenderTarget != 0 && g.rng.IntN(2) == 0 {
+		if x.kind == "color" && x.r.Desc.Flags&ddi.ResourceFlagRenderTarget != 0 && (g.rng.IntN(2) == 0 || x.mustInit) {
 			op = &rOps[initOps["ms"]] // a clear
 		}
 		for i, u := range x.units {
@@ -632,7 +668,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 		}
 		// UNDEFINED before work that overwrites a subresource nothing in
 		// this submission touched yet (and DISCARD, where it applies).
-		discard := s.full && v.res.kind != "buffer" && q != copyQ && g.rng.IntN(3) == 0
+		discard := s.full && v.res.kind != "buffer" && q != copyQ && (g.rng.IntN(3) == 0 || v.res.mustInit)
 		for _, u := range v.units {
 			discard = discard && u.last == nil && !u.released
 		}
@@ -674,7 +710,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 				g.scope(b, need)
 				if discard {
 					b.layB = ddi.LayoutUndefined
-					b.discard = (b.layA == ddi.LayoutRenderTarget || b.layA == ddi.LayoutDepthStencilWrite) && g.rng.IntN(2) == 0
+					b.discard = (b.layA == ddi.LayoutRenderTarget || b.layA == ddi.LayoutDepthStencilWrite) && (g.rng.IntN(2) == 0 || v.res.mustInit)
 				}
 				bs = append(bs, b)
 			}
@@ -1035,6 +1071,9 @@ func (g *rGen) text(seed uint64, drop int) string {
 	fmt.Fprintf(&b, "# A random program (hlk/gen_random.go), seed %d: %s.\n# Reproduce: ebref hlk --suite random --random 1 --seed %d\n", seed, mode, seed)
 	if drop == 0 {
 		b.WriteString("debug\n")
+	}
+	if g.heap != "" {
+		b.WriteString(g.heap + "\n")
 	}
 	for _, x := range g.res {
 		b.WriteString(x.decl + "\n")

@@ -241,7 +241,9 @@ func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 	for _, cr := range rep.Cases {
 		// A crash or a timeout is not shrunk: the shrinker reruns the case
 		// many times, in this process and without a recover.
-		if cr.Suite != "random" || cr.Status != hlk.Fail || done[cr.Case] || len(done) == maxShrinks {
+		// A case that fails on cost alone is not shrunk either: the
+		// shrinker judges correctness, which it keeps.
+		if cr.Suite != "random" || cr.Status != hlk.Fail || cr.Costlier || done[cr.Case] || len(done) == maxShrinks {
 			continue
 		}
 		done[cr.Case] = true
