@@ -157,3 +157,42 @@ func TestShrinkRefusesWhatDoesNotFail(t *testing.T) {
 	_, err = ShrinkCase(context.Background(), c, CaseResult{Suite: "random", Case: "seed-0.ebs", Profile: "discrete"})
 	assert.ErrorContains(t, err, "no such case")
 }
+
+// A resource bound beside the failing one in the same commands goes with
+// its declaration, its writes and its views, leaving the commands.
+func TestShrinkRemovesResources(t *testing.T) {
+	prof, err := hwmodel.LookupProfile("discrete")
+	require.NoError(t, err)
+	text := `scenario "two render targets, one flushed too little"
+texture A 64x64 flags RENDER_TARGET|SHADER_RESOURCE layout RENDER_TARGET
+texture B 64x64 flags RENDER_TARGET|SHADER_RESOURCE layout RENDER_TARGET
+texture OUT 64x64 flags RENDER_TARGET layout RENDER_TARGET
+buffer EXTRA 4096 flags UNORDERED_ACCESS
+queue Q DIRECT
+list L DIRECT
+  draw rt A B
+  barrier texture A sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> SHADER_RESOURCE
+  barrier texture B sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> SHADER_RESOURCE
+  draw ps-srv A B ps-uav EXTRA rt OUT
+end
+execute Q L
+expect reference A B OUT EXTRA
+`
+	out, err := Shrink(context.Background(), Reference, "p.ebs", text, prof, "drop-flush")
+	require.NoError(t, err)
+	assert.NotContains(t, out, "EXTRA", "a resource only bound beside others goes:\n%s", out)
+	c, err := Parse("shrunk.ebs", out, nil)
+	require.NoError(t, err, out)
+	assert.Equal(t, Fail, Run(Reference, c[0], prof, "drop-flush").Status, out)
+	assert.Equal(t, Pass, Run(Reference, c[0], prof, "").Status, out)
+	t.Log(out)
+
+	// Without the resource pass, line removal alone cannot take EXTRA out
+	// of the two commands it shares.
+	s := &shrinker{ctx: context.Background(), d: Reference, name: "p.ebs", p: prof, fault: "drop-flush"}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	cand, ok := s.withoutResource(lines, 4, "EXTRA")
+	require.True(t, ok)
+	assert.Equal(t, "  draw ps-srv A B rt OUT", cand[9])
+	assert.Equal(t, "expect reference A B OUT", cand[12])
+}

@@ -12,8 +12,10 @@ import (
 )
 
 // Shrinking: a failing case reduced to a minimal scenario a user can attach
-// to a bug report. Delta debugging (Zeller's ddmin) over its lines —
-// statements, resource declarations, list commands, barriers — then over
+// to a bug report. Whole resources first (a declaration with every line
+// naming it, a view bound beside others leaving its command), then delta
+// debugging (Zeller's ddmin) over its lines — statements, resource
+// declarations, list commands, barriers — then over
 // the words of each line that is left (a texture's mips and slices, a
 // barrier's subresources, flags), keeping a reduction only while the case
 // still fails the same way on the same profile: the same first kind of
@@ -56,7 +58,7 @@ func Shrink(ctx context.Context, d Driver, name, text string, p *hwmodel.Profile
 	}
 	for {
 		n := len(strings.Join(lines, "\n"))
-		lines = s.blocks(s.ddmin(s.blocks(lines)))
+		lines = s.blocks(s.ddmin(s.blocks(s.resources(lines))))
 		lines = s.words(lines)
 		if len(strings.Join(lines, "\n")) == n || s.ctx.Err() != nil || s.runs >= maxShrinkRuns {
 			return strings.Join(lines, "\n") + "\n", nil
@@ -305,6 +307,75 @@ func (s *shrinker) words(lines []string) []string {
 	}
 	return lines
 }
+
+// resources removes a resource (or heap) with everything that names it,
+// which removing lines one at a time cannot when the resource is bound
+// beside others in one command: its declaration and every line naming
+// it, except that a view bound by a keyword ("srv R2", "rt R0@1") leaves
+// the command and only the view goes (the keyword too, once it binds
+// nothing). Resources go last first; a heap goes with what is placed in
+// it.
+func (s *shrinker) resources(lines []string) []string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		f := strings.Fields(lines[i])
+		if len(f) < 2 || lines[i][0] == ' ' || f[0] != "texture" && f[0] != "buffer" && f[0] != "heap" {
+			continue
+		}
+		if cand, ok := s.withoutResource(lines, i, f[1]); ok && s.fails(cand) {
+			lines = cand
+			i = min(i, len(lines))
+		}
+	}
+	return lines
+}
+
+// withoutResource is lines without the resource declared at line decl
+// and what names it; false if a line that must stay names it.
+func (s *shrinker) withoutResource(lines []string, decl int, name string) ([]string, bool) {
+	view := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + `(@\d+|\[[^\]]*\])?$`)
+	names := func(f []string) bool { return slices.ContainsFunc(f, view.MatchString) }
+	var out []string
+	for j, l := range lines {
+		f := strings.Fields(l)
+		if j == decl {
+			continue
+		}
+		if !names(f) {
+			out = append(out, l)
+			continue
+		}
+		if !s.removable(l) {
+			return nil, false
+		}
+		bound := l[0] == ' ' && !isBarrierLine(f[0])
+		if !bound && !(f[0] == "expect" && len(f) > 1 && f[1] == "reference") {
+			continue // a declaration placed in it, a write, a barrier, an expectation of its bytes
+		}
+		// Drop the views; a keyword that binds nothing after that goes too.
+		var kept []string
+		for k := 0; k < len(f); k++ {
+			if view.MatchString(f[k]) {
+				continue
+			}
+			kept = append(kept, f[k])
+		}
+		for k := len(kept) - 1; k >= 1; k-- {
+			if isKeyword(kept[k]) && (k+1 == len(kept) || isKeyword(kept[k+1])) {
+				kept = slices.Delete(kept, k, k+1)
+			}
+		}
+		if bound && len(kept) == len(f) {
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		out = append(out, indent+strings.Join(kept, " "))
+	}
+	return out, true
+}
+
+// isKeyword reports whether a word of a command is a keyword (lower case),
+// not a view, number or value.
+func isKeyword(w string) bool { return w != "" && w[0] >= 'a' && w[0] <= 'z' }
 
 // blocks removes whole `list`/`call` ... `end` blocks, last first, which
 // line-by-line removal cannot (half a block does not parse).
