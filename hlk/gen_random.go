@@ -34,8 +34,10 @@ import (
 // generator can prove the judge must see: the accesses it orders are
 // asynchronous work (not the synchronous copies of a list without
 // ALLOW_EXTENDED_ASYNC, which E-SYNC-COPY orders already) whose writes
-// change bytes, no other barrier call or synchronous copy runs between the
-// first of them and the barrier, so nothing else waits or flushes for it,
+// change bytes, no other barrier call, synchronous copy or atomic copy
+// (whose ranged barriers wait and flush) runs between the first of them
+// and the barrier, nor is the barrier an atomic copy's, so nothing else
+// waits or flushes for it,
 // and dropping it leaves a valid program (rBarrier.asyncOnly, validDrops).
 // It expects `detected`: a hazard or wrong bytes.
 
@@ -132,6 +134,8 @@ type rGen struct {
 	group int
 	list  *rList
 	heap  string // the heap declaration when the resources are placed, "" when committed
+	// forAtomic: the barriers being derived are for an atomic copy.
+	forAtomic bool
 }
 
 // placeAll places the resources in one default heap, each at the next
@@ -275,7 +279,23 @@ var rOps = []rOp{
 		}},
 	{"D", true, []rSlot{full(rw("color", ddi.AccessResolveDest, ddi.SyncResolve, "sub")), rd("ms", ddi.AccessResolveSource, ddi.SyncResolve, "sub")},
 		fixed("resolve %s %s")},
+	// An atomic copy of 4 or 8 bytes at one offset of two segments, with
+	// the ranged barriers the runtime records around it (isAtomicCopy).
+	{"DCP", false, []rSlot{rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []rView, n int) string {
+			at := n % (segSize / 8) * 8
+			wide := []string{"", " 64"}[n%2]
+			return fmt.Sprintf("atomic-copy %s %d %s %d%s", v[0].res.name, v[0].off()+at, v[1].res.name, v[1].off()+at, wide)
+		}},
 }
+
+// atomicCopy is the atomic copy's index in rOps.
+var atomicCopy = opIndex("atomic-copy")
+
+// isAtomicCopy reports whether an op is the atomic copy: its ranged
+// barriers are barrier calls of its own, which make what it reads and
+// writes visible, and it changes a few bytes of a segment, not all.
+func (op *rOp) isAtomicCopy() bool { return op == &rOps[atomicCopy] }
 
 // queueLetters are the letters of rOp.queues, by list type.
 var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P"}
@@ -459,12 +479,18 @@ func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []d
 	{
 		g.value++
 		g.contents(op, views)
+		// The ranged ACQUIRE the runtime puts before an atomic copy waits
+		// for and makes visible what the copy uses: the barriers before it
+		// are not provably needed.
+		g.forAtomic = op.isAtomicCopy()
 		g.barriersFor(op, q, views, layouts)
+		g.forAtomic = false
 		syncOp := op.syncOp && !g.list.async
 		c := g.add(op.text(views, g.value))
-		if syncOp {
+		if syncOp || op.isAtomicCopy() {
 			// Its implicit wait drains its stage, earlier work there
-			// included: drops before it are not provably needed.
+			// included (or its ranged barriers flush and invalidate what
+			// it copies): drops before it are not provably needed.
 			g.lastBar = c.seq
 		}
 		for i, v := range views {
@@ -495,6 +521,12 @@ func (g *rGen) contents(op *rOp, views []rView) {
 		}
 		for _, u := range v.units {
 			switch {
+			case op.isAtomicCopy(): // a few bytes of the source, the rest as it was
+				if src := views[1].units[0]; src.ver != u.ver {
+					u.next = u.ver*1000003 + src.ver + 1<<60
+				} else {
+					u.next = u.ver
+				}
 			case !op.syncOp: // draws, dispatches, clears: bytes of their own
 				u.next = uint64(g.value) << 8
 			case len(views) == 1: // from the upload buffer's segment
@@ -938,7 +970,7 @@ func (g *rGen) emit(bs []*rBarrier) {
 		// A split barrier: the begin right after the last access, the end
 		// here; nothing touched the units between, so the pair may span
 		// the lists of this submission.
-		droppable := b.asyncOnly && b.firstSeq > g.lastBar
+		droppable := b.asyncOnly && b.firstSeq > g.lastBar && !g.forAtomic
 		grp := g.newGroup(droppable && len(bs) == 1)
 		begin := &rCmd{lines: []string{"  " + word + " " + g.body(b, b.syncB, ddi.SyncSplit)}, seq: at.seq + 1, drop: grp, list: at.list, bars: []*rRes{b.res}}
 		i := slices.Index(at.list.cmds, at)
@@ -952,7 +984,7 @@ func (g *rGen) emit(bs []*rBarrier) {
 	if len(rest) == 0 {
 		return
 	}
-	droppable := len(bs) == 1 && len(rest) == 1 && rest[0].asyncOnly && rest[0].firstSeq > g.lastBar
+	droppable := len(bs) == 1 && len(rest) == 1 && rest[0].asyncOnly && rest[0].firstSeq > g.lastBar && !g.forAtomic
 	if len(rest) == 1 && g.rng.IntN(8) != 0 {
 		c := g.add("  " + word + " " + g.body(rest[0], rest[0].syncB, rest[0].syncA))
 		c.drop, c.bars = g.newGroup(droppable), []*rRes{rest[0].res}

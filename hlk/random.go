@@ -7,7 +7,7 @@ import (
 // DefaultRandom is how many random programs the default run has: each a
 // case, and its negative form another where it has one.
 const (
-	DefaultRandom     = 800
+	DefaultRandom     = 820
 	DefaultRandomSeed = 1
 )
 
