@@ -57,6 +57,21 @@ func runHLK(e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fs, synopsis, "unexpected argument %q", pos[0])
 	}
+	if *writeCosts != "" {
+		// A record is of the default run: a part of it would drop the
+		// rows of the rest.
+		var set []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "write-costs", "jobs", "timeout", "quiet":
+			default:
+				set = append(set, "--"+f.Name)
+			}
+		})
+		if len(set) > 0 {
+			return usageError(e, fs, synopsis, "--write-costs records the default run; it does not take %s", strings.Join(set, ", "))
+		}
+	}
 	if *random < 0 || *random > maxRandom {
 		return usageError(e, fs, synopsis, "--random %d: want 0 to %d", *random, maxRandom)
 	}
@@ -114,19 +129,6 @@ func runHLK(e *env, args []string) int {
 	}
 	var costFile *os.File
 	if *writeCosts != "" {
-		// A record is of the default run: a part of it would drop the
-		// rows of the rest.
-		var set []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "write-costs", "jobs", "timeout", "quiet":
-			default:
-				set = append(set, "--"+f.Name)
-			}
-		})
-		if len(set) > 0 {
-			return usageError(e, fs, synopsis, "--write-costs records the default run; it does not take %s", strings.Join(set, ", "))
-		}
 		c.AnyCost = true
 		// The record is written through a temporary file beside it, so
 		// that a failed write leaves the old record whole; making it

@@ -338,7 +338,7 @@ func TestRunTraceIsBounded(t *testing.T) {
 // writes is the one the package embeds (TestDefaultRunIsConformant keeps
 // that current), and a selection is refused before anything runs.
 func TestHLKWriteCosts(t *testing.T) {
-	for _, args := range [][]string{{"--suite", "cost"}, {"--profile", "discrete"}, {"--random", "5"}, {"--inject", "drop-flush"}} {
+	for _, args := range [][]string{{"--suite", "cost"}, {"--profile", "discrete"}, {"--random", "5"}, {"--inject", "drop-flush"}, {"--list"}, {"--emit", "x"}} {
 		code, _, stderr := ebref(t, nil, append([]string{"hlk", "--write-costs", filepath.Join(t.TempDir(), "c.txt")}, args...)...)
 		assert.Equal(t, 2, code, "%v", args)
 		assert.Contains(t, stderr, "--write-costs records the default run; it does not take "+args[0])
