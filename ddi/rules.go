@@ -323,7 +323,7 @@ var AccessSyncs = []AccessSyncRow{
 	{AccessRenderTarget, SyncAll | SyncDraw | SyncRenderTarget, false, citeAccessSync, ""},
 	{AccessUnorderedAccess, SyncAll | SyncVertexShading | SyncPixelShading | SyncComputeShading | SyncDraw |
 		SyncAllShading | SyncClearUnorderedAccessView | SyncEmitRaytracingAccelerationStructurePostbuildInfo |
-		SyncRaytracing, false, "002 \"Access Bits Barrier Sync Compatibility\"", "E-UAV-SYNC-LIST"},
+		SyncRaytracing | SyncBuildRaytracingAccelerationStructure, false, "002 \"Access Bits Barrier Sync Compatibility\"", "E-UAV-SYNC-LIST"},
 	{AccessDepthStencilWrite, SyncAll | SyncDraw | SyncDepthStencil, false, citeAccessSync, ""},
 	{AccessDepthStencilRead, SyncAll | SyncDraw | SyncDepthStencil, false, citeAccessSync, ""},
 	{AccessShaderResource, SyncAll | SyncVertexShading | SyncPixelShading | SyncComputeShading | SyncDraw |

@@ -54,7 +54,7 @@ const (
 // rRes is a resource of a program.
 type rRes struct {
 	name  string
-	kind  string // buffer, color, depth, ms
+	kind  string // buffer, color, vol (3D colour), depth, ms
 	decl  string
 	r     *resource.Resource
 	units []*rUnit
@@ -136,6 +136,9 @@ type rGen struct {
 	heap  string // the heap declaration when the resources are placed, "" when committed
 	// forAtomic: the barriers being derived are for an atomic copy.
 	forAtomic bool
+	// shapeOf is the texture kind whose rows each content name holds
+	// (rowsOf); buffer contents are not in it.
+	shapeOf map[uint64]string
 }
 
 // placeAll places the resources in one default heap, each at the next
@@ -227,10 +230,10 @@ func fixed(f string) func(v []rView, n int) string {
 // rows of gen_writeread.go's tables, which the write-read suite checks one
 // pair at a time).
 var rOps = []rOp{
-	{"DC", false, []rSlot{rw("buffer color", ddi.AccessUnorderedAccess, cs, "any")}, fixed("dispatch uav %s")},
-	{"DC", false, []rSlot{rd("buffer color depth", ddi.AccessShaderResource, cs, "any"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []rSlot{rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")}, fixed("dispatch uav %s")},
+	{"DC", false, []rSlot{rd("buffer color vol depth", ddi.AccessShaderResource, cs, "any"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch srv %s uav %s")},
-	{"DC", false, []rSlot{rd("buffer", ddi.AccessConstantBuffer, cs, "sub"), rw("buffer color", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []rSlot{rd("buffer", ddi.AccessConstantBuffer, cs, "sub"), rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch cbv %s uav %s")},
 	{"DC", false, []rSlot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch args %s uav %s")},
@@ -239,7 +242,7 @@ var rOps = []rOp{
 	{"D", false, []rSlot{rw("color ms", ddi.AccessRenderTarget, rtS, "any")}, fixed("draw rt %s")},
 	{"D", false, []rSlot{full(rw("color ms", ddi.AccessRenderTarget, rtS, "any"))},
 		func(v []rView, n int) string { return fmt.Sprintf("clear-rt %s 0x%08x", v[0], 0x10203040+n) }},
-	{"D", false, []rSlot{rd("buffer color depth", ddi.AccessShaderResource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []rSlot{rd("buffer color vol depth", ddi.AccessShaderResource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw ps-srv %s rt %s")},
 	{"D", false, []rSlot{rd("buffer color", ddi.AccessShaderResource, ddi.SyncVertexShading, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw vs-srv %s rt %s")},
@@ -265,15 +268,15 @@ var rOps = []rOp{
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-buffer %s %d UP %d %d", v[0].res.name, v[0].off(), n%upSegs*segSize, segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("color", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []rSlot{full(rw("color vol", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s %s %d", v[0], v[1].res.name, v[1].off())
 		}},
-	{"DCP", true, []rSlot{full(rw("color", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+	{"DCP", true, []rSlot{full(rw("color vol", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s UP %d", v[0], n%upSegs*segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color vol", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-texture-to-buffer %s %d %s", v[0].res.name, v[0].off(), v[1])
 		}},
@@ -309,11 +312,18 @@ func (g *rGen) newResource(name string) *rRes {
 	case k < 4:
 		x.kind = "buffer"
 		x.decl = fmt.Sprintf("buffer %s %d flags UNORDERED_ACCESS", name, segSize*segCount)
-	case k < 8:
+	case k < 7:
 		x.kind = "color"
 		flags := []string{"RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE", "RENDER_TARGET|SHADER_RESOURCE", "UNORDERED_ACCESS|SHADER_RESOURCE",
 			"RENDER_TARGET|UNORDERED_ACCESS"}[g.rng.IntN(4)]
 		x.decl = fmt.Sprintf("texture %s 8x8 mips %d array %d flags %s", name, 1+g.rng.IntN(2), 1+g.rng.IntN(2), flags)
+	case k < 8:
+		// A 3D texture: its subresources are its mips, each holding
+		// every depth slice (4x4x2 four-byte texels: its footprint fills
+		// one buffer segment). No render target: only views of slices
+		// could bind one.
+		x.kind = "vol"
+		x.decl = fmt.Sprintf("texture %s 4x4x2 mips %d flags UNORDERED_ACCESS|SHADER_RESOURCE", name, 1+g.rng.IntN(2))
 	case k < 9:
 		x.kind = "depth"
 		x.decl = fmt.Sprintf("texture %s 8x8 format D32_FLOAT array %d flags DEPTH_STENCIL|SHADER_RESOURCE", name, 1+g.rng.IntN(2))
@@ -385,7 +395,7 @@ type RandomProgram struct {
 
 // GenerateRandom writes the program of a seed.
 func GenerateRandom(seed uint64) RandomProgram {
-	g := &rGen{rng: rand.New(rand.NewPCG(seed, 0x6562726566)), queues: map[ddi.CommandListType]string{}}
+	g := &rGen{rng: rand.New(rand.NewPCG(seed, 0x6562726566)), queues: map[ddi.CommandListType]string{}, shapeOf: map[uint64]string{}}
 	nres := 2 + g.rng.IntN(4)
 	for i := range nres {
 		g.res = append(g.res, g.newResource(fmt.Sprintf("R%d", i)))
@@ -530,16 +540,32 @@ func (g *rGen) contents(op *rOp, views []rView) {
 			case !op.syncOp: // draws, dispatches, clears: bytes of their own
 				u.next = uint64(g.value) << 8
 			case len(views) == 1: // from the upload buffer's segment
-				u.next = 1<<62 | uint64(g.value%upSegs)
-			default:
-				src := views[1].units[0]
-				u.next = src.ver
-				if v.res.kind != "buffer" || views[1].res.kind != "buffer" {
-					u.next = src.ver*31 + uint64(len(v.res.kind)) + 1 // another shape of the same bytes
-				}
+				u.next = g.rowsOf(v.res, 1<<62|uint64(g.value%upSegs))
+			case views[1].res.kind == "ms": // a resolve: another function of the samples
+				u.next = views[1].units[0].ver*31 + 1
+			default: // a copy between buffers, or a footprint copy
+				u.next = g.rowsOf(v.res, views[1].units[0].ver)
+			}
+			if v.res.kind != "buffer" {
+				g.shapeOf[u.next] = v.res.kind
 			}
 		}
 	}
+}
+
+// rowsOf names what a footprint copy from content ver leaves in a
+// texture x: the rows of x's shape out of it. Content already of that
+// shape (a texture's, or a buffer's copy of one) arrives unchanged, so a
+// round trip through a buffer names the bytes it started with. A buffer
+// that receives a texture's rows is named by them alone; its padding
+// between rows is not modelled, so two names may differ where the bytes
+// do (never the other way), which only keeps a barrier from being
+// dropped.
+func (g *rGen) rowsOf(x *rRes, ver uint64) uint64 {
+	if x.kind == "buffer" || g.shapeOf[ver] == x.kind {
+		return ver
+	}
+	return ver*31 + uint64(len(x.kind)) + 1
 }
 
 // initList starts the program by writing every subresource and segment
@@ -575,6 +601,7 @@ func (g *rGen) initList() string {
 // initOps are the ops that write a whole unit of each kind of resource
 // from nothing: indexes into rOps.
 var initOps = map[string]int{"buffer": opIndex("copy-buffer %s %d UP"), "color": opIndex("copy-buffer-to-texture %s UP"),
+	"vol":   opIndex("copy-buffer-to-texture %s UP"),
 	"depth": opIndex("clear-ds"), "ms": opIndex("clear-rt")}
 
 func opIndex(prefix string) int {

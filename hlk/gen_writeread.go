@@ -46,13 +46,26 @@ var rwResources = map[string][]string{
 	"OUTB":  {"buffer OUTB 16384 flags UNORDERED_ACCESS"},
 	"OUTT":  {"texture OUTT 32x32 flags RENDER_TARGET layout RESOLVE_DEST"},
 	"OUTAS": {"buffer OUTAS 16384 flags RAYTRACING_ACCELERATION_STRUCTURE"},
+	"AS":    {"buffer AS 16384 flags RAYTRACING_ACCELERATION_STRUCTURE"},
+	"BITS":  {"buffer BITS 4096"},
+	"OUTVD": {"texture OUTVD 64x64 format NV12 layout VIDEO_DECODE_WRITE"},
+	"INVP":  {"texture INVP 64x64 format NV12 layout VIDEO_PROCESS_READ"},
+	"OUTVP": {"texture OUTVP 64x64 format NV12 layout VIDEO_PROCESS_WRITE"},
+	"INVE":  {"texture INVE 64x64 format NV12 layout VIDEO_ENCODE_READ"},
+	"OUTBS": {"buffer OUTBS 16384"},
 }
 
 const (
 	direct  = ddi.CommandListTypeDirect
 	compute = ddi.CommandListTypeCompute
 	copyQ   = ddi.CommandListTypeCopy
+	vDecode = ddi.CommandListTypeVideoDecode
+	vProc   = ddi.CommandListTypeVideoProcess
+	vEncode = ddi.CommandListTypeVideoEncode
 )
+
+// rwQueues are the queue types the pairs run on.
+var rwQueues = []ddi.CommandListType{direct, compute, copyQ, vDecode, vProc, vEncode}
 
 func on(l ddi.BarrierLayout, qs ...ddi.CommandListType) map[ddi.CommandListType]ddi.BarrierLayout {
 	m := map[ddi.CommandListType]ddi.BarrierLayout{}
@@ -105,6 +118,20 @@ var rwWriters = []rwOp{
 	{"build-as", "as", ddi.ResourceFlagRaytracingAccelerationStructure, ddi.AccessRaytracingAccelerationStructureWrite,
 		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "SCR"},
 		"build-as X inputs IN scratch SCR", nil},
+	{"build-as-scratch", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess,
+		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "OUTAS"},
+		"build-as OUTAS inputs IN scratch X", nil},
+	{"postbuild-info", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess,
+		ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, on(undef, direct, compute), []string{"AS"},
+		"postbuild-info X AS", nil},
+	{"discard-rt", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
+		on(ddi.LayoutRenderTarget, direct), nil, "discard X", nil},
+	{"video-decode", "video", 0, ddi.AccessVideoDecodeWrite, ddi.SyncVideoDecode,
+		on(ddi.LayoutVideoDecodeWrite, vDecode), []string{"BITS"}, "decode in BITS out X", nil},
+	{"video-process", "video", 0, ddi.AccessVideoProcessWrite, ddi.SyncVideoProcess,
+		on(ddi.LayoutVideoProcessWrite, vProc), []string{"INVP"}, "process in INVP out X", nil},
+	{"video-encode", "video", 0, ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode,
+		on(ddi.LayoutVideoEncodeWrite, vEncode), []string{"INVE"}, "encode in INVE out X", nil},
 }
 
 var rwReaders = []rwOp{
@@ -148,6 +175,22 @@ var rwReaders = []rwOp{
 		on(undef, direct, compute), []string{"OUTB"}, "dispatch-rays as X uav OUTB", []string{"OUTB"}},
 	{"copy-as", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncCopyRaytracingAccelerationStructure,
 		on(undef, direct, compute), []string{"OUTAS"}, "copy-as OUTAS X", []string{"OUTAS"}},
+	{"build-as-source", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncBuildRaytracingAccelerationStructure,
+		on(undef, direct, compute), []string{"IN", "SCR", "OUTAS"}, "build-as OUTAS inputs IN source X scratch SCR", []string{"OUTAS"}},
+	{"postbuild-source", "as", 0, ddi.AccessRaytracingAccelerationStructureRead,
+		ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, on(undef, direct, compute), []string{"OUTB"},
+		"postbuild-info OUTB X", []string{"OUTB"}},
+	{"build-as-scratch-read", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess,
+		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "OUTAS"},
+		"build-as OUTAS inputs IN scratch X", []string{"OUTAS"}},
+	{"shading-rate", "color", 0, ddi.AccessShadingRateSource, ddi.SyncPixelShading,
+		on(ddi.LayoutShadingRateSource, direct), []string{"OUT"}, "draw shading-rate X rt OUT", []string{"OUT"}},
+	{"video-decode-reference", "video", 0, ddi.AccessVideoDecodeRead, ddi.SyncVideoDecode,
+		on(ddi.LayoutVideoDecodeRead, vDecode), []string{"BITS", "OUTVD"}, "decode in BITS ref X out OUTVD", []string{"OUTVD"}},
+	{"video-process-input", "video", 0, ddi.AccessVideoProcessRead, ddi.SyncVideoProcess,
+		on(ddi.LayoutVideoProcessRead, vProc), []string{"OUTVP"}, "process in X out OUTVP", []string{"OUTVP"}},
+	{"video-encode-input", "video", 0, ddi.AccessVideoEncodeRead, ddi.SyncVideoEncode,
+		on(ddi.LayoutVideoEncodeRead, vEncode), []string{"OUTBS"}, "encode in X out OUTBS", []string{"OUTBS"}},
 }
 
 // rwDecl declares X for a pair.
@@ -163,6 +206,8 @@ func rwDecl(kind string, flags ddi.ResourceFlags, layout ddi.BarrierLayout) stri
 		return fmt.Sprintf("texture X 32x32 format D32_FLOAT%s layout %s", f, layout)
 	case "ms":
 		return fmt.Sprintf("texture X 32x32 samples 4%s layout %s", f, layout)
+	case "video":
+		return fmt.Sprintf("texture X 64x64 format NV12%s layout %s", f, layout)
 	}
 	return fmt.Sprintf("texture X 32x32%s layout %s", f, layout)
 }
@@ -174,7 +219,7 @@ func genWriteRead() map[string]string {
 			if w.kind != r.kind {
 				continue
 			}
-			for _, q := range []ddi.CommandListType{direct, compute, copyQ} {
+			for _, q := range rwQueues {
 				wl, wok := w.layouts[q]
 				rl, rok := r.layouts[q]
 				if !wok || !rok {
@@ -259,7 +304,11 @@ func rasterOrdered(w, r rwOp) bool {
 // it the write may land before the priming read is done. Where the layout
 // changes, the barrier before the write waits for the wrong stage, so
 // the write (and the layout change) may again overtake the read. The judge must
-// notice, by a hazard or by wrong bytes. They run on an
+// report the hazard each mistake makes on X: read-after-write for the
+// first, write-after-read for the other two. The kind matters: an
+// operation that reads and writes one slot (a UAV, a scratch buffer,
+// blending) races as a write even if the driver loses its read, so only
+// read-after-write shows the read is seen. They run on an
 // ALLOW_EXTENDED_ASYNC list, so that a copy or resolve writer is not made
 // visible by the wait that synchronous copies end with (errata
 // E-SYNC-COPY).
@@ -307,9 +356,14 @@ func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout, form rwF
 		st, _ := missedStage(r, q)
 		before = barrier(rwOp{sync: st, access: r.access}, w, rl, wl)
 	}
+	switch form {
+	case rwNoBarrierAfter:
+		expect = "expect hazard read-after-write on X"
+	case rwNoBarrierBefore, rwMissedRead:
+		expect = "expect hazard write-after-read on X"
+	}
 	if form != rwMinimal {
 		list += " flags ALLOW_EXTENDED_ASYNC"
-		expect = "expect detected"
 	}
 	lines = append(lines,
 		"queue Q "+q.String(),
