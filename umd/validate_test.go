@@ -65,7 +65,8 @@ type rejection struct {
 	id    MessageID
 	field string
 	value string
-	index int // the barrier at fault
+	rule  string // a part of the rule's text, where it names what is wrong
+	index int    // the barrier at fault
 }
 
 const (
@@ -86,7 +87,11 @@ var rejections = []rejection{
 	}, id: MsgIncompatibleBarrierValues, field: "SyncAfter", value: "COPY|SPLIT"},
 	{name: "sync-not-on-queue", list: ddi.CommandListTypeCompute, call: func(f *fixture) []ddi.Barrier {
 		return []ddi.Barrier{buf(ddi.SyncRenderTarget, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessUnorderedAccess, f.buf)}
-	}, id: MsgIncompatibleBarrierSync, field: "SyncBefore", value: "RENDER_TARGET"},
+	}, id: MsgIncompatibleBarrierSync, field: "SyncBefore", value: "RENDER_TARGET",
+		rule: "RENDER_TARGET is not a sync a COMPUTE command list supports"},
+	{name: "sync-partly-not-on-queue", list: ddi.CommandListTypeCompute, call: func(f *fixture) []ddi.Barrier {
+		return []ddi.Barrier{buf(ddi.SyncRenderTarget|ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessUnorderedAccess, f.buf)}
+	}, id: MsgIncompatibleBarrierSync, field: "SyncBefore", rule: "RENDER_TARGET is not a sync a COMPUTE command list supports"},
 	{name: "split-both-sides", call: func(f *fixture) []ddi.Barrier {
 		return []ddi.Barrier{buf(ddi.SyncSplit, ddi.SyncSplit, ddi.AccessUnorderedAccess, ddi.AccessCopySource, f.buf)}
 	}, id: MsgIncompatibleBarrierValues, field: "SyncBefore/SyncAfter", value: "SPLIT/SPLIT"},
@@ -311,6 +316,7 @@ func TestBarrierRejections(t *testing.T) {
 			}
 			assert.Contains(t, m.Error(), fmt.Sprintf("#%d: %s", m.ID, m.ID.Name()), "the message names its ID")
 			assert.NotEmpty(t, m.Rule)
+			assert.Contains(t, m.Rule, c.rule)
 			// The list stays in its error state: later commands record
 			// nothing, Close returns the first error, and the list cannot run.
 			n := cl.Buffer().Len()
