@@ -58,7 +58,9 @@ type rRes struct {
 	decl  string
 	r     *resource.Resource
 	units []*rUnit
-	mips  int
+	// mips and slices of a texture: a unit's index is mip + mips ×
+	// (slice + slices × plane), D3D12's subresource order.
+	mips, slices int
 	// mustInit: a placed render target or depth buffer, whose contents
 	// and compression metadata are undefined until it is initialised:
 	// its first use is a clear after a barrier from UNDEFINED with DISCARD
@@ -325,8 +327,11 @@ func (g *rGen) newResource(name string) *rRes {
 		x.kind = "vol"
 		x.decl = fmt.Sprintf("texture %s 4x4x2 mips %d flags UNORDERED_ACCESS|SHADER_RESOURCE", name, 1+g.rng.IntN(2))
 	case k < 9:
+		// A depth buffer, with a stencil plane half the time: its
+		// subresources are then slices × planes.
 		x.kind = "depth"
-		x.decl = fmt.Sprintf("texture %s 8x8 format D32_FLOAT array %d flags DEPTH_STENCIL|SHADER_RESOURCE", name, 1+g.rng.IntN(2))
+		format := []string{"D32_FLOAT", "D32_FLOAT_S8X24_UINT"}[g.rng.IntN(2)]
+		x.decl = fmt.Sprintf("texture %s 8x8 format %s array %d flags DEPTH_STENCIL|SHADER_RESOURCE", name, format, 1+g.rng.IntN(2))
 	default:
 		x.kind = "ms"
 		x.decl = fmt.Sprintf("texture %s 8x8 samples 4 flags RENDER_TARGET|SHADER_RESOURCE", name)
@@ -342,7 +347,7 @@ func (g *rGen) newResource(name string) *rRes {
 	n := segCount
 	if x.kind != "buffer" {
 		n = int(x.r.SubresourceCount())
-		x.mips = int(x.r.Desc.MipLevels)
+		x.mips, x.slices = int(x.r.MipLevels), int(x.r.ArraySize)
 	}
 	// An initial layout the texture may have: one its first use may
 	// transition from on the direct queue.
@@ -912,15 +917,7 @@ func shapes(x *rRes, us []*rUnit) [][]*rUnit {
 	if len(us) == len(x.units) {
 		return [][]*rUnit{us}
 	}
-	mips := x.mips
-	minM, maxM, minS, maxS := 1<<30, -1, 1<<30, -1
-	in := map[int]bool{}
-	for _, u := range us {
-		m, s := u.index%mips, u.index/mips
-		minM, maxM, minS, maxS = min(minM, m), max(maxM, m), min(minS, s), max(maxS, s)
-		in[u.index] = true
-	}
-	if (maxM-minM+1)*(maxS-minS+1) == len(us) {
+	if b := x.box(us); b.count() == len(us) {
 		return [][]*rUnit{us}
 	}
 	var out [][]*rUnit
@@ -928,6 +925,21 @@ func shapes(x *rRes, us []*rUnit) [][]*rUnit {
 		out = append(out, []*rUnit{u})
 	}
 	return out
+}
+
+// subBox is the smallest box of mips × slices × planes holding units
+// (first and last of each, inclusive).
+type subBox struct{ m0, m1, s0, s1, p0, p1 int }
+
+func (b subBox) count() int { return (b.m1 - b.m0 + 1) * (b.s1 - b.s0 + 1) * (b.p1 - b.p0 + 1) }
+
+func (x *rRes) box(us []*rUnit) subBox {
+	b := subBox{1 << 30, -1, 1 << 30, -1, 1 << 30, -1}
+	for _, u := range us {
+		m, s, p := u.index%x.mips, u.index/x.mips%x.slices, u.index/(x.mips*x.slices)
+		b = subBox{min(b.m0, m), max(b.m1, m), min(b.s0, s), max(b.s1, s), min(b.p0, p), max(b.p1, p)}
+	}
+	return b
 }
 
 // subSpec writes a barrier's subresources.
@@ -939,11 +951,7 @@ func (g *rGen) subSpec(b *rBarrier) string {
 	if len(b.units) == 1 && g.rng.IntN(2) == 0 {
 		return fmt.Sprintf(" subresources %d", b.units[0].index)
 	}
-	minM, maxM, minS, maxS := 1<<30, -1, 1<<30, -1
-	for _, u := range b.units {
-		m, s := u.index%x.mips, u.index/x.mips
-		minM, maxM, minS, maxS = min(minM, m), max(maxM, m), min(minS, s), max(maxS, s)
-	}
+	bx := x.box(b.units)
 	r := func(a, b int) string {
 		if g.rng.IntN(2) == 0 {
 			return fmt.Sprintf("%d..%d", a, b)
@@ -951,11 +959,15 @@ func (g *rGen) subSpec(b *rBarrier) string {
 		return fmt.Sprintf("%d+%d", a, b-a+1)
 	}
 	out := " subresources"
-	if minM != 0 || maxM != x.mips-1 || g.rng.IntN(2) == 0 {
-		out += " mips " + r(minM, maxM)
+	if bx.m0 != 0 || bx.m1 != x.mips-1 || g.rng.IntN(2) == 0 {
+		out += " mips " + r(bx.m0, bx.m1)
 	}
-	if minS != 0 || maxS != len(x.units)/x.mips-1 || out == " subresources" {
-		out += " slices " + r(minS, maxS)
+	planes := len(x.units) / (x.mips * x.slices)
+	if bx.p0 != 0 || bx.p1 != planes-1 || planes > 1 && g.rng.IntN(2) == 0 {
+		out += " planes " + r(bx.p0, bx.p1)
+	}
+	if bx.s0 != 0 || bx.s1 != x.slices-1 || out == " subresources" {
+		out += " slices " + r(bx.s0, bx.s1)
 	}
 	return out
 }

@@ -46,6 +46,8 @@ func TestRandomProgramsVary(t *testing.T) {
 		"a multisampled texture":         "samples 4",
 		"a depth texture":                "format D32_FLOAT",
 		"a 3D texture":                   " 4x4x2 mips ",
+		"a stencil plane":                "format D32_FLOAT_S8X24_UINT",
+		"a plane range":                  " planes ",
 		"a buffer range":                 "+2048]",
 		"an upload copied to a texture":  "copy-buffer-to-texture R",
 		"a resolve":                      "resolve ",
