@@ -63,8 +63,11 @@ type planPart struct {
 	comp         []compOp
 }
 
-// hasWork reports whether the part needs cache or compression packets.
-func (w *planPart) hasWork() bool { return w.flush|w.inval|w.postFlush != 0 || len(w.comp) > 0 }
+// hasWork reports whether the part needs cache or compression packets
+// (a write-back over metadata alone included).
+func (w *planPart) hasWork() bool {
+	return w.flush|w.inval|w.postFlush != 0 || len(w.comp) > 0 || len(w.meta.r) > 0
+}
 
 // metaFlush is the write-back of the metadata a METADATA_INIT will write,
 // if the part's own CACHE does not already cover it: every write-back
@@ -363,7 +366,14 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	} else {
 		p.hold |= Stages(g.SyncAfter)
 	}
-	if work == workInitPlain || work == workInitClear || work == workInitDiscard {
+	// From UNDEFINED into a compressed layout without DISCARD, the
+	// application's first full clear or copy initialises the metadata,
+	// with writes that also reach memory past the caches: the same
+	// write-back must come first (found by the random programs on
+	// aliased memory; E-METADATA-WRITEBACK).
+	initByWork := x != nil && x.LayoutBefore == ddi.LayoutUndefined && x.Flags&ddi.TextureBarrierFlagDiscard == 0 &&
+		r.Surface != 0 && x.LayoutAfter != ddi.LayoutUndefined && r.compressedIn(x.LayoutAfter)
+	if work == workInitPlain || work == workInitClear || work == workInitDiscard || initByWork {
 		// Metadata is written in memory, past the caches: what a cache
 		// still holds of the surface's metadata bytes (the writes of a
 		// resource that used the memory before) must reach memory first,
