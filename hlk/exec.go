@@ -678,7 +678,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 			er.OK, er.Detail = true, r.Hazards[0].Message
 			return er
 		}
-		ref := x.expectation(Expect{Pos: e.Pos, Kind: "reference"})
+		ref := x.expectation(Expect{Pos: e.Pos, Kind: "reference", Res: e.Res})
 		er.OK = !ref.OK
 		er.Detail = "no hazard; every resource " + ref.Detail
 		if !ref.OK {
@@ -852,7 +852,7 @@ func abbreviate(b []byte) []byte {
 func (e Expect) String() string {
 	s := e.Kind
 	switch e.Kind {
-	case "reference":
+	case "reference", "detected":
 		for _, v := range e.Res {
 			s += " " + v.String()
 		}

@@ -66,6 +66,11 @@ type rRes struct {
 	// its first use is a clear after a barrier from UNDEFINED with DISCARD
 	// (000 "Placed Resource Metadata Initialization").
 	mustInit bool
+	// alias is the resource placed on the same memory, if any; of the two,
+	// the inactive one may not be used until a barrier call activates it
+	// (switchAlias).
+	alias    *rRes
+	inactive bool
 }
 
 // rUnit is a subresource of a texture or a segment of a buffer.
@@ -149,15 +154,25 @@ type rGen struct {
 // to one resource's bytes can reach another's. A multisampled texture
 // stays committed: its 4 MiB alignment needs a heap aligned so, which
 // the language's heaps (64 KiB) are not.
-func (g *rGen) placeAll() {
-	var off uint64
+func (g *rGen) placeAll(pr *rand.Rand) {
+	var off, prevOff uint64
+	var prev *rRes
 	for _, x := range g.res {
 		if x.kind == "ms" {
 			continue
 		}
+		x.mustInit = x.r.Desc.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil) != 0
+		// Half the time, one resource shares the memory of the one placed
+		// before it: the two alias, and barriers switch between them.
+		if prev != nil && g.aliased() == nil && prevOff%x.r.Alignment == 0 && pr.IntN(2) == 0 {
+			x.alias, prev.alias, x.inactive = prev, x, true
+			x.decl += fmt.Sprintf(" at H 0x%x", prevOff)
+			off = max(off, prevOff+x.r.Size)
+			continue
+		}
 		off = (off + x.r.Alignment - 1) &^ (x.r.Alignment - 1)
 		x.decl += fmt.Sprintf(" at H 0x%x", off)
-		x.mustInit = x.r.Desc.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil) != 0
+		prev, prevOff = x, off
 		off += x.r.Size
 	}
 	if off > 0 { // not when every resource is multisampled
@@ -408,8 +423,8 @@ func GenerateRandom(seed uint64) RandomProgram {
 	// A third of the programs place their resources in one heap. The
 	// choice has a stream of its own, so that it leaves the rest of the
 	// program as the seed gives it.
-	if rand.New(rand.NewPCG(seed, 0x706c616365)).IntN(3) == 0 {
-		g.placeAll()
+	if pr := rand.New(rand.NewPCG(seed, 0x706c616365)); pr.IntN(3) == 0 {
+		g.placeAll(pr)
 	}
 	g.queues[direct] = "QD"
 	types := []ddi.CommandListType{direct, direct, compute, copyQ}
@@ -455,6 +470,9 @@ func (g *rGen) genList(q ddi.CommandListType) string {
 	g.steps = append(g.steps, "@"+l.name)
 	g.list = l
 	for i, n := 0, 1+g.rng.IntN(6); i < n; i++ {
+		if q == direct && g.aliased() != nil && g.rng.IntN(5) == 0 {
+			g.switchAlias()
+		}
 		g.genOp(q)
 	}
 	if g.rng.IntN(5) == 0 {
@@ -466,7 +484,7 @@ func (g *rGen) genList(q ddi.CommandListType) string {
 // eligible reports whether an op on queue q may use a unit: a texture's
 // layout must be one q can transition from.
 func eligible(u *rUnit, q ddi.CommandListType) bool {
-	return !u.released && (u.res.kind == "buffer" || allowsLayout(q, u.layout))
+	return !u.released && !u.res.inactive && (u.res.kind == "buffer" || allowsLayout(q, u.layout))
 }
 
 // genOp records one operation, with the barriers it needs first.
@@ -583,10 +601,10 @@ func (g *rGen) initList() string {
 	g.steps = append(g.steps, "@"+l.name)
 	g.list = l
 	for _, x := range g.res {
-		op := &rOps[initOps[x.kind]]
-		if x.kind == "color" && x.r.Desc.Flags&ddi.ResourceFlagRenderTarget != 0 && (g.rng.IntN(2) == 0 || x.mustInit) {
-			op = &rOps[initOps["ms"]] // a clear
+		if x.inactive {
+			continue
 		}
+		op := g.initOp(x)
 		for i, u := range x.units {
 			v := rView{res: x, sub: i, units: []*rUnit{u}}
 			ls := layoutsFor(x, op.slots[0].access, direct)
@@ -601,6 +619,101 @@ func (g *rGen) initList() string {
 		}
 	}
 	return l.name
+}
+
+// initOp is the op that initialises a resource's units: a clear for a
+// render target that must be (and for others half the time), else
+// initOps.
+func (g *rGen) initOp(x *rRes) *rOp {
+	if x.kind == "color" && x.r.Desc.Flags&ddi.ResourceFlagRenderTarget != 0 && (g.rng.IntN(2) == 0 || x.mustInit) {
+		return &rOps[initOps["ms"]]
+	}
+	return &rOps[initOps[x.kind]]
+}
+
+// aliased is the resource of the alias pair that is in use, or nil.
+func (g *rGen) aliased() *rRes {
+	for _, x := range g.res {
+		if x.alias != nil && !x.inactive {
+			return x
+		}
+	}
+	return nil
+}
+
+// switchAlias deactivates the resource of the alias pair in use and
+// activates the other, in one barrier call on a direct list (000
+// "Resource Aliasing"): the one in use waits for its accesses with
+// SyncAfter NONE and AccessAfter NO_ACCESS, in the layouts it has; the
+// other goes from UNDEFINED (with DISCARD where that initialises
+// compression metadata) with SyncBefore NONE, which the call's other
+// barrier makes safe, to what its initialising op needs, and that op
+// then writes every unit of it. Nothing may be dropped here.
+func (g *rGen) switchAlias() {
+	old := g.aliased()
+	nu := old.alias
+	for _, u := range append(slices.Clone(old.units), nu.units...) {
+		if u.released || u.res.kind != "buffer" && u.res == old && !allowsLayout(direct, u.layout) {
+			return
+		}
+	}
+	var bs []*rBarrier
+	if old.kind == "buffer" {
+		bs = append(bs, &rBarrier{res: old, units: old.units, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess})
+	} else {
+		byLayout := map[ddi.BarrierLayout][]*rUnit{}
+		var ls []ddi.BarrierLayout
+		for _, u := range old.units {
+			if byLayout[u.layout] == nil {
+				ls = append(ls, u.layout)
+			}
+			byLayout[u.layout] = append(byLayout[u.layout], u)
+		}
+		for _, l := range ls {
+			for _, us := range shapes(old, byLayout[l]) {
+				bs = append(bs, &rBarrier{res: old, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: l})
+			}
+		}
+	}
+	for _, b := range bs {
+		g.scope(b, nil)
+	}
+	op := g.initOp(nu)
+	s := op.slots[0]
+	act := &rBarrier{res: nu, units: nu.units, syncA: s.sync, accA: s.access, accB: ddi.AccessNoAccess,
+		layB: ddi.LayoutUndefined, layA: ddi.LayoutUndefined, write: true}
+	if nu.kind != "buffer" {
+		ls := layoutsFor(nu, s.access, direct)
+		act.layA = ls[g.rng.IntN(len(ls))]
+		act.discard = act.layA == ddi.LayoutRenderTarget || act.layA == ddi.LayoutDepthStencilWrite
+	}
+	lines := []string{"  call"}
+	for _, b := range append(bs, act) {
+		lines = append(lines, "    "+g.body(b, b.syncB, b.syncA))
+	}
+	c := g.add(append(lines, "  end")...)
+	c.bars = []*rRes{old, nu}
+	for _, b := range bs {
+		g.applied(b)
+	}
+	// SyncAfter NONE: nothing may use it again in this submission
+	// (000 "D3D12_BARRIER_SYNC_NONE"), not even to activate it.
+	for _, u := range old.units {
+		u.pending, u.released = nil, true
+	}
+	old.inactive, nu.inactive = true, false
+	g.value++
+	for _, u := range nu.units {
+		// Its bytes are the other's until the op below writes them.
+		u.layout, u.pending, u.after, u.last, u.ver = act.layA, nil, act.syncA, c, 1<<58|uint64(g.value)
+		if nu.kind != "buffer" {
+			g.shapeOf[u.ver] = nu.kind
+		}
+	}
+	g.lastBar = g.seq
+	for i, u := range nu.units {
+		g.record(op, direct, []rView{{res: nu, sub: i, units: []*rUnit{u}}}, []ddi.BarrierLayout{act.layA})
+	}
 }
 
 // initOps are the ops that write a whole unit of each kind of resource
@@ -627,7 +740,7 @@ func (g *rGen) pick(op *rOp, q ddi.CommandListType) ([]rView, []ddi.BarrierLayou
 	for _, s := range op.slots {
 		var cands []*rRes
 		for _, x := range g.res {
-			if !strings.Contains(s.kinds, x.kind) || slices.ContainsFunc(views, func(v rView) bool { return v.res == x }) {
+			if x.inactive || !strings.Contains(s.kinds, x.kind) || slices.ContainsFunc(views, func(v rView) bool { return v.res == x }) {
 				continue
 			}
 			if x.kind != "buffer" && len(layoutsFor(x, s.access, q)) == 0 {
@@ -1110,7 +1223,7 @@ func (g *rGen) release(q ddi.CommandListType) {
 	var bs []*rBarrier
 	for _, x := range g.res {
 		l := x.units[0].layout
-		if x.kind == "buffer" || l == ddi.LayoutCommon || !allowsLayout(q, l) ||
+		if x.inactive || x.kind == "buffer" || l == ddi.LayoutCommon || !allowsLayout(q, l) ||
 			slices.ContainsFunc(x.units, func(u *rUnit) bool { return u.layout != l || u.released }) ||
 			!slices.ContainsFunc(x.units, func(u *rUnit) bool { return len(u.pending) > 0 }) {
 			continue
@@ -1180,10 +1293,21 @@ func (g *rGen) text(seed uint64, drop int) string {
 		}
 		b.WriteString("end\n")
 	}
-	if drop == 0 {
-		b.WriteString("expect reference\n")
-	} else {
-		b.WriteString("expect detected\n")
+	// A resource that is not in use holds the other's bytes: only those
+	// in use read as the reference does.
+	expect := "expect reference"
+	if drop != 0 {
+		expect = "expect detected"
 	}
+	b.WriteString(expect)
+	if g.aliased() != nil {
+		b.WriteString(" UP")
+		for _, x := range g.res {
+			if !x.inactive {
+				b.WriteString(" " + x.name)
+			}
+		}
+	}
+	b.WriteString("\n")
 	return b.String()
 }

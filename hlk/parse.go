@@ -1016,7 +1016,7 @@ func (p *parser) expect(kw token, c *cursor) error {
 	}
 	e := Expect{Pos: kw.pos, Kind: k.text}
 	switch k.text {
-	case "reference":
+	case "reference", "detected":
 		for c.more() {
 			v, err := p.view(c)
 			if err != nil {
@@ -1036,7 +1036,7 @@ func (p *parser) expect(kw token, c *cursor) error {
 			return err
 		}
 		e.Res = []ViewRef{v}
-	case "no-hazard", "detected":
+	case "no-hazard":
 	case "hazard":
 		t, err := c.wordTok("a hazard kind (e.g. read-after-write)")
 		if err != nil {

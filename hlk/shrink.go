@@ -209,8 +209,8 @@ func positiveForm(lines []string) []string {
 		if i := strings.Index(l, dropMark); i >= 0 {
 			l = l[:i] + l[i+len(dropMark):]
 		}
-		if strings.TrimSpace(l) == "expect detected" {
-			l = "expect reference"
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "expect detected"); ok {
+			l = "expect reference" + rest
 		}
 		out = append(out, l)
 	}
