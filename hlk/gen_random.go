@@ -54,7 +54,7 @@ const (
 // rRes is a resource of a program.
 type rRes struct {
 	name  string
-	kind  string // buffer, color, vol (3D colour), depth, ms
+	kind  string // buffer, color, vol (3D colour), video (NV12), depth, ms
 	decl  string
 	r     *resource.Resource
 	units []*rUnit
@@ -285,20 +285,29 @@ var rOps = []rOp{
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-buffer %s %d UP %d %d", v[0].res.name, v[0].off(), n%upSegs*segSize, segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("color vol", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []rSlot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s %s %d", v[0], v[1].res.name, v[1].off())
 		}},
-	{"DCP", true, []rSlot{full(rw("color vol", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+	{"DCP", true, []rSlot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s UP %d", v[0], n%upSegs*segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color vol", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color vol video", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
 		func(v []rView, n int) string {
 			return fmt.Sprintf("copy-texture-to-buffer %s %d %s", v[0].res.name, v[0].off(), v[1])
 		}},
 	{"D", true, []rSlot{full(rw("color", ddi.AccessResolveDest, ddi.SyncResolve, "sub")), rd("ms", ddi.AccessResolveSource, ddi.SyncResolve, "sub")},
 		fixed("resolve %s %s")},
+	// Video work, each on its own queue type: a decode from a bitstream
+	// segment, processing from one frame into another, an encode into a
+	// segment.
+	{"V", false, []rSlot{full(rw("video", ddi.AccessVideoDecodeWrite, ddi.SyncVideoDecode, "whole")),
+		rd("buffer", ddi.AccessVideoDecodeRead, ddi.SyncVideoDecode, "sub")}, fixed("decode in %[2]s out %[1]s")},
+	{"R", false, []rSlot{full(rw("video", ddi.AccessVideoProcessWrite, ddi.SyncVideoProcess, "whole")),
+		rd("video", ddi.AccessVideoProcessRead, ddi.SyncVideoProcess, "whole")}, fixed("process in %[2]s out %[1]s")},
+	{"E", false, []rSlot{full(rw("buffer", ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode, "sub")),
+		rd("video", ddi.AccessVideoEncodeRead, ddi.SyncVideoEncode, "whole")}, fixed("encode in %[2]s out %[1]s")},
 	// An atomic copy of 4 or 8 bytes at one offset of two segments, with
 	// the ranged barriers the runtime records around it (isAtomicCopy).
 	{"DCP", false, []rSlot{rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
@@ -318,7 +327,15 @@ var atomicCopy = opIndex("atomic-copy")
 func (op *rOp) isAtomicCopy() bool { return op == &rOps[atomicCopy] }
 
 // queueLetters are the letters of rOp.queues, by list type.
-var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P"}
+var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P", vDecode: "V", vProc: "R", vEncode: "E"}
+
+// queueNames are the programs' queues, in the order they are declared.
+var queueNames = []queueName{{direct, "QD"}, {compute, "QC"}, {copyQ, "QP"}, {vDecode, "QV"}, {vProc, "QR"}, {vEncode, "QE"}}
+
+type queueName struct {
+	t    ddi.CommandListType
+	name string
+}
 
 // newResource declares a resource of a random kind: a buffer, a colour
 // texture (its mips, slices and flags vary), a depth texture or a
@@ -329,11 +346,17 @@ func (g *rGen) newResource(name string) *rRes {
 	case k < 4:
 		x.kind = "buffer"
 		x.decl = fmt.Sprintf("buffer %s %d flags UNORDERED_ACCESS", name, segSize*segCount)
-	case k < 7:
+	case k < 6:
 		x.kind = "color"
 		flags := []string{"RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE", "RENDER_TARGET|SHADER_RESOURCE", "UNORDERED_ACCESS|SHADER_RESOURCE",
 			"RENDER_TARGET|UNORDERED_ACCESS"}[g.rng.IntN(4)]
 		x.decl = fmt.Sprintf("texture %s 8x8 mips %d array %d flags %s", name, 1+g.rng.IntN(2), 1+g.rng.IntN(2), flags)
+	case k < 7:
+		// Video frames: NV12, whose two planes are its subresources
+		// (luma 8 rows, chroma 4, at a 256-byte pitch: each fits a
+		// buffer segment).
+		x.kind = "video"
+		x.decl = fmt.Sprintf("texture %s 8x8 format NV12", name)
 	case k < 8:
 		// A 3D texture: its subresources are its mips, each holding
 		// every depth slice (4x4x2 four-byte texels: its footprint fills
@@ -375,6 +398,9 @@ func (g *rGen) newResource(name string) *rRes {
 			}
 		}
 		init = ls[g.rng.IntN(len(ls))]
+		if x.kind == "video" {
+			init = ddi.LayoutCommon // where the video queues can take it from
+		}
 		x.decl += " layout " + init.String()
 	}
 	for i := range n {
@@ -427,15 +453,22 @@ func GenerateRandom(seed uint64) RandomProgram {
 		g.placeAll(pr)
 	}
 	g.queues[direct] = "QD"
-	types := []ddi.CommandListType{direct, direct, compute, copyQ}
+	types := []ddi.CommandListType{direct, direct, compute, copyQ, vDecode}
 	prevQ, fence := ddi.CommandListType(0), 0
-	for s, n := 0, 1+g.rng.IntN(3); s < n; s++ {
+	qs := make([]ddi.CommandListType, 1+g.rng.IntN(3))
+	for s := range qs {
 		q := types[g.rng.IntN(len(types))]
+		if q == vDecode { // one of the three video queues
+			q = []ddi.CommandListType{vDecode, vProc, vEncode}[g.rng.IntN(3)]
+		}
 		if s == 0 {
 			q = direct
 		}
+		qs[s] = q
+	}
+	for s, q := range qs {
 		if g.queues[q] == "" {
-			g.queues[q] = map[ddi.CommandListType]string{compute: "QC", copyQ: "QP"}[q]
+			g.queues[q] = queueNames[slices.IndexFunc(queueNames, func(n queueName) bool { return n.t == q })].name
 		}
 		var names []string
 		if s == 0 {
@@ -443,6 +476,9 @@ func GenerateRandom(seed uint64) RandomProgram {
 		}
 		for l, nl := 0, 1+g.rng.IntN(2); l < nl; l++ {
 			names = append(names, g.genList(q))
+		}
+		if s+1 < len(qs) {
+			g.handOff(q, qs[s+1])
 		}
 		if s > 0 && q != prevQ {
 			fence++
@@ -563,14 +599,22 @@ func (g *rGen) contents(op *rOp, views []rView) {
 			case !op.syncOp: // draws, dispatches, clears: bytes of their own
 				u.next = uint64(g.value) << 8
 			case len(views) == 1: // from the upload buffer's segment
-				u.next = g.rowsOf(v.res, 1<<62|uint64(g.value%upSegs))
+				u.next = g.rowsOf(unitShape(u), 1<<62|uint64(g.value%upSegs))
 			case views[1].res.kind == "ms": // a resolve: another function of the samples
 				u.next = views[1].units[0].ver*31 + 1
-			default: // a copy between buffers, or a footprint copy
-				u.next = g.rowsOf(v.res, views[1].units[0].ver)
+			case v.res.kind == "buffer" && views[1].res.kind != "buffer":
+				// A texture's rows into a segment: if they are the rows
+				// the segment holds already, not a byte changes.
+				src := views[1].units[0]
+				u.next = src.ver
+				if g.rowsOf(unitShape(src), u.ver) == src.ver {
+					u.next = u.ver
+				}
+			default: // a copy between buffers, or into a texture
+				u.next = g.rowsOf(unitShape(u), views[1].units[0].ver)
 			}
 			if v.res.kind != "buffer" {
-				g.shapeOf[u.next] = v.res.kind
+				g.shapeOf[u.next] = unitShape(u)
 			}
 		}
 	}
@@ -584,11 +628,25 @@ func (g *rGen) contents(op *rOp, views []rView) {
 // between rows is not modelled, so two names may differ where the bytes
 // do (never the other way), which only keeps a barrier from being
 // dropped.
-func (g *rGen) rowsOf(x *rRes, ver uint64) uint64 {
-	if x.kind == "buffer" || g.shapeOf[ver] == x.kind {
+func (g *rGen) rowsOf(shape string, ver uint64) uint64 {
+	if shape == "buffer" || g.shapeOf[ver] == shape {
 		return ver
 	}
-	return ver*31 + uint64(len(x.kind)) + 1
+	h := uint64(1)
+	for _, c := range shape {
+		h = h*131 + uint64(c)
+	}
+	return ver*31 + h
+}
+
+// unitShape names the rows a footprint copy moves for a unit: its
+// resource kind, and for a video frame its plane (luma and chroma have
+// other shapes).
+func unitShape(u *rUnit) string {
+	if u.res.kind == "video" {
+		return fmt.Sprintf("video/%d", u.index)
+	}
+	return u.res.kind
 }
 
 // initList starts the program by writing every subresource and segment
@@ -707,7 +765,7 @@ func (g *rGen) switchAlias() {
 		// Its bytes are the other's until the op below writes them.
 		u.layout, u.pending, u.after, u.last, u.ver = act.layA, nil, act.syncA, c, 1<<58|uint64(g.value)
 		if nu.kind != "buffer" {
-			g.shapeOf[u.ver] = nu.kind
+			g.shapeOf[u.ver] = unitShape(u)
 		}
 	}
 	g.lastBar = g.seq
@@ -719,7 +777,7 @@ func (g *rGen) switchAlias() {
 // initOps are the ops that write a whole unit of each kind of resource
 // from nothing: indexes into rOps.
 var initOps = map[string]int{"buffer": opIndex("copy-buffer %s %d UP"), "color": opIndex("copy-buffer-to-texture %s UP"),
-	"vol":   opIndex("copy-buffer-to-texture %s UP"),
+	"vol": opIndex("copy-buffer-to-texture %s UP"), "video": opIndex("copy-buffer-to-texture %s UP"),
 	"depth": opIndex("clear-ds"), "ms": opIndex("clear-rt")}
 
 func opIndex(prefix string) int {
@@ -1244,6 +1302,43 @@ func (g *rGen) release(q ddi.CommandListType) {
 	}
 }
 
+// handOff ends the list, before a submission on another queue type, by
+// moving the video frames that queue could not take in the layouts they
+// have to COMMON, with SyncAfter NONE.
+func (g *rGen) handOff(q, next ddi.CommandListType) {
+	if q == next || q == copyQ {
+		return
+	}
+	for _, x := range g.res {
+		if x.kind != "video" || x.inactive {
+			continue
+		}
+		byLayout := map[ddi.BarrierLayout][]*rUnit{}
+		var ls []ddi.BarrierLayout
+		for _, u := range x.units {
+			if u.released || u.layout == ddi.LayoutCommon || !allowsLayout(q, u.layout) || allowsLayout(next, u.layout) {
+				continue
+			}
+			if byLayout[u.layout] == nil {
+				ls = append(ls, u.layout)
+			}
+			byLayout[u.layout] = append(byLayout[u.layout], u)
+		}
+		for _, l := range ls {
+			for _, us := range shapes(x, byLayout[l]) {
+				b := &rBarrier{res: x, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: ddi.LayoutCommon}
+				g.scope(b, nil)
+				g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{x}
+				g.applied(b)
+				for _, u := range us {
+					u.pending, u.released = nil, true
+				}
+				g.lastBar = g.seq
+			}
+		}
+	}
+}
+
 // text writes the program; drop leaves out that group's barrier calls,
 // which stay as comments.
 func (g *rGen) text(seed uint64, drop int) string {
@@ -1266,9 +1361,9 @@ func (g *rGen) text(seed uint64, drop int) string {
 	for i := range upSegs {
 		fmt.Fprintf(&b, "write UP %d fill 0x%02x %d\n", i*segSize, 1+(seed+uint64(i)*37)%255, segSize)
 	}
-	for _, q := range []ddi.CommandListType{direct, compute, copyQ} {
-		if n := g.queues[q]; n != "" {
-			fmt.Fprintf(&b, "queue %s %s\n", n, q)
+	for _, q := range queueNames {
+		if n := g.queues[q.t]; n != "" {
+			fmt.Fprintf(&b, "queue %s %s\n", n, q.t)
 		}
 	}
 	b.WriteString("fence F\n")
