@@ -1,7 +1,7 @@
 package hwmodel
 
 // PageSize is the granule in which memory materialises.
-const PageSize = 64 << 10
+const PageSize = 16 << 10
 
 // Mem is a sparse byte-addressed memory: a page materialises on first touch,
 // filled with a deterministic pattern, so a multi-GiB heap costs nothing
