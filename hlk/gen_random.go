@@ -24,11 +24,13 @@ import (
 // submission, too), global barriers in place of resource ones, subresource
 // shapes, releases to COMMON with SyncAfter NONE and the SyncBefore NONE
 // that follows, UNDEFINED (with and without DISCARD) before work that
-// overwrites, the 0088 entry point, extended-async lists, queues of the
-// three types with fences between them, committed resources or resources
-// placed side by side in one heap (whose render targets and depth buffers
-// begin with a DISCARD). Each program runs under the debug layer and must
-// end with the reference bytes and no hazard.
+// overwrites, the 0088 entry point, extended-async lists, queues of every
+// type with fences between them, committed resources or resources placed
+// side by side in one heap (whose render targets and depth buffers begin
+// with a DISCARD), two of them sometimes on one memory with aliasing
+// barriers switching between them; textures with mips, slices, planes,
+// depth slices and samples, and video frames. Each program runs under the
+// debug layer and must end with the reference bytes and no hazard.
 //
 // The negative form of a program drops one barrier (or split pair) the
 // generator can prove the judge must see: the accesses it orders are
@@ -143,8 +145,8 @@ type rGen struct {
 	heap  string // the heap declaration when the resources are placed, "" when committed
 	// forAtomic: the barriers being derived are for an atomic copy.
 	forAtomic bool
-	// shapeOf is the texture kind whose rows each content name holds
-	// (rowsOf); buffer contents are not in it.
+	// shapeOf is the texture shape (unitShape) whose rows each content
+	// name holds (rowsOf); buffer contents are not in it.
 	shapeOf map[uint64]string
 }
 
@@ -338,8 +340,9 @@ type queueName struct {
 }
 
 // newResource declares a resource of a random kind: a buffer, a colour
-// texture (its mips, slices and flags vary), a depth texture or a
-// multisampled one, in a random initial layout.
+// texture (its mips, slices and flags vary), a 3D texture, a video frame,
+// a depth texture (with or without stencil) or a multisampled one, in a
+// random initial layout.
 func (g *rGen) newResource(name string) *rRes {
 	x := &rRes{name: name}
 	switch k := g.rng.IntN(10); {
