@@ -1,6 +1,7 @@
 package hlk
 
 import (
+	"fmt"
 	"sync"
 	"unsafe"
 
@@ -11,7 +12,8 @@ import (
 
 // The reference driver is driven the way the D3D12 runtime drives a
 // driver, through its DDI function tables (umd.Funcs), wherever the
-// tables have the entry point: resource and heap creation and destruction,
+// tables have the entry point: resource and heap creation and destruction
+// (each creation sized first by pfnCalcPrivateHeapAndResourceSizes),
 // allocation info, command-list creation, closing and destruction, and the
 // Barrier DDIs. The runtime allocates the handles: here, numbers from 1 as
 // umd would choose them, so reports name the same handles either way. Work
@@ -52,6 +54,22 @@ func (rt *ddiRuntime) handle() uint64 {
 	}
 }
 
+// create is pfnCreateHeapAndResource after pfnCalcPrivateHeapAndResourceSizes,
+// which the runtime calls first to allocate the driver's private objects:
+// a driver that asks for no memory for an object it is to create, or that
+// leaves an error, fails the creation as the runtime would.
+func (rt *ddiRuntime) create(heap *ddi.CreateHeap0001, hh ddi.HHeap, res *ddi.CreateResource0088, hr ddi.HResource) error {
+	sizes := rt.f.Device.CalcPrivateHeapAndResourceSizes(hDevice, heap, res, 0)
+	if err := rt.f.LastError(); err != nil {
+		return err
+	}
+	if (heap != nil) != (sizes.Heap != 0) || (res != nil) != (sizes.Resource != 0) {
+		return fmt.Errorf("hlk: pfnCalcPrivateHeapAndResourceSizes gave %d bytes for the heap and %d for the resource (heap given: %t, resource given: %t)",
+			sizes.Heap, sizes.Resource, heap != nil, res != nil)
+	}
+	return rt.call(rt.f.Device.CreateHeapAndResource(hDevice, heap, hh, 0, res, nil, 0, hr))
+}
+
 // call returns what a table function that failed left in LastError.
 func (rt *ddiRuntime) call(hr ddi.HRESULT) error {
 	if hr == ddi.S_OK {
@@ -68,7 +86,7 @@ func (rt *ddiRuntime) createCommitted(desc ddi.CreateResource0088, kind resource
 	}
 	heap := umd.CommittedHeap(info, kind)
 	hh, hr := ddi.HHeap(rt.handle()), ddi.HResource(rt.handle())
-	if err := rt.call(rt.f.Device.CreateHeapAndResource(hDevice, &heap, hh, 0, &desc, nil, 0, hr)); err != nil {
+	if err := rt.create(&heap, hh, &desc, hr); err != nil {
 		return 0, err
 	}
 	rt.mu.Lock()
@@ -80,13 +98,13 @@ func (rt *ddiRuntime) createCommitted(desc ddi.CreateResource0088, kind resource
 func (rt *ddiRuntime) createHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error) {
 	heap := resource.CreateHeapFor(kind, size, 0)
 	hh := ddi.HHeap(rt.handle())
-	return hh, rt.call(rt.f.Device.CreateHeapAndResource(hDevice, &heap, hh, 0, nil, nil, 0, 0))
+	return hh, rt.create(&heap, hh, nil, 0)
 }
 
 func (rt *ddiRuntime) createPlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
 	desc.ReuseBufferGPUVA.BaseAddressUMD.Offset = offset // errata E-PLACED-OFFSET
 	hr := ddi.HResource(rt.handle())
-	return hr, rt.call(rt.f.Device.CreateHeapAndResource(hDevice, nil, heap, 0, &desc, nil, 0, hr))
+	return hr, rt.create(nil, heap, &desc, hr)
 }
 
 // destroyResource is pfnDestroyHeapAndResource with the resource and, for
