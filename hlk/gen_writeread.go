@@ -24,7 +24,7 @@ import (
 // rwOp is one writing or reading operation on a resource X.
 type rwOp struct {
 	name   string
-	kind   string // what X is: buffer, color, depth, ms (multisampled colour), as (acceleration structure)
+	kind   string // what X is: buffer, color, depth, ms (multisampled colour), as (acceleration structure), video (NV12)
 	flags  ddi.ResourceFlags
 	access ddi.BarrierAccess
 	sync   ddi.BarrierSync
