@@ -202,4 +202,7 @@ type Expect struct {
 	// Counted: an error or warning line with `count N`, which claims every
 	// matching message and wants exactly N.
 	Counted bool
+	// Text: an error or warning line's `text "..."`, which the message's
+	// text must contain.
+	Text string
 }

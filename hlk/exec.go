@@ -779,7 +779,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 				continue
 			}
 			seen = append(seen, fmt.Sprintf("#%d", o.ID))
-			if o.ID != e.ID || e.List != "" && o.List != e.List || e.Field != "" && o.Field != e.Field {
+			if o.ID != e.ID || e.List != "" && o.List != e.List || e.Field != "" && o.Field != e.Field || !strings.Contains(o.Text, e.Text) {
 				continue
 			}
 			if !e.Counted {
@@ -873,6 +873,9 @@ func (e Expect) String() string {
 		}
 		if e.Counted {
 			s += fmt.Sprintf(" count %d", e.N)
+		}
+		if e.Text != "" {
+			s += fmt.Sprintf(" text %q", e.Text)
 		}
 	case "packets":
 		if e.List != "" {

@@ -161,6 +161,8 @@ var rwReaders = []rwOp{
 		on(undef, direct), []string{"OUT"}, "draw ps-cbv X rt OUT", []string{"OUT"}},
 	{"indirect-args", "buffer", 0, ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect,
 		on(undef, direct, compute), []string{"OUTB"}, "dispatch args X uav OUTB", []string{"OUTB"}},
+	{"predication", "buffer", 0, ddi.AccessPredication, ddi.SyncPredication,
+		on(undef, direct, compute), nil, "predication X 0", nil},
 	{"depth-read", "depth", 0, ddi.AccessDepthStencilRead, ddi.SyncDepthStencil,
 		on(ddi.LayoutDepthStencilRead, direct), []string{"OUT"}, "draw ds X rt OUT", []string{"OUT"}},
 	{"blend", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,

@@ -1077,9 +1077,13 @@ func (p *parser) expect(kw token, c *cursor) error {
 					return err
 				}
 				e.Counted = true
+			case c.keyword("text"):
+				if e.Text, err = c.str("the text the message contains, quoted"); err != nil {
+					return err
+				}
 			default:
 				t := c.next()
-				return &ParseError{t.pos, fmt.Sprintf("unexpected %s: expected in LIST, field NAME or count N", t.text)}
+				return &ParseError{t.pos, fmt.Sprintf("unexpected %s: expected in LIST, field NAME, count N or text \"...\"", t.text)}
 			}
 		}
 	case "packets":
