@@ -256,6 +256,12 @@ var rOps = []rOp{
 		fixed("dispatch cbv %s uav %s")},
 	{"DC", false, []rSlot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch args %s uav %s")},
+	// The command processor reads a predicate at issue, like indirect
+	// arguments.
+	{"DC", false, []rSlot{rd("buffer", ddi.AccessPredication, ddi.SyncPredication, "sub")},
+		func(v []rView, n int) string {
+			return fmt.Sprintf("predication %s %d", v[0].res.name, v[0].off()+n%(segSize/8)*8)
+		}},
 	{"DC", false, []rSlot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView, "any"))},
 		func(v []rView, n int) string { return fmt.Sprintf("clear-uav %s %d", v[0], n) }},
 	{"D", false, []rSlot{rw("color ms", ddi.AccessRenderTarget, rtS, "any")}, fixed("draw rt %s")},
@@ -266,6 +272,9 @@ var rOps = []rOp{
 	{"D", false, []rSlot{rd("buffer color", ddi.AccessShaderResource, ddi.SyncVertexShading, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw vs-srv %s rt %s")},
 	{"D", false, []rSlot{rw("buffer", ddi.AccessUnorderedAccess, ps, "any")}, fixed("draw ps-uav %s")},
+	{"D", false, []rSlot{rw("buffer", ddi.AccessStreamOutput, ddi.SyncVertexShading, "any")}, fixed("draw so %s")},
+	{"D", false, []rSlot{rd("color", ddi.AccessShadingRateSource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+		fixed("draw shading-rate %s rt %s")},
 	{"D", false, []rSlot{rd("buffer", ddi.AccessVertexBuffer, ddi.SyncVertexShading, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw vb %s rt %s")},
 	{"D", false, []rSlot{rd("buffer", ddi.AccessIndexBuffer, ddi.SyncIndexInput, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
@@ -310,6 +319,10 @@ var rOps = []rOp{
 		rd("video", ddi.AccessVideoProcessRead, ddi.SyncVideoProcess, "whole")}, fixed("process in %[2]s out %[1]s")},
 	{"E", false, []rSlot{full(rw("buffer", ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode, "sub")),
 		rd("video", ddi.AccessVideoEncodeRead, ddi.SyncVideoEncode, "whole")}, fixed("encode in %[2]s out %[1]s")},
+	// Discards: writes of an undefined pattern, synchronous like copies
+	// (errata E-SYNC-COPY) unless the list is ALLOW_EXTENDED_ASYNC.
+	{"D", true, []rSlot{full(rw("color", ddi.AccessRenderTarget, rtS, "any"))}, fixed("discard %s")},
+	{"D", true, []rSlot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))}, fixed("discard %s")},
 	// An atomic copy of 4 or 8 bytes at one offset of two segments, with
 	// the ranged barriers the runtime records around it (isAtomicCopy).
 	{"DCP", false, []rSlot{rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
@@ -327,6 +340,13 @@ var atomicCopy = opIndex("atomic-copy")
 // barriers are barrier calls of its own, which make what it reads and
 // writes visible, and it changes a few bytes of a segment, not all.
 func (op *rOp) isAtomicCopy() bool { return op == &rOps[atomicCopy] }
+
+// isDiscard reports whether an op is a discard, which writes bytes of its
+// own (an undefined pattern) though it is synchronous like a copy.
+func (op *rOp) isDiscard() bool {
+	v := []rView{{res: &rRes{name: "X", kind: "color"}, sub: -1}}
+	return len(op.slots) == 1 && op.syncOp && strings.HasPrefix(op.text(v, 0), "discard ")
+}
 
 // queueLetters are the letters of rOp.queues, by list type.
 var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P", vDecode: "V", vProc: "R", vEncode: "E"}
@@ -599,7 +619,7 @@ func (g *rGen) contents(op *rOp, views []rView) {
 				} else {
 					u.next = u.ver
 				}
-			case !op.syncOp: // draws, dispatches, clears: bytes of their own
+			case !op.syncOp || op.isDiscard(): // draws, dispatches, clears, discards: bytes of their own
 				u.next = uint64(g.value) << 8
 			case len(views) == 1: // from the upload buffer's segment
 				u.next = g.rowsOf(unitShape(u), 1<<62|uint64(g.value%upSegs))
