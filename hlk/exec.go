@@ -694,8 +694,13 @@ func (x *exec) expectation(e Expect) ExpectResult {
 				}
 			}
 		}
+		seen := map[hwmodel.Region]bool{}
 		for _, v := range names {
 			_, reg, ok := x.dev.Describe(x.handle(v))
+			if ok && seen[reg] {
+				continue // a resource named again: compared once
+			}
+			seen[reg] = true
 			if !ok {
 				er.Detail = fmt.Sprintf("%s was not created", v.Res)
 				if x.gone[v.Res] {
@@ -853,9 +858,13 @@ func (e Expect) String() string {
 	s := e.Kind
 	switch e.Kind {
 	case "reference", "detected":
+		// A builder: a line may name a resource many thousand times.
+		var b strings.Builder
+		b.WriteString(s)
 		for _, v := range e.Res {
-			s += " " + v.String()
+			b.WriteString(" " + v.String())
 		}
+		s = b.String()
 	case "bytes":
 		s += fmt.Sprintf(" %s = % x", e.Res[0], abbreviate(e.Bytes))
 	case "hazard":
