@@ -767,27 +767,7 @@ func (g *rGen) switchAlias() {
 			return
 		}
 	}
-	var bs []*rBarrier
-	if old.isBuffer() {
-		bs = append(bs, &rBarrier{res: old, units: old.units, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess})
-	} else {
-		byLayout := map[ddi.BarrierLayout][]*rUnit{}
-		var ls []ddi.BarrierLayout
-		for _, u := range old.units {
-			if byLayout[u.layout] == nil {
-				ls = append(ls, u.layout)
-			}
-			byLayout[u.layout] = append(byLayout[u.layout], u)
-		}
-		for _, l := range ls {
-			for _, us := range shapes(old, byLayout[l]) {
-				bs = append(bs, &rBarrier{res: old, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: l})
-			}
-		}
-	}
-	for _, b := range bs {
-		g.scope(b, nil)
-	}
+	bs := g.endings(old, old.units, func(l ddi.BarrierLayout) ddi.BarrierLayout { return l })
 	op := g.initOp(nu)
 	s := op.slots[0]
 	act := &rBarrier{res: nu, units: nu.units, syncA: s.sync, accA: s.access, accB: ddi.AccessNoAccess,
@@ -803,13 +783,10 @@ func (g *rGen) switchAlias() {
 	}
 	c := g.add(append(lines, "  end")...)
 	c.bars = []*rRes{old, nu}
+	// Nothing may use the old one again in this submission, not even to
+	// activate it.
 	for _, b := range bs {
-		g.applied(b)
-	}
-	// SyncAfter NONE: nothing may use it again in this submission
-	// (000 "D3D12_BARRIER_SYNC_NONE"), not even to activate it.
-	for _, u := range old.units {
-		u.pending, u.released = nil, true
+		g.ended(b)
 	}
 	old.inactive, nu.inactive = true, false
 	g.value++
@@ -820,7 +797,6 @@ func (g *rGen) switchAlias() {
 			g.shapeOf[u.ver] = unitShape(u)
 		}
 	}
-	g.lastBar = g.seq
 	for i, u := range nu.units {
 		g.record(op, direct, []rView{{res: nu, sub: i, units: []*rUnit{u}}}, []ddi.BarrierLayout{act.layA})
 	}
@@ -1339,20 +1315,51 @@ func (g *rGen) release(q ddi.CommandListType) {
 			!slices.ContainsFunc(x.units, func(u *rUnit) bool { return len(u.pending) > 0 }) {
 			continue
 		}
-		b := &rBarrier{res: x, units: x.units, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: ddi.LayoutCommon}
-		g.scope(b, nil)
-		bs = append(bs, b)
+		bs = append(bs, g.endings(x, x.units, toCommon)...)
 	}
 	for _, b := range bs {
 		g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{b.res}
-		g.applied(b)
-		for _, u := range b.units {
-			u.pending, u.released = nil, true
+		g.ended(b)
+	}
+}
+
+// endings are the barriers that end the use of units of x in this
+// submission (SyncAfter NONE, NO_ACCESS), their before-scope what they
+// did: one for a buffer, else one per layout and subresource box, each
+// from its layout to the layout to gives it.
+func (g *rGen) endings(x *rRes, us []*rUnit, to func(ddi.BarrierLayout) ddi.BarrierLayout) []*rBarrier {
+	var bs []*rBarrier
+	if x.isBuffer() {
+		bs = append(bs, &rBarrier{res: x, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess})
+	} else {
+		byLayout := map[ddi.BarrierLayout][]*rUnit{}
+		var ls []ddi.BarrierLayout
+		for _, u := range us {
+			if byLayout[u.layout] == nil {
+				ls = append(ls, u.layout)
+			}
+			byLayout[u.layout] = append(byLayout[u.layout], u)
+		}
+		for _, l := range ls {
+			for _, box := range shapes(x, byLayout[l]) {
+				bs = append(bs, &rBarrier{res: x, units: box, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: to(l)})
+			}
 		}
 	}
-	if len(bs) > 0 {
-		g.lastBar = g.seq
+	for _, b := range bs {
+		g.scope(b, nil)
 	}
+	return bs
+}
+
+// ended applies a barrier written with SyncAfter NONE: nothing may use
+// its units again in this submission (000 "D3D12_BARRIER_SYNC_NONE").
+func (g *rGen) ended(b *rBarrier) {
+	g.applied(b)
+	for _, u := range b.units {
+		u.pending, u.released = nil, true
+	}
+	g.lastBar = g.seq
 }
 
 // handOff ends the list, before a submission on another queue type, by
@@ -1366,31 +1373,23 @@ func (g *rGen) handOff(q, next ddi.CommandListType) {
 		if x.kind != "video" || x.inactive {
 			continue
 		}
-		byLayout := map[ddi.BarrierLayout][]*rUnit{}
-		var ls []ddi.BarrierLayout
+		var us []*rUnit
 		for _, u := range x.units {
-			if u.released || u.layout == ddi.LayoutCommon || !allowsLayout(q, u.layout) || allowsLayout(next, u.layout) {
-				continue
+			if !u.released && u.layout != ddi.LayoutCommon && allowsLayout(q, u.layout) && !allowsLayout(next, u.layout) {
+				us = append(us, u)
 			}
-			if byLayout[u.layout] == nil {
-				ls = append(ls, u.layout)
-			}
-			byLayout[u.layout] = append(byLayout[u.layout], u)
 		}
-		for _, l := range ls {
-			for _, us := range shapes(x, byLayout[l]) {
-				b := &rBarrier{res: x, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: ddi.LayoutCommon}
-				g.scope(b, nil)
-				g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{x}
-				g.applied(b)
-				for _, u := range us {
-					u.pending, u.released = nil, true
-				}
-				g.lastBar = g.seq
-			}
+		if len(us) == 0 {
+			continue
+		}
+		for _, b := range g.endings(x, us, toCommon) {
+			g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{x}
+			g.ended(b)
 		}
 	}
 }
+
+func toCommon(ddi.BarrierLayout) ddi.BarrierLayout { return ddi.LayoutCommon }
 
 // text writes the program; drop leaves out that group's barrier calls,
 // which stay as comments.
