@@ -147,8 +147,9 @@ type rGen struct {
 	group int
 	list  *rList
 	heap  string // the heap declaration when the resources are placed, "" when committed
-	// forAtomic: the barriers being derived are for an atomic copy.
-	forAtomic bool
+	// keepAll: none of the barriers being derived may be dropped (they
+	// are for an atomic copy, or an acceleration-structure build or copy).
+	keepAll bool
 	// shapeOf is the texture shape (unitShape) whose rows each content
 	// name holds (rowsOf); buffer contents are not in it.
 	shapeOf map[uint64]string
@@ -361,10 +362,18 @@ func (op *rOp) isAtomicCopy() bool { return op == &rOps[atomicCopy] }
 
 // isDiscard reports whether an op is a discard, which writes bytes of its
 // own (an undefined pattern) though it is synchronous like a copy.
-func (op *rOp) isDiscard() bool {
+func (op *rOp) isDiscard() bool { return discardOps[op] }
+
+var discardOps = func() map[*rOp]bool {
+	m := map[*rOp]bool{}
 	v := []rView{{res: &rRes{name: "X", kind: "color"}, sub: -1}}
-	return len(op.slots) == 1 && op.syncOp && strings.HasPrefix(op.text(v, 0), "discard ")
-}
+	for i := range rOps {
+		if op := &rOps[i]; len(op.slots) == 1 && op.syncOp && strings.HasPrefix(op.text(v, 0), "discard ") {
+			m[op] = true
+		}
+	}
+	return m
+}()
 
 // queueLetters are the letters of rOp.queues, by list type.
 var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P", vDecode: "V", vProc: "R", vEncode: "E"}
@@ -601,9 +610,9 @@ func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []d
 		// another in one stage of every profile, on a client that writes
 		// to the shared cache: the judge sees no race between two of them,
 		// so the barriers before one are not provably needed either.
-		g.forAtomic = op.isAtomicCopy() || op.slots[0].sync&(ddi.SyncBuildRaytracingAccelerationStructure|ddi.SyncCopyRaytracingAccelerationStructure) != 0
+		g.keepAll = op.isAtomicCopy() || op.slots[0].sync&(ddi.SyncBuildRaytracingAccelerationStructure|ddi.SyncCopyRaytracingAccelerationStructure) != 0
 		g.barriersFor(op, q, views, layouts)
-		g.forAtomic = false
+		g.keepAll = false
 		syncOp := op.syncOp && !g.list.async
 		c := g.add(op.text(views, g.value))
 		if syncOp || op.isAtomicCopy() {
@@ -1209,7 +1218,7 @@ func (g *rGen) emit(bs []*rBarrier) {
 		// A split barrier: the begin right after the last access, the end
 		// here; nothing touched the units between, so the pair may span
 		// the lists of this submission.
-		droppable := b.asyncOnly && b.firstSeq > g.lastBar && !g.forAtomic
+		droppable := b.asyncOnly && b.firstSeq > g.lastBar && !g.keepAll
 		grp := g.newGroup(droppable && len(bs) == 1)
 		begin := &rCmd{lines: []string{"  " + word + " " + g.body(b, b.syncB, ddi.SyncSplit)}, seq: at.seq + 1, drop: grp, list: at.list, bars: []*rRes{b.res}}
 		i := slices.Index(at.list.cmds, at)
@@ -1223,7 +1232,7 @@ func (g *rGen) emit(bs []*rBarrier) {
 	if len(rest) == 0 {
 		return
 	}
-	droppable := len(bs) == 1 && len(rest) == 1 && rest[0].asyncOnly && rest[0].firstSeq > g.lastBar && !g.forAtomic
+	droppable := len(bs) == 1 && len(rest) == 1 && rest[0].asyncOnly && rest[0].firstSeq > g.lastBar && !g.keepAll
 	if len(rest) == 1 && g.rng.IntN(8) != 0 {
 		c := g.add("  " + word + " " + g.body(rest[0], rest[0].syncB, rest[0].syncA))
 		c.drop, c.bars = g.newGroup(droppable), []*rRes{rest[0].res}
