@@ -679,14 +679,14 @@ func (g *rGen) contents(op *rOp, views []rView) {
 	}
 }
 
-// rowsOf names what a footprint copy from content ver leaves in a
-// texture x: the rows of x's shape out of it. Content already of that
-// shape (a texture's, or a buffer's copy of one) arrives unchanged, so a
-// round trip through a buffer names the bytes it started with. A buffer
-// that receives a texture's rows is named by them alone; its padding
-// between rows is not modelled, so two names may differ where the bytes
-// do (never the other way), which only keeps a barrier from being
-// dropped.
+// rowsOf names what a footprint copy from content ver leaves in a unit of
+// a shape (unitShape): the rows of that shape out of it. Content already
+// of the shape (a texture's, or a buffer's copy of one) arrives
+// unchanged, so a round trip through a buffer names the bytes it started
+// with; buffers take content as it is. A buffer that receives a
+// texture's rows is named by them alone: the padding between rows is not
+// modelled, so two names may be equal where the bytes differ, never the
+// other way, which only keeps a barrier from being dropped.
 func (g *rGen) rowsOf(shape string, ver uint64) uint64 {
 	if shape == "buffer" || shape == "as" || g.shapeOf[ver] == shape {
 		return ver
