@@ -82,13 +82,19 @@ type FenceStep struct {
 	Name string
 }
 
-// ListStep records a command list.
+// ListStep records a command list: creates it, or with Reset resets one
+// created earlier (pfnResetCommandList), records Cmds and closes it.
 type ListStep struct {
 	Pos
 	Name  string
-	Type  ddi.CommandListType
+	Type  ddi.CommandListType  // not set with Reset: the list keeps its type
 	Flags ddi.CommandListFlags // ALLOW_EXTENDED_ASYNC: asynchronous copies, discards and resolves
-	Cmds  []Cmd
+	Reset bool
+	// Recording names this recording in reports: the list's name for the
+	// first, NAME#2, NAME#3, ... for those after each reset ('#' starts a
+	// comment, so no declared name has one).
+	Recording string
+	Cmds      []Cmd
 }
 
 // ExecuteStep submits lists to a queue.

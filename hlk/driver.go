@@ -103,6 +103,8 @@ type CommandList interface {
 	ProcessFrames(v umd.Video)
 	EncodeFrame(v umd.Video)
 	Close() error
+	// Reset is pfnResetCommandList: the list records anew.
+	Reset() error
 	// Destroy is pfnDestroyCommandList.
 	Destroy()
 	// Err is the error that stopped recording (a *umd.Message), if any.

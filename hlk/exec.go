@@ -152,8 +152,9 @@ type exec struct {
 	queues map[string]Queue
 	fences map[string]Fence
 	lists  map[string]CommandList
-	dumps  map[string]*ListDump
-	gone   map[string]bool // resources, heaps and lists destroyed
+	dumps  map[string]*ListDump // by recording (ListStep.Recording)
+	last   map[string]*ListDump // each list's latest recording, by name
+	gone   map[string]bool      // resources, heaps and lists destroyed
 	res0   Result
 	msgs   int // the device messages observed so far
 }
@@ -180,7 +181,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
 	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
-		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, gone: map[string]bool{}}
+		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{}}
 	dev.Machine().OnPacket(x.attribute)
 	for _, st := range sc.Steps {
 		if err := ctx.Err(); err != nil {
@@ -206,7 +207,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	}
 	for _, st := range sc.Steps {
 		if ls, ok := st.(*ListStep); ok {
-			x.res0.Lists = append(x.res0.Lists, *x.dumps[ls.Name])
+			x.res0.Lists = append(x.res0.Lists, *x.dumps[ls.Recording])
 		}
 	}
 	x.check()
@@ -334,15 +335,28 @@ func (x *exec) step(st Step) {
 	}
 }
 
-// record records a list and closes it.
+// record creates or resets a list, records it and closes it.
 func (x *exec) record(s *ListStep) {
-	cl, err := x.dev.CreateCommandList(s.Type, s.Flags)
-	if err != nil {
-		x.createErr(s.Pos, err)
-		x.dumps[s.Name] = &ListDump{Name: s.Name, Type: s.Type}
-		return
+	dump := &ListDump{Name: s.Recording, Type: s.Type}
+	x.dumps[s.Recording], x.last[s.Name] = dump, dump
+	var cl CommandList
+	if s.Reset {
+		cl = x.lists[s.Name]
+		if cl == nil {
+			return // its creation failed, which was reported
+		}
+		dump.Type = x.dumps[s.Name].Type
+		if err := cl.Reset(); err != nil {
+			x.observe(x.listErr(s.Name, s.Pos, err))
+			return
+		}
+	} else {
+		var err error
+		if cl, err = x.dev.CreateCommandList(s.Type, s.Flags); err != nil {
+			x.createErr(s.Pos, err)
+			return
+		}
 	}
-	dump := &ListDump{Name: s.Name, Type: s.Type}
 	var failedAt Pos
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
@@ -361,22 +375,28 @@ func (x *exec) record(s *ListStep) {
 		}
 	}
 	if err := cl.Close(); err != nil {
-		o := Observed{Severity: umd.SeverityError, List: s.Name, Text: err.Error(), Pos: failedAt}
-		var m *umd.Message
-		if errors.As(err, &m) {
-			o.ID, o.Field = m.ID, m.Field
-		}
-		x.observe(o)
+		x.observe(x.listErr(s.Name, failedAt, err))
 	}
 	for _, w := range cl.Warnings() {
 		x.observe(Observed{Severity: umd.SeverityWarning, ID: w.ID, List: s.Name, Field: w.Field, Text: w.Error(), Pos: s.Pos})
 	}
 	dump.Lines = cmdbuf.Listing(cl.Buffer(), nil)
-	dump.Records = cl.Records()
+	// A reset reuses the list's memory: the dump keeps its own copy.
+	dump.Records = slices.Clone(cl.Records())
 	dump.markers = markers(cl.Buffer())
-	cl.Buffer().SetName(s.Name)
-	x.dumps[s.Name] = dump
+	cl.Buffer().SetName(s.Recording)
 	x.lists[s.Name] = cl
+}
+
+// listErr is the observation of a list's error (recording it, closing or
+// resetting it).
+func (x *exec) listErr(list string, pos Pos, err error) Observed {
+	o := Observed{Severity: umd.SeverityError, List: list, Text: err.Error(), Pos: pos}
+	var m *umd.Message
+	if errors.As(err, &m) {
+		o.ID, o.Field = m.ID, m.Field
+	}
+	return o
 }
 
 // markers lists a buffer's MARKERs (not those of buffers it CALLs).
@@ -807,7 +827,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		op, _ := lookupOpcode(e.Op)
 		var n uint64
 		if e.List != "" {
-			for _, l := range x.dumps[e.List].Lines {
+			for _, l := range x.last[e.List].Lines {
 				if l.Op == e.Op {
 					n++
 				}

@@ -275,7 +275,7 @@ func parseCase(file, title string, params []paramDecl, values []string, lines []
 	for k, p := range params {
 		sc.Params = append(sc.Params, Param{p.name, values[k]})
 	}
-	p := &parser{sc: sc, names: map[string]string{}}
+	p := &parser{sc: sc, names: map[string]string{}, resets: map[string]int{}}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		c := &cursor{toks: l.toks, end: l.pos}
@@ -283,8 +283,8 @@ func parseCase(file, title string, params []paramDecl, values []string, lines []
 		if kw.kind != tWord {
 			return nil, &ParseError{kw.pos, fmt.Sprintf("expected a statement, found %s", kw)}
 		}
-		if kw.text == "list" {
-			end, err := p.list(c, lines, i)
+		if kw.text == "list" || kw.text == "reset" {
+			end, err := p.list(kw, c, lines, i)
 			if err != nil {
 				return nil, err
 			}
@@ -301,8 +301,9 @@ func parseCase(file, title string, params []paramDecl, values []string, lines []
 // parser builds a Scenario; names records what each declared name is, so
 // a statement naming the wrong kind of object is caught here.
 type parser struct {
-	sc    *Scenario
-	names map[string]string // name → "heap", "resource", "queue", "fence", "list"
+	sc     *Scenario
+	names  map[string]string // name → "heap", "resource", "queue", "fence", "list"
+	resets map[string]int    // list name → how many times it was reset
 }
 
 func (p *parser) declare(t token, kind string) error {
@@ -488,7 +489,7 @@ func (p *parser) statement(kw token, c *cursor) error {
 }
 
 var statementNames = []string{"scenario", "include", "param", "profiles", "require", "debug", "heap", "buffer", "texture",
-	"queue", "fence", "list", "execute", "signal", "wait", "write", "expect"}
+	"queue", "fence", "list", "reset", "execute", "signal", "wait", "write", "expect"}
 
 func (p *parser) heap(kw token, c *cursor) error {
 	t, err := c.wordTok("a heap name")
@@ -597,36 +598,45 @@ func (p *parser) resource(kw token, c *cursor) error {
 	return nil
 }
 
-// list parses `list NAME TYPE` and its commands up to `end`; it returns the
-// index of the end line.
-func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
+// list parses `list NAME TYPE` or `reset NAME` and the commands up to
+// `end`; it returns the index of the end line.
+func (p *parser) list(kw token, c *cursor, lines []line, i int) (int, error) {
 	start := lines[i].pos
 	t, err := c.wordTok("a command list name")
 	if err != nil {
 		return 0, err
 	}
-	typ, err := c.listType()
-	if err != nil {
-		return 0, err
-	}
-	var flags ddi.CommandListFlags
-	if c.keyword("flags") {
-		v, err := c.enum("command list flags (ALLOW_EXTENDED_ASYNC)", func(s string) (uint64, error) {
-			f, err := ddi.ParseCommandListFlags(s)
-			return uint64(f), err
-		})
-		if err != nil {
+	st := &ListStep{Pos: start, Name: t.text, Recording: t.text}
+	if kw.text == "reset" {
+		if err := p.ref(t, "list"); err != nil {
 			return 0, err
 		}
-		flags = ddi.CommandListFlags(v)
+		p.resets[t.text]++
+		st.Reset = true
+		st.Recording = fmt.Sprintf("%s#%d", t.text, p.resets[t.text]+1)
+	} else {
+		if st.Type, err = c.listType(); err != nil {
+			return 0, err
+		}
+		if c.keyword("flags") {
+			v, err := c.enum("command list flags (ALLOW_EXTENDED_ASYNC)", func(s string) (uint64, error) {
+				f, err := ddi.ParseCommandListFlags(s)
+				return uint64(f), err
+			})
+			if err != nil {
+				return 0, err
+			}
+			st.Flags = ddi.CommandListFlags(v)
+		}
 	}
 	if err := c.done(); err != nil {
 		return 0, err
 	}
-	if err := p.declare(t, "list"); err != nil {
-		return 0, err
+	if !st.Reset {
+		if err := p.declare(t, "list"); err != nil {
+			return 0, err
+		}
 	}
-	st := &ListStep{Pos: start, Name: t.text, Type: typ, Flags: flags}
 	for i++; i < len(lines); i++ {
 		l := lines[i]
 		c := &cursor{toks: l.toks, end: l.pos}
@@ -689,7 +699,7 @@ func (p *parser) list(c *cursor, lines []line, i int) (int, error) {
 			st.Cmds = append(st.Cmds, cmd)
 		}
 	}
-	return 0, &ParseError{start, fmt.Sprintf("list %s without end", t.text)}
+	return 0, &ParseError{start, fmt.Sprintf("%s %s without end", kw.text, t.text)}
 }
 
 // barrier parses one barrier: `texture RES fields`, `buffer RES fields`,

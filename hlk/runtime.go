@@ -167,6 +167,13 @@ func (l *tableList) Close() error {
 	return l.rt.f.LastError()
 }
 
+// Reset is pfnResetCommandList, with an allocator of the runtime's (the
+// driver keeps a list's packets itself) and no pipeline state.
+func (l *tableList) Reset() error {
+	l.rt.f.CommandList.Reset(l.h, &ddi.ResetCommandList0040{CommandAllocator: ddi.HCommandAllocator(l.h)})
+	return l.rt.f.LastError()
+}
+
 func (l *tableList) Destroy() { l.rt.f.Device.DestroyCommandList(hDevice, l.h) }
 
 // umdList is the reference driver's list behind a list of either kind.

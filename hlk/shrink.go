@@ -377,12 +377,12 @@ func (s *shrinker) withoutResource(lines []string, decl int, name string) ([]str
 // not a view, number or value.
 func isKeyword(w string) bool { return w != "" && w[0] >= 'a' && w[0] <= 'z' }
 
-// blocks removes whole `list`/`call` ... `end` blocks, last first, which
+// blocks removes whole `list`/`reset`/`call` ... `end` blocks, last first, which
 // line-by-line removal cannot (half a block does not parse).
 func (s *shrinker) blocks(lines []string) []string {
 	for i := len(lines) - 1; i >= 0; i-- {
 		w, _, _ := strings.Cut(strings.TrimSpace(lines[i]), " ")
-		if w != "list" && w != "call" && w != "call-0088" {
+		if w != "list" && w != "reset" && w != "call" && w != "call-0088" {
 			continue
 		}
 		end := i + 1

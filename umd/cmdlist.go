@@ -24,7 +24,10 @@ type CommandList struct {
 	// layouts has a bit per layout slot a barrier on this list may name.
 	layouts uint64
 	buf     *cmdbuf.Buffer
-	closed  bool
+	// held is the submission (Device.submitted) that last took buf itself
+	// rather than a copy: until it completes, a Reset must not reuse buf.
+	held   uint64
+	closed bool
 	// destroyed: Destroy was called; nothing may use the list again.
 	destroyed bool
 	// inUse is held by the recording call in progress; concurrent is set
@@ -154,14 +157,26 @@ func (cl *CommandList) Destroy() {
 	cl.tracks, cl.patches, cl.assumptions = nil, nil, nil
 }
 
-// Reset empties the list and opens it for recording again, keeping its
-// memory (command buffer chunks, tracking tables) for reuse.
-func (cl *CommandList) Reset() {
+// Reset is pfnResetCommandList: it empties the list and opens it for
+// recording again, keeping its memory (tracking tables; command buffer
+// chunks no submission holds) for reuse. It returns the list's error: a
+// destroyed list stays destroyed.
+func (cl *CommandList) Reset() error {
 	if cl.destroyed {
 		cl.open("Reset")
-		return
+		return cl.err
 	}
-	cl.buf.Reset()
+	// A list may be reset while a submission of it is pending (unlike its
+	// allocator): that submission still reads the packets, so they stay
+	// its own and the list records into a new buffer.
+	cl.d.mu.Lock()
+	pending := cl.held > cl.d.completed
+	cl.d.mu.Unlock()
+	if pending {
+		cl.buf = cmdbuf.NewBuffer(0)
+	} else {
+		cl.buf.Reset()
+	}
 	cl.closed, cl.err = false, nil
 	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
@@ -172,6 +187,7 @@ func (cl *CommandList) Reset() {
 	cl.records = cl.records[:0]
 	cl.ops = cl.ops[:0]
 	cl.nextEvent = 0
+	return nil
 }
 
 // Err is the error that stopped recording, if any.

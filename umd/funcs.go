@@ -276,8 +276,7 @@ func NewFuncs(d *Device, hAdapter ddi.HAdapter, hDevice ddi.HDevice) *Funcs {
 			case args == nil:
 				f.fail(errors.New("umd: ResetCommandList: the arguments are NULL"))
 			default:
-				cl.Reset()
-				f.result(cl.Err())
+				f.result(cl.Reset())
 			}
 		},
 	}

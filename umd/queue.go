@@ -178,7 +178,9 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 			scope.add(cl)
 		}
 		buf := cl.buf
-		if len(cl.patches) > 0 {
+		if len(cl.patches) == 0 {
+			cl.held = d.submitted
+		} else {
 			buf = buf.Clone()
 			chunks := buf.Chunks()
 			for _, p := range cl.patches {

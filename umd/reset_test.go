@@ -1,0 +1,126 @@
+package umd
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
+)
+
+// recording is what a list holds once closed: its packets, barrier records,
+// their surface work and its warnings.
+type recording struct {
+	lines    []cmdbuf.Line
+	records  []BarrierRecord
+	ops      []SurfaceOp
+	warnings []Message
+}
+
+// recordingOf is what cl holds, its WORK packets' ids (the device's, unique
+// to each recording) left out.
+func recordingOf(cl *CommandList) recording {
+	r := recording{lines: cmdbuf.Listing(cl.Buffer(), nil), records: append([]BarrierRecord(nil), cl.Records()...),
+		warnings: append([]Message(nil), cl.Warnings()...)}
+	for i := range r.lines {
+		r.lines[i].Text = workID.ReplaceAllString(r.lines[i].Text, "id=N")
+	}
+	for _, rec := range cl.Records() {
+		r.ops = append(r.ops, cl.SurfaceOps(rec)...)
+	}
+	return r
+}
+
+var workID = regexp.MustCompile(`\bid=[0-9]+`)
+
+// TestResetRecordsAsNew: a list reset and recorded again holds exactly
+// what a new list recording the same commands holds (packets, split events,
+// ordinals, records, warnings; nothing of the tracking or patches of the
+// last recording), whether its last submission is still pending (a new
+// command buffer: the submission keeps the old) or complete (the old
+// buffer, reused; as it is at once when the submission took a patched
+// copy).
+func TestResetRecordsAsNew(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	rt := e.texture("RT", 64, 64, ddi.ResourceFlagRenderTarget|ddi.ResourceFlagShaderResource, ddi.LayoutCommon)
+	out := e.buffer("OUT", 64*64*4, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+	record := func(cl *CommandList) {
+		// A barrier first: what the list does to RT does not wait for
+		// RT's layout at submission (no patch).
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncNone, ddi.SyncRenderTarget, ddi.AccessNoAccess, ddi.AccessRenderTarget,
+			ddi.LayoutCommon, ddi.LayoutRenderTarget, rt)})
+		cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncSplit, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt)})
+		cl.Barrier(nil) // a warning
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncSplit, ddi.SyncComputeShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt)})
+		cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeTexture(rt)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+		// Back to COMMON, where the next recording starts: RT is
+		// decompressed (surface work).
+		cl.Barrier([]ddi.Barrier{tex(ddi.SyncComputeShading, ddi.SyncNone, ddi.AccessShaderResource, ddi.AccessNoAccess,
+			ddi.LayoutDirectQueueShaderResource, ddi.LayoutCommon, rt)})
+		require.NoError(t, cl.Close())
+	}
+	cl := e.list(ddi.CommandListTypeDirect)
+	record(cl)
+	want := recordingOf(cl)
+	require.NotEmpty(t, want.records)
+	require.NotEmpty(t, want.ops)
+	require.NotEmpty(t, want.warnings)
+
+	first := cl.Buffer()
+	require.NoError(t, e.direct.ExecuteCommandLists(cl))
+	require.NoError(t, cl.Reset())
+	assert.NotSame(t, first, cl.Buffer(), "the pending submission keeps its buffer")
+	record(cl)
+	assert.Equal(t, want, recordingOf(cl), "recorded again while the last submission is pending")
+	require.NoError(t, e.direct.ExecuteCommandLists(cl))
+	require.NoError(t, e.d.WaitIdle())
+
+	second := cl.Buffer()
+	require.NoError(t, cl.Reset())
+	assert.Same(t, second, cl.Buffer(), "a buffer no submission holds is reused")
+	record(cl)
+	assert.Equal(t, want, recordingOf(cl), "recorded again after the submissions completed")
+	require.NoError(t, e.direct.ExecuteCommandLists(cl))
+	require.NoError(t, e.d.WaitIdle())
+
+	// RT read before any barrier on it (in COMMON): whether the read is
+	// compressed is patched at submission, into a copy of the buffer,
+	// which the list may reuse at once; the patch is not the next
+	// recording's.
+	third := cl.Buffer()
+	require.NoError(t, cl.Reset())
+	cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeTexture(rt)}, UnorderedAccess: []View{WholeBuffer(out)}}})
+	require.NoError(t, cl.Close())
+	require.NotEmpty(t, cl.patches)
+	require.NoError(t, e.direct.ExecuteCommandLists(cl))
+	require.NoError(t, cl.Reset())
+	assert.Same(t, third, cl.Buffer(), "the submission holds a patched copy")
+	assert.Empty(t, cl.patches)
+	require.NoError(t, cl.Close())
+	require.NoError(t, e.d.WaitIdle())
+	require.Empty(t, e.d.Machine().Faults())
+	e.clean(rt, out)
+}
+
+// TestResetAfterFailedRecording: a reset clears the error that stopped the
+// last recording and the concurrency flag, and reopens a closed list.
+func TestResetAfterFailedRecording(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	b := e.buffer("B", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+	cl := e.list(ddi.CommandListTypeDirect)
+	cl.Barrier([]ddi.Barrier{buf(ddi.SyncNone, ddi.SyncComputeShading, ddi.AccessNoAccess, ddi.AccessRenderTarget, b)})
+	requireMessage(t, cl.Close(), MsgIncompatibleBarrierSync)
+	cl.concurrent.Store(true)
+	require.NoError(t, cl.Reset())
+	require.NoError(t, cl.Err())
+	cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeBuffer(b)}}})
+	e.run(cl)
+	e.clean(b)
+}
