@@ -136,7 +136,11 @@ func (refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return refDevice{d, newDDIRuntime(d)}, nil
+	rt := newDDIRuntime(d)
+	if err := rt.requireEnhancedBarriers(); err != nil {
+		return nil, err
+	}
+	return refDevice{d, rt}, nil
 }
 
 // refDevice adapts *umd.Device: what the DDI function tables have goes

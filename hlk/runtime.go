@@ -14,8 +14,9 @@ import (
 // driver, through its DDI function tables (umd.Funcs), wherever the
 // tables have the entry point: resource and heap creation and destruction
 // (each creation sized first by pfnCalcPrivateHeapAndResourceSizes),
-// allocation info, command-list creation, closing and destruction, and the
-// Barrier DDIs. The runtime allocates the handles: here, numbers from 1 as
+// allocation info, command-list creation, closing, reset and destruction, and the
+// Barrier DDIs, after pfnGetCaps has reported enhanced barriers supported.
+// The runtime allocates the handles: here, numbers from 1 as
 // umd would choose them, so reports name the same handles either way. Work
 // commands, queues, fences and lists created ALLOW_EXTENDED_ASYNC (a flag
 // no header defines: errata E-SYNC-COPY) have no table entry ebref
@@ -39,6 +40,21 @@ type ddiRuntime struct {
 
 func newDDIRuntime(d *umd.Device) *ddiRuntime {
 	return &ddiRuntime{f: umd.NewFuncs(d, hAdapter, hDevice), d: d, committed: map[ddi.HResource]ddi.HHeap{}}
+}
+
+// requireEnhancedBarriers asks the driver for its D3D12 options through
+// pfnGetCaps, as the runtime does when it opens a device: only a driver
+// that reports EnhancedBarriersSupported is given the Barrier DDIs.
+func (rt *ddiRuntime) requireEnhancedBarriers() error {
+	var opts ddi.OptionsData0089
+	args := ddi.GetCapsArgs{Type: ddi.CapsTypeD3D12Options, Data: unsafe.Pointer(&opts), DataSize: uint32(unsafe.Sizeof(opts))}
+	if err := rt.call(rt.f.Adapter.GetCaps(hAdapter, &args)); err != nil {
+		return fmt.Errorf("hlk: pfnGetCaps(D3D12DDICAPS_TYPE_D3D12_OPTIONS): %w", err)
+	}
+	if opts.EnhancedBarriersSupported == ddi.False {
+		return fmt.Errorf("hlk: the driver reports EnhancedBarriersSupported FALSE in its D3D12 options; the runtime would not call its Barrier DDIs")
+	}
+	return nil
 }
 
 // handle allocates a heap or resource handle the device does not use.
@@ -78,6 +94,23 @@ func (rt *ddiRuntime) call(hr ddi.HRESULT) error {
 	return rt.f.LastError()
 }
 
+// giveBack returns the handles given since mark, those of a refused
+// creation: the runtime frees the objects behind them, and the next
+// creation may well get the same addresses, so the driver must have kept
+// nothing of them.
+func (rt *ddiRuntime) giveBack(mark uint64) {
+	rt.mu.Lock()
+	rt.next = mark
+	rt.mu.Unlock()
+}
+
+// mark is where giveBack returns to.
+func (rt *ddiRuntime) mark() uint64 {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.next
+}
+
 func (rt *ddiRuntime) createCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error) {
 	var info ddi.ResourceAllocationInfo0022
 	rt.f.Device.CheckResourceAllocationInfo(hDevice, &desc, 0, 0, 1, &info)
@@ -85,8 +118,10 @@ func (rt *ddiRuntime) createCommitted(desc ddi.CreateResource0088, kind resource
 		return 0, err
 	}
 	heap := umd.CommittedHeap(info, kind)
+	mark := rt.mark()
 	hh, hr := ddi.HHeap(rt.handle()), ddi.HResource(rt.handle())
 	if err := rt.create(&heap, hh, &desc, hr); err != nil {
+		rt.giveBack(mark)
 		return 0, err
 	}
 	rt.mu.Lock()
@@ -97,14 +132,24 @@ func (rt *ddiRuntime) createCommitted(desc ddi.CreateResource0088, kind resource
 
 func (rt *ddiRuntime) createHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error) {
 	heap := resource.CreateHeapFor(kind, size, 0)
+	mark := rt.mark()
 	hh := ddi.HHeap(rt.handle())
-	return hh, rt.create(&heap, hh, nil, 0)
+	if err := rt.create(&heap, hh, nil, 0); err != nil {
+		rt.giveBack(mark)
+		return 0, err
+	}
+	return hh, nil
 }
 
 func (rt *ddiRuntime) createPlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
 	desc.ReuseBufferGPUVA.BaseAddressUMD.Offset = offset // errata E-PLACED-OFFSET
+	mark := rt.mark()
 	hr := ddi.HResource(rt.handle())
-	return hr, rt.create(nil, heap, &desc, hr)
+	if err := rt.create(nil, heap, &desc, hr); err != nil {
+		rt.giveBack(mark)
+		return 0, err
+	}
+	return hr, nil
 }
 
 // destroyResource is pfnDestroyHeapAndResource with the resource and, for
