@@ -90,6 +90,21 @@ func Rules() RulesDocument {
 		}
 		d.LegacyStates[r.Name] = LegacyStateDocument{Layout: l, Accesses: r.Access.Names(), Syncs: r.Sync.Names()}
 	}
+	// Combinations: the syncs and accesses of every bit (a texture gets
+	// those its layout allows), and the layout a texture gets.
+	for _, c := range LegacyCombinations {
+		name := c.String()
+		switch c {
+		case StateGenericRead:
+			name = "GENERIC_READ"
+		case StateAllShaderResource:
+			name = "ALL_SHADER_RESOURCE"
+		}
+		b, _ := LegacyEquivalent(c, false)
+		t, _ := LegacyEquivalent(c, true)
+		l := t.Layout.String()
+		d.LegacyStates[name] = LegacyStateDocument{Layout: &l, Accesses: b.Access.Names(), Syncs: b.Sync.Names()}
+	}
 	return d
 }
 

@@ -1,0 +1,551 @@
+package legacy
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ebref/ebref/ddi"
+)
+
+// MessageID is the D3D12 debug layer's ID (d3d12sdklayers.h) of a message
+// the legacy layer reports.
+type MessageID uint32
+
+// The messages of legacy barrier validation.
+const (
+	MsgInvalidType         MessageID = 519  // RESOURCE_BARRIER_INVALID_TYPE
+	MsgInvalidSubresource  MessageID = 521  // RESOURCE_BARRIER_INVALID_SUBRESOURCE
+	MsgMatchingStates      MessageID = 525  // RESOURCE_BARRIER_MATCHING_STATES
+	MsgInvalidCombination  MessageID = 526  // RESOURCE_BARRIER_INVALID_COMBINATION
+	MsgBeforeAfterMismatch MessageID = 527  // RESOURCE_BARRIER_BEFORE_AFTER_MISMATCH
+	MsgInvalidResource     MessageID = 528  // RESOURCE_BARRIER_INVALID_RESOURCE
+	MsgInvalidFlags        MessageID = 530  // RESOURCE_BARRIER_INVALID_FLAGS
+	MsgInvalidSplitBarrier MessageID = 533  // RESOURCE_BARRIER_INVALID_SPLIT_BARRIER
+	MsgUnmatchedEnd        MessageID = 534  // RESOURCE_BARRIER_UNMATCHED_END
+	MsgUnmatchedBegin      MessageID = 535  // RESOURCE_BARRIER_UNMATCHED_BEGIN
+	MsgIncompatibleState   MessageID = 942  // GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE
+	MsgMismatchingBeginEnd MessageID = 957  // RESOURCE_BARRIER_MISMATCHING_BEGIN_END
+	MsgCreateStateIgnored  MessageID = 1328 // CREATERESOURCE_STATE_IGNORED
+	MsgInteropInvalidState MessageID = 1351 // BARRIER_INTEROP_INVALID_STATE
+)
+
+var messageNames = map[MessageID]string{
+	MsgInvalidType:         "RESOURCE_BARRIER_INVALID_TYPE",
+	MsgInvalidSubresource:  "RESOURCE_BARRIER_INVALID_SUBRESOURCE",
+	MsgMatchingStates:      "RESOURCE_BARRIER_MATCHING_STATES",
+	MsgInvalidCombination:  "RESOURCE_BARRIER_INVALID_COMBINATION",
+	MsgBeforeAfterMismatch: "RESOURCE_BARRIER_BEFORE_AFTER_MISMATCH",
+	MsgInvalidResource:     "RESOURCE_BARRIER_INVALID_RESOURCE",
+	MsgInvalidFlags:        "RESOURCE_BARRIER_INVALID_FLAGS",
+	MsgInvalidSplitBarrier: "RESOURCE_BARRIER_INVALID_SPLIT_BARRIER",
+	MsgUnmatchedEnd:        "RESOURCE_BARRIER_UNMATCHED_END",
+	MsgUnmatchedBegin:      "RESOURCE_BARRIER_UNMATCHED_BEGIN",
+	MsgIncompatibleState:   "GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE",
+	MsgMismatchingBeginEnd: "RESOURCE_BARRIER_MISMATCHING_BEGIN_END",
+	MsgCreateStateIgnored:  "CREATERESOURCE_STATE_IGNORED",
+	MsgInteropInvalidState: "BARRIER_INTEROP_INVALID_STATE",
+}
+
+// Name is the ID's name without its D3D12_MESSAGE_ID_ prefix.
+func (id MessageID) Name() string {
+	if n, ok := messageNames[id]; ok {
+		return n
+	}
+	return fmt.Sprintf("MESSAGE_%d", uint32(id))
+}
+
+// ParseMessageID returns the ID a name (with or without D3D12_MESSAGE_ID_)
+// stands for.
+func ParseMessageID(s string) (MessageID, bool) {
+	s = strings.TrimPrefix(s, "D3D12_MESSAGE_ID_")
+	for id, n := range messageNames {
+		if n == s {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// Message is one finding of legacy validation: an error unless Warning.
+// Barrier is the barrier's index in its ResourceBarrier call (-1: none);
+// Subresource is AllSubresources where the finding is the resource's.
+type Message struct {
+	Warning     bool
+	ID          MessageID
+	Command     string
+	Barrier     int
+	Resource    ddi.HResource
+	Subresource uint32
+	Field       string
+	Rule        string
+}
+
+func (m *Message) Error() string {
+	sev := "ERROR"
+	if m.Warning {
+		sev = "WARNING"
+	}
+	var s strings.Builder
+	fmt.Fprintf(&s, "D3D12 %s: %s", sev, m.Command)
+	if m.Barrier >= 0 {
+		fmt.Fprintf(&s, ", barrier %d", m.Barrier)
+	}
+	if m.Resource != 0 {
+		fmt.Fprintf(&s, ", resource 0x%x", uint64(m.Resource))
+		if m.Subresource != AllSubresources {
+			fmt.Fprintf(&s, " subresource %d", m.Subresource)
+		}
+	}
+	s.WriteString(": ")
+	if m.Field != "" {
+		s.WriteString(m.Field + ": ")
+	}
+	fmt.Fprintf(&s, "%s [ %s #%d: %s ]", m.Rule, sev, uint32(m.ID), m.ID.Name())
+	return s.String()
+}
+
+// Tracker is the runtime's record of the legacy state of every subresource
+// of a device: what a ResourceBarrier's StateBefore is checked against,
+// what promotion starts from and what decay returns to COMMON (000
+// "Resource State Promotion and Decay"; legacy-interop facts 2, 3). It
+// reports; it never changes what reaches the driver except that a barrier
+// it refuses is not passed on.
+type Tracker struct {
+	mu  sync.Mutex
+	res map[ddi.HResource]*tracked
+}
+
+type tracked struct {
+	Resource
+	state []ddi.ResourceStates // each subresource's state between submissions
+	// legacy: the resource has a legacy state: it was created with one or
+	// a legacy barrier on it was submitted, and no enhanced barrier since
+	// (000 "Legacy vs Enhanced State Validation").
+	legacy bool
+}
+
+// NewTracker returns a tracker of no resources.
+func NewTracker() *Tracker { return &Tracker{res: map[ddi.HResource]*tracked{}} }
+
+// Create records a resource created through the legacy path with an
+// initial state, and returns the layout the driver creates a texture in.
+// A buffer starts in COMMON whatever the state, with the runtime's warning
+// when another was given; a simultaneous-access texture's layout is COMMON
+// (000 "Initial Resource State").
+func (t *Tracker) Create(h ddi.HResource, r Resource, subresources uint32, initial ddi.ResourceStates) (ddi.BarrierLayout, []Message, error) {
+	e, err := StateEquivalent(initial, r.Texture)
+	if err != nil {
+		return 0, nil, err
+	}
+	var msgs []Message
+	state := initial
+	if !r.Texture && initial != ddi.StateCommon {
+		msgs = append(msgs, Message{Warning: true, ID: MsgCreateStateIgnored, Command: "CreateResource", Barrier: -1,
+			Resource: h, Subresource: AllSubresources, Field: "InitialState",
+			Rule: fmt.Sprintf("a buffer is created in COMMON whatever its initial state; %s is ignored", initial)})
+		state = ddi.StateCommon
+	}
+	layout := e.Layout
+	if !r.Texture {
+		layout = ddi.LayoutUndefined
+	} else if r.Simultaneous {
+		layout = ddi.LayoutCommon
+	}
+	tr := &tracked{Resource: r, state: make([]ddi.ResourceStates, subresources), legacy: true}
+	for i := range tr.state {
+		tr.state[i] = state
+	}
+	t.mu.Lock()
+	t.res[h] = tr
+	t.mu.Unlock()
+	return layout, msgs, nil
+}
+
+// CreateEnhanced records a resource created with a layout: it has no
+// legacy state until a legacy barrier on it is submitted, and COMMON is
+// where legacy barriers find it (interop: 000 "Interop with legacy
+// ResourceBarrier").
+func (t *Tracker) CreateEnhanced(h ddi.HResource, r Resource, subresources uint32) {
+	t.mu.Lock()
+	t.res[h] = &tracked{Resource: r, state: make([]ddi.ResourceStates, subresources)}
+	t.mu.Unlock()
+}
+
+// Destroy forgets a resource.
+func (t *Tracker) Destroy(h ddi.HResource) {
+	t.mu.Lock()
+	delete(t.res, h)
+	t.mu.Unlock()
+}
+
+// State is a subresource's legacy state between submissions and whether
+// the resource has one.
+func (t *Tracker) State(h ddi.HResource, sub uint32) (ddi.ResourceStates, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.res[h]
+	if r == nil || sub >= uint32(len(r.state)) {
+		return 0, false
+	}
+	return r.state[sub], r.legacy
+}
+
+func (t *Tracker) lookup(h ddi.HResource) *tracked {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.res[h]
+}
+
+// promotable reports whether a subresource in COMMON may be used in state s
+// without a barrier: a buffer or simultaneous-access texture in any state
+// but the depth states, another texture in shader-resource and copy states
+// only; reads combine, a write stands alone (legacy-interop fact 2).
+func promotable(r Resource, s ddi.ResourceStates) bool {
+	if s == ddi.StateCommon {
+		return true
+	}
+	if s&writeStates != 0 && s&(s-1) != 0 {
+		return false
+	}
+	if !r.Texture || r.Simultaneous {
+		return s&(ddi.StateDepthWrite|ddi.StateDepthRead) == 0
+	}
+	const textureStates = ddi.StateCopyDest | ddi.StateCopySource | ddi.StateNonPixelShaderResource | ddi.StatePixelShaderResource
+	return s&^textureStates == 0 && (s == ddi.StateCopyDest || s&ddi.StateCopyDest == 0)
+}
+
+// subKey names one subresource.
+type subKey struct {
+	h   ddi.HResource
+	sub uint32
+}
+
+// listSub is what a list knows of one subresource it touches.
+type listSub struct {
+	// need is what the list assumes the subresource holds when it
+	// starts, set by its first barrier's StateBefore (needSet); uses is
+	// what work asked of it before that (promotion, or the state already).
+	need    ddi.ResourceStates
+	needSet bool
+	uses    ddi.ResourceStates
+	// cur is the state after the list's barriers so far (known), and
+	// promoted says it was reached from COMMON by use alone.
+	cur      ddi.ResourceStates
+	known    bool
+	promoted bool
+	// begun is a split transition begun and not ended: its states.
+	begun         bool
+	splitBefore   ddi.ResourceStates
+	splitAfter    ddi.ResourceStates
+	barriered     bool // a legacy barrier named it
+	enhanced      bool // an enhanced barrier named the resource
+	enhancedAfter bool // ... after which the list used legacy barriers on it
+}
+
+// List is one command list's side of the tracker: it sees the list's
+// legacy barriers, the work's uses and its enhanced barriers, and the
+// submission checks what it assumed.
+type List struct {
+	t     *Tracker
+	typ   ddi.CommandListType
+	subs  map[subKey]*listSub
+	order []subKey
+	calls int
+}
+
+// NewList returns the view of a new command list of a type.
+func (t *Tracker) NewList(typ ddi.CommandListType) *List {
+	return &List{t: t, typ: typ, subs: map[subKey]*listSub{}}
+}
+
+// Reset forgets what the list recorded.
+func (l *List) Reset() {
+	clear(l.subs)
+	l.order = l.order[:0]
+	l.calls = 0
+}
+
+func (l *List) sub(k subKey) *listSub {
+	s := l.subs[k]
+	if s == nil {
+		s = &listSub{}
+		l.subs[k] = s
+		l.order = append(l.order, k)
+	}
+	return s
+}
+
+// subresources lists the subresources one index names (AllSubresources:
+// all of them).
+func subresources(r *tracked, sub uint32) []uint32 {
+	if sub != AllSubresources {
+		return []uint32{sub}
+	}
+	out := make([]uint32, len(r.state))
+	for i := range out {
+		out[i] = uint32(i)
+	}
+	return out
+}
+
+// ResourceBarrier is one ID3D12GraphicsCommandList::ResourceBarrier call:
+// it checks each barrier against what the list knows, updates it, and
+// returns the enhanced barriers for the driver's Barrier DDI (those of
+// the barriers it refused left out) and what it found.
+func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
+	l.calls++
+	cmd := fmt.Sprintf("ResourceBarrier #%d", l.calls)
+	var out []ddi.Barrier
+	var msgs []Message
+	for i, b := range bs {
+		bad := func(id MessageID, h ddi.HResource, sub uint32, field, rule string, args ...any) {
+			msgs = append(msgs, Message{ID: id, Command: cmd, Barrier: i, Resource: h, Subresource: sub, Field: field,
+				Rule: fmt.Sprintf(rule, args...)})
+		}
+		var res Resource
+		switch b.Type {
+		case TypeTransition:
+			r := l.t.lookup(b.Resource)
+			if r == nil {
+				bad(MsgInvalidResource, b.Resource, AllSubresources, "pResource", "no resource has this handle")
+				continue
+			}
+			res = r.Resource
+			if b.Subresource != AllSubresources && b.Subresource >= uint32(len(r.state)) {
+				bad(MsgInvalidSubresource, b.Resource, b.Subresource, "Subresource",
+					"the resource has %d subresources", len(r.state))
+				continue
+			}
+			if _, err := Translate(b, res); err != nil {
+				id := MsgInvalidCombination
+				if strings.HasPrefix(err.Error(), "Flags") {
+					id = MsgInvalidFlags
+				}
+				bad(id, b.Resource, b.Subresource, "", "%v", err)
+				continue
+			}
+			if b.StateBefore == b.StateAfter {
+				bad(MsgMatchingStates, b.Resource, b.Subresource, "StateAfter",
+					"StateBefore and StateAfter are both %s: a transition must change the state", b.StateAfter)
+				continue
+			}
+			if !l.transition(b, r, bad) {
+				continue
+			}
+		case TypeUAV, TypeAliasing:
+			ok := true
+			for _, h := range []ddi.HResource{b.Resource, b.ResourceBefore, b.ResourceAfter} {
+				if h == 0 {
+					continue
+				}
+				r := l.t.lookup(h)
+				if r == nil {
+					bad(MsgInvalidResource, h, AllSubresources, "pResource", "no resource has this handle")
+					ok = false
+					continue
+				}
+				res = r.Resource
+			}
+			if !ok {
+				continue
+			}
+		default:
+			bad(MsgInvalidType, 0, AllSubresources, "Type", "no resource barrier type is %d", uint32(b.Type))
+			continue
+		}
+		e, err := Translate(b, res)
+		if err != nil {
+			bad(MsgInvalidFlags, 0, AllSubresources, "Flags", "%v", err)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, msgs
+}
+
+// transition checks a transition's halves against the list's record of
+// each subresource it names and moves them on; false if it refused it.
+func (l *List) transition(b Barrier, r *tracked, bad func(MessageID, ddi.HResource, uint32, string, string, ...any)) bool {
+	subs := subresources(r, b.Subresource)
+	// Check every subresource before changing any: a refused barrier
+	// changes nothing.
+	for _, sub := range subs {
+		s := l.subs[subKey{b.Resource, sub}]
+		switch {
+		case s != nil && s.begun && b.Flags != FlagEndOnly:
+			bad(MsgInvalidSplitBarrier, b.Resource, sub, "Flags",
+				"a split transition (%s -> %s) is begun on the subresource: only its END_ONLY may name it", s.splitBefore, s.splitAfter)
+			return false
+		case b.Flags == FlagEndOnly && (s == nil || !s.begun):
+			bad(MsgUnmatchedEnd, b.Resource, sub, "Flags", "END_ONLY without a BEGIN_ONLY before it in this command list")
+			return false
+		case b.Flags == FlagEndOnly && (s.splitBefore != b.StateBefore || s.splitAfter != b.StateAfter):
+			bad(MsgMismatchingBeginEnd, b.Resource, sub, "StateBefore, StateAfter",
+				"the END_ONLY (%s -> %s) must repeat its BEGIN_ONLY's states (%s -> %s)", b.StateBefore, b.StateAfter, s.splitBefore, s.splitAfter)
+			return false
+		case b.Flags != FlagEndOnly && s != nil && s.known && s.cur != b.StateBefore:
+			bad(MsgBeforeAfterMismatch, b.Resource, sub, "StateBefore",
+				"%s, but the command list left the subresource in %s", b.StateBefore, s.cur)
+			return false
+		}
+	}
+	for _, sub := range subs {
+		s := l.sub(subKey{b.Resource, sub})
+		s.barriered = true
+		if s.enhanced {
+			s.enhancedAfter = true
+		}
+		switch b.Flags {
+		case FlagBeginOnly:
+			if !s.known {
+				s.need, s.needSet = b.StateBefore, true
+			}
+			s.begun, s.splitBefore, s.splitAfter = true, b.StateBefore, b.StateAfter
+			s.cur, s.known = b.StateBefore, true
+		case FlagEndOnly:
+			s.begun = false
+			s.cur, s.known, s.promoted = b.StateAfter, true, false
+		default:
+			if !s.known {
+				s.need, s.needSet = b.StateBefore, true
+			}
+			s.cur, s.known, s.promoted = b.StateAfter, true, false
+		}
+	}
+	return true
+}
+
+// Use records that a command of the list accesses a subresource
+// (AllSubresources: all) in a legacy state: where the list knows the
+// state, it must hold that access or be promotable to it from COMMON
+// (reads accumulate); where it does not, the submission checks it.
+func (l *List) Use(command string, h ddi.HResource, sub uint32, state ddi.ResourceStates) []Message {
+	r := l.t.lookup(h)
+	if r == nil {
+		return nil // the driver reports a handle of nothing
+	}
+	var msgs []Message
+	for _, sb := range subresources(r, sub) {
+		s := l.sub(subKey{h, sb})
+		switch {
+		case s.begun:
+			msgs = append(msgs, Message{ID: MsgInvalidSplitBarrier, Command: command, Barrier: -1, Resource: h, Subresource: sb,
+				Rule: fmt.Sprintf("the subresource is between the halves of a split transition (%s -> %s) and cannot be used", s.splitBefore, s.splitAfter)})
+		case !s.known:
+			s.uses |= state
+		case s.cur&state == state && (state != ddi.StateCommon || s.cur == ddi.StateCommon):
+		case (s.cur == ddi.StateCommon || s.promoted) && promotable(r.Resource, s.cur|state):
+			s.cur |= state
+			s.promoted = true
+		default:
+			msgs = append(msgs, Message{ID: MsgIncompatibleState, Command: command, Barrier: -1, Resource: h, Subresource: sb,
+				Rule: fmt.Sprintf("the command needs %s, but the command list left the subresource in %s", state, s.cur)})
+		}
+	}
+	return msgs
+}
+
+// EnhancedBarrier records that an enhanced barrier of the list names a
+// resource. A resource with a legacy state must be in COMMON first (000
+// "Interop with legacy ResourceBarrier"); where the list left it
+// elsewhere that is an error now, otherwise the submission checks it.
+func (l *List) EnhancedBarrier(command string, h ddi.HResource) []Message {
+	r := l.t.lookup(h)
+	if r == nil {
+		return nil
+	}
+	var msgs []Message
+	for sb := range r.state {
+		s := l.sub(subKey{h, uint32(sb)})
+		if s.barriered && s.known && s.cur != ddi.StateCommon {
+			msgs = append(msgs, interopMessage(command, h, uint32(sb), s.cur))
+		}
+		s.enhanced = true
+	}
+	return msgs
+}
+
+func interopMessage(command string, h ddi.HResource, sub uint32, s ddi.ResourceStates) Message {
+	return Message{ID: MsgInteropInvalidState, Command: command, Barrier: -1, Resource: h, Subresource: sub,
+		Rule: fmt.Sprintf("the resource was last transitioned by a legacy barrier and is in %s: it must be in COMMON before an enhanced barrier names it", s)}
+}
+
+// Close reports the split transitions the list began and did not end
+// (legacy splits end in the list that began them: E-LEGACY-SPLIT).
+func (l *List) Close() []Message {
+	var msgs []Message
+	for _, k := range l.order {
+		if s := l.subs[k]; s.begun {
+			msgs = append(msgs, Message{ID: MsgUnmatchedBegin, Command: "Close", Barrier: -1, Resource: k.h, Subresource: k.sub,
+				Rule: fmt.Sprintf("a BEGIN_ONLY transition (%s -> %s) is not ended in this command list", s.splitBefore, s.splitAfter)})
+		}
+	}
+	return msgs
+}
+
+// Execute is one ExecuteCommandLists on a queue of a type: each list in
+// turn is checked against the states the lists before it left (no decay
+// between the lists of one call), then the states decay: a buffer's, a
+// simultaneous-access texture's, any used on a copy queue, and any reached
+// by promotion to read states alone return to COMMON (000 "Resource State
+// Promotion and Decay"). The GPU's completion is what decays them; the
+// tracker applies it at submission, as the runtime's validation sees the
+// next submission.
+func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var msgs []Message
+	// promotedRead: each subresource the lists touch, and whether its
+	// final state was reached by promotion to reads alone.
+	promotedRead := map[subKey]bool{}
+	var touched []subKey
+	for i, l := range lists {
+		cmd := fmt.Sprintf("ExecuteCommandLists list %d", i)
+		for _, k := range l.order {
+			r := t.res[k.h]
+			if r == nil || k.sub >= uint32(len(r.state)) {
+				continue // destroyed since: the driver refuses the list
+			}
+			s := l.subs[k]
+			actual := r.state[k.sub]
+			switch {
+			case s.needSet && actual != s.need && !(actual == ddi.StateCommon && promotable(r.Resource, s.need|s.uses)):
+				msgs = append(msgs, Message{ID: MsgBeforeAfterMismatch, Command: cmd, Barrier: -1, Resource: k.h, Subresource: k.sub,
+					Field: "StateBefore", Rule: fmt.Sprintf("the command list's first transition expects %s, but the subresource is in %s", s.need, actual)})
+			case !s.needSet && s.uses != 0 && actual&s.uses != s.uses && !(actual == ddi.StateCommon && promotable(r.Resource, s.uses)):
+				msgs = append(msgs, Message{ID: MsgIncompatibleState, Command: cmd, Barrier: -1, Resource: k.h, Subresource: k.sub,
+					Rule: fmt.Sprintf("the command list uses the subresource as %s, but it is in %s", s.uses, actual)})
+			}
+			if s.enhanced && r.legacy && actual != ddi.StateCommon && !s.barriered {
+				msgs = append(msgs, interopMessage(cmd, k.h, k.sub, actual))
+			}
+			promoted := false
+			switch {
+			case s.known:
+				r.state[k.sub] = s.cur
+				promoted = s.promoted
+			case actual == ddi.StateCommon && s.uses != 0:
+				r.state[k.sub] = s.uses
+				promoted = true
+			}
+			switch {
+			case s.enhancedAfter || s.barriered && !s.enhanced:
+				r.legacy = true
+			case s.enhanced:
+				r.legacy = false
+			}
+			if _, ok := promotedRead[k]; !ok {
+				touched = append(touched, k)
+			}
+			promotedRead[k] = promoted && r.state[k.sub]&writeStates == 0
+		}
+	}
+	for _, k := range touched {
+		r := t.res[k.h]
+		if !r.Texture || r.Simultaneous || q == ddi.CommandListTypeCopy || promotedRead[k] {
+			r.state[k.sub] = ddi.StateCommon
+		}
+	}
+	return msgs
+}

@@ -1,0 +1,236 @@
+package legacy
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ebref/ebref/ddi"
+)
+
+const (
+	bufH ddi.HResource = 1 + iota
+	texH
+	saH
+	rtH
+)
+
+var (
+	bufR = Resource{}
+	texR = Resource{Texture: true}
+	saR  = Resource{Texture: true, Simultaneous: true}
+)
+
+// newTracked is a tracker of a buffer, a texture of two subresources in
+// COMMON, a simultaneous-access texture and a render target created in
+// RENDER_TARGET.
+func newTracked(t *testing.T) *Tracker {
+	tr := NewTracker()
+	for _, c := range []struct {
+		h     ddi.HResource
+		r     Resource
+		subs  uint32
+		state ddi.ResourceStates
+	}{{bufH, bufR, 1, ddi.StateCommon}, {texH, texR, 2, ddi.StateCommon}, {saH, saR, 1, ddi.StateCommon},
+		{rtH, texR, 1, ddi.StateRenderTarget}} {
+		_, msgs, err := tr.Create(c.h, c.r, c.subs, c.state)
+		require.NoError(t, err)
+		require.Empty(t, msgs)
+	}
+	return tr
+}
+
+// ids lists the messages' IDs.
+func ids(ms []Message) []MessageID {
+	var out []MessageID
+	for _, m := range ms {
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+func state(t *testing.T, tr *Tracker, h ddi.HResource, sub uint32) ddi.ResourceStates {
+	s, _ := tr.State(h, sub)
+	return s
+}
+
+// TestCreate: the initial layout a legacy state gives, and buffers in
+// COMMON whatever state is given.
+func TestCreate(t *testing.T) {
+	tr := NewTracker()
+	l, msgs, err := tr.Create(bufH, bufR, 1, ddi.StateCopyDest)
+	require.NoError(t, err)
+	assert.Equal(t, ddi.LayoutUndefined, l)
+	require.Equal(t, []MessageID{MsgCreateStateIgnored}, ids(msgs))
+	assert.True(t, msgs[0].Warning)
+	assert.Contains(t, msgs[0].Error(), "COPY_DEST is ignored")
+	assert.Equal(t, ddi.StateCommon, state(t, tr, bufH, 0))
+
+	l, _, err = tr.Create(texH, texR, 3, ddi.StateNonPixelShaderResource)
+	require.NoError(t, err)
+	assert.Equal(t, ddi.LayoutLegacyShaderResource, l)
+	assert.Equal(t, ddi.StateNonPixelShaderResource, state(t, tr, texH, 2))
+	l, _, err = tr.Create(saH, saR, 1, ddi.StateUnorderedAccess)
+	require.NoError(t, err)
+	assert.Equal(t, ddi.LayoutCommon, l, "a simultaneous-access texture is always COMMON")
+	_, _, err = tr.Create(rtH, texR, 1, ddi.StateIndexBuffer)
+	assert.ErrorContains(t, err, "buffer-only")
+}
+
+// TestBarrierValidation: each legacy barrier rule, its ID, and the barriers
+// that reach the driver.
+func TestBarrierValidation(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		bs   []Barrier
+		want []MessageID
+		out  int
+	}{
+		{"a transition", []Barrier{Transition(rtH, 0, ddi.StateRenderTarget, ddi.StatePixelShaderResource)}, nil, 1},
+		{"matching states", []Barrier{Transition(rtH, 0, ddi.StateRenderTarget, ddi.StateRenderTarget)}, []MessageID{MsgMatchingStates}, 0},
+		{"a write with a read", []Barrier{Transition(bufH, 0, ddi.StateCommon, ddi.StateCopyDest|ddi.StateCopySource)}, []MessageID{MsgInvalidCombination}, 0},
+		{"no such subresource", []Barrier{Transition(texH, 2, ddi.StateCommon, ddi.StateCopyDest)}, []MessageID{MsgInvalidSubresource}, 0},
+		{"no such resource", []Barrier{Transition(99, 0, ddi.StateCommon, ddi.StateCopyDest), UAV(99), Aliasing(0, 99)},
+			[]MessageID{MsgInvalidResource, MsgInvalidResource, MsgInvalidResource}, 0},
+		{"no such type", []Barrier{{Type: 7}}, []MessageID{MsgInvalidType}, 0},
+		{"both halves at once", []Barrier{{Type: TypeTransition, Flags: FlagBeginOnly | FlagEndOnly, Resource: bufH,
+			StateAfter: ddi.StateCopyDest}}, []MessageID{MsgInvalidFlags}, 0},
+		{"a second transition that starts elsewhere", []Barrier{
+			Transition(rtH, 0, ddi.StateRenderTarget, ddi.StatePixelShaderResource),
+			Transition(rtH, 0, ddi.StateRenderTarget, ddi.StateCopySource)}, []MessageID{MsgBeforeAfterMismatch}, 1},
+		{"UAV and aliasing of NULL", []Barrier{UAV(0), Aliasing(0, 0), Aliasing(bufH, texH)}, nil, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := newTracked(t).NewList(ddi.CommandListTypeDirect)
+			out, msgs := l.ResourceBarrier(c.bs)
+			assert.Equal(t, c.want, ids(msgs))
+			assert.Len(t, out, c.out)
+			for _, m := range msgs {
+				assert.Contains(t, m.Error(), "ResourceBarrier #1")
+			}
+		})
+	}
+}
+
+// TestSplitTransitions: a begun subresource is unusable until its end,
+// which repeats its states; both halves in one list.
+func TestSplitTransitions(t *testing.T) {
+	tr := newTracked(t)
+	begin := Transition(rtH, 0, ddi.StateRenderTarget, ddi.StatePixelShaderResource)
+	begin.Flags = FlagBeginOnly
+	end := begin
+	end.Flags = FlagEndOnly
+
+	l := tr.NewList(ddi.CommandListTypeDirect)
+	_, msgs := l.ResourceBarrier([]Barrier{begin})
+	require.Empty(t, msgs)
+	assert.Equal(t, []MessageID{MsgInvalidSplitBarrier}, ids(l.Use("Draw", rtH, 0, ddi.StatePixelShaderResource)))
+	_, msgs = l.ResourceBarrier([]Barrier{Transition(rtH, 0, ddi.StateRenderTarget, ddi.StateCopySource)})
+	assert.Equal(t, []MessageID{MsgInvalidSplitBarrier}, ids(msgs))
+	wrong := end
+	wrong.StateAfter = ddi.StateCopySource
+	_, msgs = l.ResourceBarrier([]Barrier{wrong})
+	assert.Equal(t, []MessageID{MsgMismatchingBeginEnd}, ids(msgs))
+	out, msgs := l.ResourceBarrier([]Barrier{end})
+	require.Empty(t, msgs)
+	require.Len(t, out, 1)
+	assert.Equal(t, ddi.SyncSplit, out[0].Texture().SyncBefore)
+	assert.Empty(t, l.Use("Draw", rtH, 0, ddi.StatePixelShaderResource))
+	assert.Empty(t, l.Close())
+
+	l = tr.NewList(ddi.CommandListTypeDirect)
+	_, msgs = l.ResourceBarrier([]Barrier{end})
+	assert.Equal(t, []MessageID{MsgUnmatchedEnd}, ids(msgs))
+	_, msgs = l.ResourceBarrier([]Barrier{begin})
+	require.Empty(t, msgs)
+	assert.Equal(t, []MessageID{MsgUnmatchedBegin}, ids(l.Close()))
+}
+
+// TestSubmissionChecksAssumptions: the first transition's StateBefore is
+// checked against the state the submission finds, which may be COMMON
+// promoted in the barrier itself.
+func TestSubmissionChecksAssumptions(t *testing.T) {
+	tr := newTracked(t)
+	l := tr.NewList(ddi.CommandListTypeDirect)
+	l.ResourceBarrier([]Barrier{Transition(rtH, 0, ddi.StatePixelShaderResource, ddi.StateRenderTarget)})
+	msgs := tr.Execute(ddi.CommandListTypeDirect, l)
+	require.Equal(t, []MessageID{MsgBeforeAfterMismatch}, ids(msgs))
+	assert.Contains(t, msgs[0].Error(), "expects PIXEL_SHADER_RESOURCE, but the subresource is in RENDER_TARGET")
+
+	// COMMON promotes to COPY_DEST in the barrier; not to RENDER_TARGET.
+	l = tr.NewList(ddi.CommandListTypeDirect)
+	l.ResourceBarrier([]Barrier{Transition(texH, 0, ddi.StateCopyDest, ddi.StatePixelShaderResource),
+		Transition(texH, 1, ddi.StateRenderTarget, ddi.StatePixelShaderResource)})
+	msgs = tr.Execute(ddi.CommandListTypeDirect, l)
+	require.Equal(t, []MessageID{MsgBeforeAfterMismatch}, ids(msgs))
+	assert.Equal(t, uint32(1), msgs[0].Subresource)
+	assert.Equal(t, ddi.StatePixelShaderResource, state(t, tr, texH, 0), "explicitly transitioned: no decay")
+}
+
+// TestPromotionAndDecay: promotion on first use, no decay between the
+// lists of one submission, decay after it for buffers, simultaneous-access
+// textures, copy queues and read promotions.
+func TestPromotionAndDecay(t *testing.T) {
+	tr := newTracked(t)
+	a := tr.NewList(ddi.CommandListTypeDirect)
+	require.Empty(t, a.Use("CopyBufferRegion", bufH, 0, ddi.StateCopyDest))
+	require.Empty(t, a.Use("CopyTextureRegion", texH, 0, ddi.StateCopyDest))
+	require.Empty(t, a.Use("Draw", texH, 1, ddi.StateNonPixelShaderResource))
+	require.Empty(t, a.Use("Draw", texH, 1, ddi.StatePixelShaderResource), "reads accumulate")
+	require.Empty(t, a.Use("Dispatch", saH, 0, ddi.StateUnorderedAccess))
+	b := tr.NewList(ddi.CommandListTypeDirect)
+	// B relies on A's promotion: no decay between the lists of one call.
+	_, msgs := b.ResourceBarrier([]Barrier{Transition(bufH, 0, ddi.StateCopyDest, ddi.StateVertexAndConstantBuffer)})
+	require.Empty(t, msgs)
+	require.Empty(t, tr.Execute(ddi.CommandListTypeDirect, a, b))
+	assert.Equal(t, ddi.StateCommon, state(t, tr, bufH, 0), "buffers decay")
+	assert.Equal(t, ddi.StateCopyDest, state(t, tr, texH, 0), "a texture promoted to a write state keeps it")
+	assert.Equal(t, ddi.StateCommon, state(t, tr, texH, 1), "read promotions decay")
+	assert.Equal(t, ddi.StateCommon, state(t, tr, saH, 0), "simultaneous-access textures decay")
+
+	// On a copy queue everything decays.
+	c := tr.NewList(ddi.CommandListTypeCopy)
+	_, msgs = c.ResourceBarrier([]Barrier{Transition(texH, 0, ddi.StateCopyDest, ddi.StateCopySource)})
+	require.Empty(t, msgs)
+	require.Empty(t, tr.Execute(ddi.CommandListTypeCopy, c))
+	assert.Equal(t, ddi.StateCommon, state(t, tr, texH, 0))
+
+	// A read promotion then a write: not one state; a texture is not
+	// promoted to RENDER_TARGET.
+	d := tr.NewList(ddi.CommandListTypeDirect)
+	require.Empty(t, d.Use("Draw", texH, 0, ddi.StatePixelShaderResource))
+	require.Empty(t, d.Use("CopyTextureRegion", texH, 0, ddi.StateCopyDest))
+	require.Empty(t, d.Use("Draw", texH, 1, ddi.StateRenderTarget))
+	msgs = tr.Execute(ddi.CommandListTypeDirect, d)
+	assert.Equal(t, []MessageID{MsgIncompatibleState, MsgIncompatibleState}, ids(msgs))
+
+	// Where the list knows the state, a use it does not hold is an error
+	// now.
+	e := tr.NewList(ddi.CommandListTypeDirect)
+	e.ResourceBarrier([]Barrier{Transition(rtH, 0, ddi.StateRenderTarget, ddi.StatePixelShaderResource)})
+	assert.Equal(t, []MessageID{MsgIncompatibleState}, ids(e.Use("CopyTextureRegion", rtH, 0, ddi.StateCopyDest)))
+	assert.Empty(t, e.Use("Draw", rtH, 0, ddi.StatePixelShaderResource))
+}
+
+// TestInterop: a resource with a legacy state meets an enhanced barrier
+// only in COMMON.
+func TestInterop(t *testing.T) {
+	tr := newTracked(t)
+	l := tr.NewList(ddi.CommandListTypeDirect)
+	assert.Empty(t, l.EnhancedBarrier("Barrier #1", rtH), "the list does not know the state")
+	msgs := tr.Execute(ddi.CommandListTypeDirect, l)
+	require.Equal(t, []MessageID{MsgInteropInvalidState}, ids(msgs))
+	assert.Contains(t, msgs[0].Error(), "in RENDER_TARGET")
+
+	l = tr.NewList(ddi.CommandListTypeDirect)
+	l.ResourceBarrier([]Barrier{Transition(rtH, 0, ddi.StateRenderTarget, ddi.StatePixelShaderResource)})
+	assert.Equal(t, []MessageID{MsgInteropInvalidState}, ids(l.EnhancedBarrier("Barrier #2", rtH)))
+
+	l = tr.NewList(ddi.CommandListTypeDirect)
+	l.ResourceBarrier([]Barrier{Transition(rtH, 0, ddi.StateRenderTarget, ddi.StateCommon)})
+	assert.Empty(t, l.EnhancedBarrier("Barrier #2", rtH))
+	require.Empty(t, tr.Execute(ddi.CommandListTypeDirect, l))
+	_, legacy := tr.State(rtH, 0)
+	assert.False(t, legacy, "an enhanced barrier ends the legacy state")
+}
