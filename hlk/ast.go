@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
 	"github.com/ebref/ebref/umd"
@@ -67,6 +68,11 @@ type ResourceStep struct {
 	Kind   resource.HeapKind
 	Heap   string // placed in this heap ("": committed)
 	Offset uint64
+	// State: created through the legacy path in this initial state
+	// (HasState), which gives the layout; HasLayout: a layout was written.
+	State     ddi.ResourceStates
+	HasState  bool
+	HasLayout bool
 }
 
 // QueueStep creates a queue.
@@ -163,6 +169,17 @@ type Cmd struct {
 	Box      *umd.Box // copy-texture's source box
 	Barriers []BarrierSpec
 	DDI0088  bool // a barrier call through PFND3D12DDI_BARRIER_0088
+	// Legacy are the barriers of a ResourceBarrier call (Op
+	// "resource-barrier"), which the runtime's legacy layer translates.
+	Legacy []LegacySpec
+}
+
+// LegacySpec is one legacy barrier as written; the run fills in the
+// handles from the names ("" for NULL).
+type LegacySpec struct {
+	Pos
+	Barrier            legacy.Barrier
+	Res, Before, After string
 }
 
 // ViewRef names a resource and what of it: all of it, a byte range of a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 )
@@ -155,8 +156,13 @@ type exec struct {
 	dumps  map[string]*ListDump // by recording (ListStep.Recording)
 	last   map[string]*ListDump // each list's latest recording, by name
 	gone   map[string]bool      // resources, heaps and lists destroyed
-	res0   Result
-	msgs   int // the device messages observed so far
+	// queueTypes are the queues' types; leg is the runtime's legacy layer
+	// and legLists its view of each list (legacy.go).
+	queueTypes map[string]ddi.CommandListType
+	leg        *legacy.Tracker
+	legLists   map[string]*legacy.List
+	res0       Result
+	msgs       int // the device messages observed so far
 }
 
 // Run runs a case on a profile with a driver. It does not recover panics:
@@ -181,7 +187,8 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
 	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
-		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{}}
+		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{},
+		queueTypes: map[string]ddi.CommandListType{}, leg: legacy.NewTracker(), legLists: map[string]*legacy.List{}}
 	dev.Machine().OnPacket(x.attribute)
 	for _, st := range sc.Steps {
 		if err := ctx.Err(); err != nil {
@@ -252,15 +259,28 @@ func (x *exec) step(st Step) {
 	case *ResourceStep:
 		var h ddi.HResource
 		var err error
+		desc := s.Desc
+		if s.HasState {
+			// The legacy path: the runtime creates the resource in the
+			// layout its initial state stands for.
+			if r, _, ok := legacyResource(desc); ok {
+				if desc.InitialBarrierLayout, err = legacy.InitialLayout(r, s.State); err != nil {
+					x.createErr(s.Pos, err)
+					return
+				}
+			}
+		}
 		if s.Heap != "" {
-			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, s.Desc)
+			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, desc)
 		} else {
-			h, err = x.dev.CreateCommitted(s.Desc, s.Kind)
+			h, err = x.dev.CreateCommitted(desc, s.Kind)
 		}
 		if err != nil {
 			x.createErr(s.Pos, err)
 		} else if err := x.dev.SetName(h, s.Name); err != nil {
 			x.createErr(s.Pos, err)
+		} else {
+			x.legacyCreated(s, h)
 		}
 		x.res[s.Name] = h
 	case *QueueStep:
@@ -269,6 +289,7 @@ func (x *exec) step(st Step) {
 			x.createErr(s.Pos, err)
 		}
 		x.queues[s.Name] = q
+		x.queueTypes[s.Name] = s.Type
 	case *FenceStep:
 		x.fences[s.Name] = x.dev.CreateFence()
 	case *ListStep:
@@ -279,9 +300,11 @@ func (x *exec) step(st Step) {
 			return // its creation failed, which was reported
 		}
 		var lists []CommandList
+		var legLists []*legacy.List
 		for _, n := range s.Lists {
 			if l := x.lists[n]; l != nil {
 				lists = append(lists, l)
+				legLists = append(legLists, x.legLists[n])
 			}
 		}
 		if err := q.ExecuteCommandLists(lists...); err != nil {
@@ -291,6 +314,8 @@ func (x *exec) step(st Step) {
 			if !errors.As(err, &m) || m.Command == "ExecuteCommandLists" {
 				x.createErr(s.Pos, err)
 			}
+		} else {
+			x.legacyObserve(x.leg.Execute(x.queueTypes[s.Queue], legLists...), "", s.Pos)
 		}
 		x.deviceMessages(s.Pos) // the debug layer's findings about this submission
 	case *FenceOpStep:
@@ -319,7 +344,9 @@ func (x *exec) step(st Step) {
 		var err error
 		switch s.Kind {
 		case "resource":
-			err = x.dev.DestroyResource(x.res[s.Name])
+			if err = x.dev.DestroyResource(x.res[s.Name]); err == nil {
+				x.leg.Destroy(x.res[s.Name])
+			}
 		case "heap":
 			err = x.dev.DestroyHeap(x.heaps[s.Name])
 		case "list":
@@ -350,24 +377,35 @@ func (x *exec) record(s *ListStep) {
 			x.observe(x.listErr(s.Name, s.Pos, err))
 			return
 		}
+		x.legLists[s.Name].Reset()
 	} else {
 		var err error
 		if cl, err = x.dev.CreateCommandList(s.Type, s.Flags); err != nil {
 			x.createErr(s.Pos, err)
 			return
 		}
+		x.legLists[s.Name] = x.leg.NewList(s.Type)
 	}
+	leg := x.legLists[s.Name]
 	var failedAt Pos
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
-		if c.Op == "barrier" {
+		switch c.Op {
+		case "barrier", "resource-barrier":
 			n := len(cl.Records())
-			call := BarrierCall{Barriers: x.barrierCall(cl, c)}
+			var call BarrierCall
+			if c.Op == "barrier" {
+				x.legacyUse(leg, s.Name, c)
+				call.Barriers = x.barrierCall(cl, c)
+			} else {
+				call.Barriers = x.legacyCall(cl, leg, s.Name, c)
+			}
 			if recs := cl.Records(); len(recs) > n {
 				call.Ordinal = recs[len(recs)-1].Call
 			}
 			dump.Calls = append(dump.Calls, call)
-		} else {
+		default:
+			x.legacyUse(leg, s.Name, c)
 			x.command(cl, c)
 		}
 		if !had && cl.Err() != nil {
@@ -377,6 +415,7 @@ func (x *exec) record(s *ListStep) {
 	if err := cl.Close(); err != nil {
 		x.observe(x.listErr(s.Name, failedAt, err))
 	}
+	x.legacyObserve(leg.Close(), s.Name, s.Pos)
 	for _, w := range cl.Warnings() {
 		x.observe(Observed{Severity: umd.SeverityWarning, ID: w.ID, List: s.Name, Field: w.Field, Text: w.Error(), Pos: s.Pos})
 	}
@@ -893,7 +932,7 @@ func (e Expect) String() string {
 			s += " on " + e.Res[0].String()
 		}
 	case "error", "warning":
-		s += fmt.Sprintf(" %d (%s)", e.ID, e.ID.Name())
+		s += fmt.Sprintf(" %d (%s)", e.ID, messageName(e.ID))
 		if e.List != "" {
 			s += " in " + e.List
 		}

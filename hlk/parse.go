@@ -12,6 +12,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
 	"github.com/ebref/ebref/umd"
@@ -579,11 +580,26 @@ func (p *parser) resource(kw token, c *cursor) error {
 			v, err = c.uint32("a sample count")
 			d.SampleDesc.Count = uint32(v)
 		case opt.text == "layout": // a buffer's must be UNDEFINED, which is the default
+			if st.HasState {
+				return &ParseError{opt.pos, "a resource has a layout or a legacy state, not both"}
+			}
 			d.InitialBarrierLayout, err = c.layout()
+			st.HasLayout = true
+		case opt.text == "state":
+			if st.HasLayout {
+				return &ParseError{opt.pos, "a resource has a layout or a legacy state, not both"}
+			}
+			at, _ := c.peek()
+			if st.State, err = c.states(); err == nil {
+				if _, lerr := ddi.LegacyEquivalent(st.State, kw.text == "texture"); lerr != nil {
+					err = &ParseError{at.pos, fmt.Sprintf("a %s cannot be created in it: %v", kw.text, lerr)}
+				}
+			}
+			st.HasState = true
 		default:
-			what := "flags, layout, in, at"
+			what := "flags, layout, state, in, at"
 			if kw.text == "texture" {
-				what = "format, mips, array, samples, flags, layout, in, at"
+				what = "format, mips, array, samples, flags, layout, state, in, at"
 			}
 			return &ParseError{opt.pos, fmt.Sprintf("unknown %s option %s: expected one of %s", kw.text, opt.text, what)}
 		}
@@ -679,6 +695,36 @@ func (p *parser) list(kw token, c *cursor, lines []line, i int) (int, error) {
 				cmd.Barriers = append(cmd.Barriers, b)
 			}
 			st.Cmds = append(st.Cmds, cmd)
+		case kw.text == "resource-barrier":
+			b, err := p.legacyBarrier(c)
+			if err != nil {
+				return 0, err
+			}
+			st.Cmds = append(st.Cmds, Cmd{Pos: kw.pos, Op: "resource-barrier", Legacy: []LegacySpec{b}})
+		case kw.text == "resource-barriers":
+			if err := c.done(); err != nil {
+				return 0, err
+			}
+			cmd := Cmd{Pos: kw.pos, Op: "resource-barrier"}
+			for i++; ; i++ {
+				if i >= len(lines) {
+					return 0, &ParseError{kw.pos, "resource-barriers without end"}
+				}
+				bc := &cursor{toks: lines[i].toks, end: lines[i].pos}
+				if first, _ := bc.peek(); first.kind == tWord && first.text == "end" {
+					bc.next()
+					if err := bc.done(); err != nil {
+						return 0, err
+					}
+					break
+				}
+				b, err := p.legacyBarrier(bc)
+				if err != nil {
+					return 0, err
+				}
+				cmd.Legacy = append(cmd.Legacy, b)
+			}
+			st.Cmds = append(st.Cmds, cmd)
 		case kw.text == "barrier" || kw.text == "barrier-0088":
 			v0088 := kw.text == "barrier-0088"
 			b, err := p.barrier(c, v0088)
@@ -700,6 +746,79 @@ func (p *parser) list(kw token, c *cursor, lines []line, i int) (int, error) {
 		}
 	}
 	return 0, &ParseError{start, fmt.Sprintf("%s %s without end", kw.text, t.text)}
+}
+
+// legacyBarrier parses one legacy barrier: `transition RES BEFORE -> AFTER
+// [subresource N] [begin|end]`, `uav RES|NULL`, `aliasing RES|NULL
+// RES|NULL`.
+func (p *parser) legacyBarrier(c *cursor) (LegacySpec, error) {
+	kw, err := c.wordTok("a resource barrier type (transition, uav, aliasing)")
+	if err != nil {
+		return LegacySpec{}, err
+	}
+	b := LegacySpec{Pos: kw.pos}
+	resource := func() (string, error) {
+		t, err := c.wordTok("a resource name or NULL")
+		if err != nil || t.text == "NULL" {
+			return "", err
+		}
+		return t.text, p.ref(t, "resource")
+	}
+	switch kw.text {
+	case "transition":
+		t, err := c.wordTok("a resource name")
+		if err != nil {
+			return b, err
+		}
+		if err := p.ref(t, "resource"); err != nil {
+			return b, err
+		}
+		b.Res = t.text
+		b.Barrier = legacy.Transition(0, legacy.AllSubresources, 0, 0)
+		if b.Barrier.StateBefore, err = c.states(); err != nil {
+			return b, err
+		}
+		if _, err := c.punct("->"); err != nil {
+			return b, err
+		}
+		if b.Barrier.StateAfter, err = c.states(); err != nil {
+			return b, err
+		}
+		for c.more() {
+			opt := c.next()
+			switch {
+			case opt.text == "subresource":
+				v, err := c.uint32("a subresource index")
+				if err != nil {
+					return b, err
+				}
+				b.Barrier.Subresource = uint32(v)
+			case opt.text == "begin" && b.Barrier.Flags == legacy.FlagNone:
+				b.Barrier.Flags = legacy.FlagBeginOnly
+			case opt.text == "end" && b.Barrier.Flags == legacy.FlagNone:
+				b.Barrier.Flags = legacy.FlagEndOnly
+			default:
+				return b, &ParseError{opt.pos, fmt.Sprintf("expected subresource N, begin or end (once), found %s", opt)}
+			}
+		}
+		return b, nil
+	case "uav":
+		b.Barrier = legacy.UAV(0)
+		if b.Res, err = resource(); err != nil {
+			return b, err
+		}
+	case "aliasing":
+		b.Barrier = legacy.Aliasing(0, 0)
+		if b.Before, err = resource(); err != nil {
+			return b, err
+		}
+		if b.After, err = resource(); err != nil {
+			return b, err
+		}
+	default:
+		return b, &ParseError{kw.pos, fmt.Sprintf("unknown resource barrier type %s: expected transition, uav or aliasing", kw.text)}
+	}
+	return b, c.done()
 }
 
 // barrier parses one barrier: `texture RES fields`, `buffer RES fields`,
@@ -1322,6 +1441,16 @@ func (c *cursor) layout() (ddi.BarrierLayout, error) {
 	return ddi.BarrierLayout(v), err
 }
 
+// states parses legacy resource states: D3D12_RESOURCE_STATES names
+// without the prefix, joined by |.
+func (c *cursor) states() (ddi.ResourceStates, error) {
+	v, err := c.enum("resource states (e.g. RENDER_TARGET, GENERIC_READ, COPY_SOURCE|NON_PIXEL_SHADER_RESOURCE)", func(s string) (uint64, error) {
+		v, err := ddi.ParseResourceStates(s)
+		return uint64(v), err
+	})
+	return ddi.ResourceStates(v), err
+}
+
 func (c *cursor) listType() (ddi.CommandListType, error) {
 	t, err := c.next1("a command list type (DIRECT, COMPUTE, COPY, VIDEO_DECODE, VIDEO_PROCESS, VIDEO_ENCODE)")
 	if err != nil {
@@ -1530,8 +1659,19 @@ var messageIDs = func() map[string]umd.MessageID {
 	for _, id := range umd.MessageIDs() {
 		m[id.Name()] = id
 	}
+	for _, id := range legacy.MessageIDs() {
+		m[id.Name()] = umd.MessageID(id)
+	}
 	return m
 }()
+
+// messageName is the name of a driver's or the legacy layer's message.
+func messageName(id umd.MessageID) string {
+	if n := legacy.MessageID(id).Name(); !strings.HasPrefix(n, "MESSAGE_") {
+		return n
+	}
+	return id.Name()
+}
 
 func parseMessageID(t token) (umd.MessageID, error) {
 	if t.kind == tNumber {

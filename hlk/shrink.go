@@ -122,7 +122,8 @@ func (s *shrinker) removable(l string) bool {
 func isBarrierLine(t string) bool {
 	w, _, _ := strings.Cut(t, " ")
 	switch w {
-	case "barrier", "barrier-0088", "call", "call-0088", "barriers", "global", "texture", "buffer", "ranged", "end":
+	case "barrier", "barrier-0088", "call", "call-0088", "barriers", "global", "texture", "buffer", "ranged", "end",
+		"resource-barrier", "resource-barriers", "transition", "uav", "aliasing":
 		return true
 	}
 	return false
@@ -377,18 +378,19 @@ func (s *shrinker) withoutResource(lines []string, decl int, name string) ([]str
 // not a view, number or value.
 func isKeyword(w string) bool { return w != "" && w[0] >= 'a' && w[0] <= 'z' }
 
-// blocks removes whole `list`/`reset`/`call` ... `end` blocks, last first, which
-// line-by-line removal cannot (half a block does not parse).
+// blocks removes whole `list`/`reset`/`call`/`resource-barriers` ... `end`
+// blocks, last first, which line-by-line removal cannot (half a block does
+// not parse).
 func (s *shrinker) blocks(lines []string) []string {
 	for i := len(lines) - 1; i >= 0; i-- {
 		w, _, _ := strings.Cut(strings.TrimSpace(lines[i]), " ")
-		if w != "list" && w != "reset" && w != "call" && w != "call-0088" {
+		if w != "list" && w != "reset" && w != "call" && w != "call-0088" && w != "resource-barriers" {
 			continue
 		}
 		end := i + 1
 		for depth := 1; end < len(lines); end++ {
 			switch w, _, _ := strings.Cut(strings.TrimSpace(lines[end]), " "); w {
-			case "call", "call-0088":
+			case "call", "call-0088", "resource-barriers":
 				depth++
 			case "end":
 				depth--

@@ -35,6 +35,7 @@ var generators = []struct {
 	{"rules/queue-accesses", genQueueAccesses},
 	{"rules/queue-syncs", genQueueSyncs},
 	{"write-read", genWriteRead},
+	{"legacy/state-pairs", genLegacy},
 }
 
 // Suites loads the default set: every directory of scenario files under

@@ -117,6 +117,10 @@ type Resource struct {
 	// Simultaneous: a texture created ALLOW_SIMULTANEOUS_ACCESS, whose
 	// layout is always COMMON (000 "Simultaneous Access").
 	Simultaneous bool
+	// AccelerationStructure: a buffer created
+	// RAYTRACING_ACCELERATION_STRUCTURE, the only kind whose accesses
+	// include the acceleration-structure ones.
+	AccelerationStructure bool
 }
 
 // uavSync and uavAccess are a UAV barrier's scopes: every shader and
@@ -134,8 +138,10 @@ const (
 // resources). A transition takes its before and after scopes from
 // StateEquivalent; BEGIN_ONLY makes SyncAfter SPLIT, END_ONLY SyncBefore
 // (000 "Split Barriers"); a simultaneous-access texture keeps layout
-// COMMON. A UAV barrier of a buffer or NULL covers the UAV scopes; of a
-// texture, its shaders' unordered accesses in layout UNORDERED_ACCESS. An
+// COMMON. A UAV barrier of NULL covers the UAV scopes; of a buffer, their
+// syncs and the accesses the buffer may have (the acceleration-structure
+// ones only on an acceleration-structure buffer); of a texture, its
+// shaders' unordered accesses in layout UNORDERED_ACCESS. An
 // aliasing barrier is a global barrier that waits for all work and makes
 // all writes visible (E-LEGACY-ALIASING). The states are not checked
 // against what the subresource holds: that is the tracker's job.
@@ -152,8 +158,12 @@ func Translate(b Barrier, res Resource) (ddi.Barrier, error) {
 			return ddi.NewGlobalBarrier(ddi.GlobalBarrier{SyncBefore: uavSync, SyncAfter: uavSync,
 				AccessBefore: uavAccess, AccessAfter: uavAccess}), nil
 		case !res.Texture:
+			access := ddi.AccessUnorderedAccess
+			if res.AccelerationStructure {
+				access = uavAccess
+			}
 			return ddi.NewBufferBarrier(ddi.BufferBarrier{SyncBefore: uavSync, SyncAfter: uavSync,
-				AccessBefore: uavAccess, AccessAfter: uavAccess, Resource: b.Resource}), nil
+				AccessBefore: access, AccessAfter: access, Resource: b.Resource}), nil
 		}
 		layout := ddi.LayoutUnorderedAccess
 		if res.Simultaneous {

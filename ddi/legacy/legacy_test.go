@@ -134,6 +134,10 @@ func TestTranslate(t *testing.T) {
 	b, err = Translate(UAV(r), buf)
 	require.NoError(t, err)
 	assert.Equal(t, uavSync, b.Buffer().SyncBefore)
+	assert.Equal(t, ddi.AccessUnorderedAccess, b.Buffer().AccessBefore, "only an acceleration-structure buffer has those accesses")
+	b, err = Translate(UAV(r), Resource{AccelerationStructure: true})
+	require.NoError(t, err)
+	assert.Equal(t, uavAccess, b.Buffer().AccessAfter)
 
 	for _, a := range []Barrier{Aliasing(0, 0), Aliasing(r, 0), Aliasing(0, r), Aliasing(r, r+1)} {
 		b, err = Translate(a, tex)

@@ -2,6 +2,8 @@ package legacy
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -54,6 +56,9 @@ func (id MessageID) Name() string {
 	}
 	return fmt.Sprintf("MESSAGE_%d", uint32(id))
 }
+
+// MessageIDs lists the IDs the legacy layer reports, in order.
+func MessageIDs() []MessageID { return slices.Sorted(maps.Keys(messageNames)) }
 
 // ParseMessageID returns the ID a name (with or without D3D12_MESSAGE_ID_)
 // stands for.
@@ -128,16 +133,28 @@ type tracked struct {
 // NewTracker returns a tracker of no resources.
 func NewTracker() *Tracker { return &Tracker{res: map[ddi.HResource]*tracked{}} }
 
-// Create records a resource created through the legacy path with an
-// initial state, and returns the layout the driver creates a texture in.
-// A buffer starts in COMMON whatever the state, with the runtime's warning
-// when another was given; a simultaneous-access texture's layout is COMMON
-// (000 "Initial Resource State").
-func (t *Tracker) Create(h ddi.HResource, r Resource, subresources uint32, initial ddi.ResourceStates) (ddi.BarrierLayout, []Message, error) {
+// InitialLayout is the layout the runtime creates a texture in when the
+// application gives a legacy initial state: the state's (StateEquivalent),
+// COMMON for a simultaneous-access texture; UNDEFINED for a buffer, which
+// has none (000 "Initial Resource State").
+func InitialLayout(r Resource, initial ddi.ResourceStates) (ddi.BarrierLayout, error) {
 	e, err := StateEquivalent(initial, r.Texture)
-	if err != nil {
-		return 0, nil, err
+	switch {
+	case err != nil:
+		return 0, err
+	case !r.Texture:
+		return ddi.LayoutUndefined, nil
+	case r.Simultaneous:
+		return ddi.LayoutCommon, nil
 	}
+	return e.Layout, nil
+}
+
+// Create records a resource created through the legacy path with an
+// initial state (InitialLayout has accepted it). A buffer starts in
+// COMMON whatever the state, with the runtime's warning when another was
+// given (000 "Initial Resource State").
+func (t *Tracker) Create(h ddi.HResource, r Resource, subresources uint32, initial ddi.ResourceStates) []Message {
 	var msgs []Message
 	state := initial
 	if !r.Texture && initial != ddi.StateCommon {
@@ -146,12 +163,6 @@ func (t *Tracker) Create(h ddi.HResource, r Resource, subresources uint32, initi
 			Rule: fmt.Sprintf("a buffer is created in COMMON whatever its initial state; %s is ignored", initial)})
 		state = ddi.StateCommon
 	}
-	layout := e.Layout
-	if !r.Texture {
-		layout = ddi.LayoutUndefined
-	} else if r.Simultaneous {
-		layout = ddi.LayoutCommon
-	}
 	tr := &tracked{Resource: r, state: make([]ddi.ResourceStates, subresources), legacy: true}
 	for i := range tr.state {
 		tr.state[i] = state
@@ -159,7 +170,7 @@ func (t *Tracker) Create(h ddi.HResource, r Resource, subresources uint32, initi
 	t.mu.Lock()
 	t.res[h] = tr
 	t.mu.Unlock()
-	return layout, msgs, nil
+	return msgs
 }
 
 // CreateEnhanced records a resource created with a layout: it has no
@@ -251,7 +262,6 @@ type List struct {
 	typ   ddi.CommandListType
 	subs  map[subKey]*listSub
 	order []subKey
-	calls int
 }
 
 // NewList returns the view of a new command list of a type.
@@ -263,7 +273,6 @@ func (t *Tracker) NewList(typ ddi.CommandListType) *List {
 func (l *List) Reset() {
 	clear(l.subs)
 	l.order = l.order[:0]
-	l.calls = 0
 }
 
 func (l *List) sub(k subKey) *listSub {
@@ -294,8 +303,7 @@ func subresources(r *tracked, sub uint32) []uint32 {
 // returns the enhanced barriers for the driver's Barrier DDI (those of
 // the barriers it refused left out) and what it found.
 func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
-	l.calls++
-	cmd := fmt.Sprintf("ResourceBarrier #%d", l.calls)
+	const cmd = "ResourceBarrier"
 	var out []ddi.Barrier
 	var msgs []Message
 	for i, b := range bs {
@@ -359,6 +367,12 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 			bad(MsgInvalidFlags, 0, AllSubresources, "Flags", "%v", err)
 			continue
 		}
+		if e.Type == ddi.BarrierTypeTexture && l.typ == ddi.CommandListTypeCopy {
+			t := e.Texture()
+			// A texture a copy queue uses is in COMMON, promoted or
+			// decayed, whatever its legacy state (E-LEGACY-COPY-QUEUE).
+			t.LayoutBefore, t.LayoutAfter = ddi.LayoutCommon, ddi.LayoutCommon
+		}
 		out = append(out, e)
 	}
 	return out, msgs
@@ -387,6 +401,13 @@ func (l *List) transition(b Barrier, r *tracked, bad func(MessageID, ddi.HResour
 		case b.Flags != FlagEndOnly && s != nil && s.known && s.cur != b.StateBefore:
 			bad(MsgBeforeAfterMismatch, b.Resource, sub, "StateBefore",
 				"%s, but the command list left the subresource in %s", b.StateBefore, s.cur)
+			return false
+		case b.Flags != FlagEndOnly && s != nil && !s.known && b.StateBefore&s.uses != s.uses:
+			// Work before the barrier used it in s.uses: it held those
+			// states already, or was promoted to them, so it is not in a
+			// state without them (a COMMON it was promoted from included).
+			bad(MsgBeforeAfterMismatch, b.Resource, sub, "StateBefore",
+				"%s, but the command list used the subresource as %s before it", b.StateBefore, s.uses)
 			return false
 		}
 	}
@@ -508,6 +529,9 @@ func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
 				continue // destroyed since: the driver refuses the list
 			}
 			s := l.subs[k]
+			if !r.legacy && !s.barriered {
+				continue // enhanced barriers keep this resource; the driver checks it
+			}
 			actual := r.state[k.sub]
 			switch {
 			case s.needSet && actual != s.need && !(actual == ddi.StateCommon && promotable(r.Resource, s.need|s.uses)):

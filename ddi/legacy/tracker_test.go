@@ -34,9 +34,9 @@ func newTracked(t *testing.T) *Tracker {
 		state ddi.ResourceStates
 	}{{bufH, bufR, 1, ddi.StateCommon}, {texH, texR, 2, ddi.StateCommon}, {saH, saR, 1, ddi.StateCommon},
 		{rtH, texR, 1, ddi.StateRenderTarget}} {
-		_, msgs, err := tr.Create(c.h, c.r, c.subs, c.state)
+		_, err := InitialLayout(c.r, c.state)
 		require.NoError(t, err)
-		require.Empty(t, msgs)
+		require.Empty(t, tr.Create(c.h, c.r, c.subs, c.state))
 	}
 	return tr
 }
@@ -50,7 +50,7 @@ func ids(ms []Message) []MessageID {
 	return out
 }
 
-func state(t *testing.T, tr *Tracker, h ddi.HResource, sub uint32) ddi.ResourceStates {
+func state(tr *Tracker, h ddi.HResource, sub uint32) ddi.ResourceStates {
 	s, _ := tr.State(h, sub)
 	return s
 }
@@ -59,22 +59,24 @@ func state(t *testing.T, tr *Tracker, h ddi.HResource, sub uint32) ddi.ResourceS
 // COMMON whatever state is given.
 func TestCreate(t *testing.T) {
 	tr := NewTracker()
-	l, msgs, err := tr.Create(bufH, bufR, 1, ddi.StateCopyDest)
+	l, err := InitialLayout(bufR, ddi.StateCopyDest)
 	require.NoError(t, err)
 	assert.Equal(t, ddi.LayoutUndefined, l)
+	msgs := tr.Create(bufH, bufR, 1, ddi.StateCopyDest)
 	require.Equal(t, []MessageID{MsgCreateStateIgnored}, ids(msgs))
 	assert.True(t, msgs[0].Warning)
 	assert.Contains(t, msgs[0].Error(), "COPY_DEST is ignored")
-	assert.Equal(t, ddi.StateCommon, state(t, tr, bufH, 0))
+	assert.Equal(t, ddi.StateCommon, state(tr, bufH, 0))
 
-	l, _, err = tr.Create(texH, texR, 3, ddi.StateNonPixelShaderResource)
+	l, err = InitialLayout(texR, ddi.StateNonPixelShaderResource)
 	require.NoError(t, err)
 	assert.Equal(t, ddi.LayoutLegacyShaderResource, l)
-	assert.Equal(t, ddi.StateNonPixelShaderResource, state(t, tr, texH, 2))
-	l, _, err = tr.Create(saH, saR, 1, ddi.StateUnorderedAccess)
+	assert.Empty(t, tr.Create(texH, texR, 3, ddi.StateNonPixelShaderResource))
+	assert.Equal(t, ddi.StateNonPixelShaderResource, state(tr, texH, 2))
+	l, err = InitialLayout(saR, ddi.StateUnorderedAccess)
 	require.NoError(t, err)
 	assert.Equal(t, ddi.LayoutCommon, l, "a simultaneous-access texture is always COMMON")
-	_, _, err = tr.Create(rtH, texR, 1, ddi.StateIndexBuffer)
+	_, err = InitialLayout(texR, ddi.StateIndexBuffer)
 	assert.ErrorContains(t, err, "buffer-only")
 }
 
@@ -107,7 +109,7 @@ func TestBarrierValidation(t *testing.T) {
 			assert.Equal(t, c.want, ids(msgs))
 			assert.Len(t, out, c.out)
 			for _, m := range msgs {
-				assert.Contains(t, m.Error(), "ResourceBarrier #1")
+				assert.Contains(t, m.Error(), "D3D12 ERROR: ResourceBarrier, barrier")
 			}
 		})
 	}
@@ -165,7 +167,7 @@ func TestSubmissionChecksAssumptions(t *testing.T) {
 	msgs = tr.Execute(ddi.CommandListTypeDirect, l)
 	require.Equal(t, []MessageID{MsgBeforeAfterMismatch}, ids(msgs))
 	assert.Equal(t, uint32(1), msgs[0].Subresource)
-	assert.Equal(t, ddi.StatePixelShaderResource, state(t, tr, texH, 0), "explicitly transitioned: no decay")
+	assert.Equal(t, ddi.StatePixelShaderResource, state(tr, texH, 0), "explicitly transitioned: no decay")
 }
 
 // TestPromotionAndDecay: promotion on first use, no decay between the
@@ -184,17 +186,17 @@ func TestPromotionAndDecay(t *testing.T) {
 	_, msgs := b.ResourceBarrier([]Barrier{Transition(bufH, 0, ddi.StateCopyDest, ddi.StateVertexAndConstantBuffer)})
 	require.Empty(t, msgs)
 	require.Empty(t, tr.Execute(ddi.CommandListTypeDirect, a, b))
-	assert.Equal(t, ddi.StateCommon, state(t, tr, bufH, 0), "buffers decay")
-	assert.Equal(t, ddi.StateCopyDest, state(t, tr, texH, 0), "a texture promoted to a write state keeps it")
-	assert.Equal(t, ddi.StateCommon, state(t, tr, texH, 1), "read promotions decay")
-	assert.Equal(t, ddi.StateCommon, state(t, tr, saH, 0), "simultaneous-access textures decay")
+	assert.Equal(t, ddi.StateCommon, state(tr, bufH, 0), "buffers decay")
+	assert.Equal(t, ddi.StateCopyDest, state(tr, texH, 0), "a texture promoted to a write state keeps it")
+	assert.Equal(t, ddi.StateCommon, state(tr, texH, 1), "read promotions decay")
+	assert.Equal(t, ddi.StateCommon, state(tr, saH, 0), "simultaneous-access textures decay")
 
 	// On a copy queue everything decays.
 	c := tr.NewList(ddi.CommandListTypeCopy)
 	_, msgs = c.ResourceBarrier([]Barrier{Transition(texH, 0, ddi.StateCopyDest, ddi.StateCopySource)})
 	require.Empty(t, msgs)
 	require.Empty(t, tr.Execute(ddi.CommandListTypeCopy, c))
-	assert.Equal(t, ddi.StateCommon, state(t, tr, texH, 0))
+	assert.Equal(t, ddi.StateCommon, state(tr, texH, 0))
 
 	// A read promotion then a write: not one state; a texture is not
 	// promoted to RENDER_TARGET.
@@ -204,6 +206,16 @@ func TestPromotionAndDecay(t *testing.T) {
 	require.Empty(t, d.Use("Draw", texH, 1, ddi.StateRenderTarget))
 	msgs = tr.Execute(ddi.CommandListTypeDirect, d)
 	assert.Equal(t, []MessageID{MsgIncompatibleState, MsgIncompatibleState}, ids(msgs))
+
+	// After work promoted a subresource, a barrier naming COMMON (or any
+	// state without that use) as StateBefore mismatches.
+	f := tr.NewList(ddi.CommandListTypeDirect)
+	require.Empty(t, f.Use("CopyBufferRegion", bufH, 0, ddi.StateCopyDest))
+	_, msgs = f.ResourceBarrier([]Barrier{Transition(bufH, 0, ddi.StateCommon, ddi.StateVertexAndConstantBuffer)})
+	require.Equal(t, []MessageID{MsgBeforeAfterMismatch}, ids(msgs))
+	assert.Contains(t, msgs[0].Error(), "used the subresource as COPY_DEST before it")
+	_, msgs = f.ResourceBarrier([]Barrier{Transition(bufH, 0, ddi.StateCopyDest, ddi.StateVertexAndConstantBuffer)})
+	require.Empty(t, msgs)
 
 	// Where the list knows the state, a use it does not hold is an error
 	// now.
@@ -233,4 +245,34 @@ func TestInterop(t *testing.T) {
 	require.Empty(t, tr.Execute(ddi.CommandListTypeDirect, l))
 	_, legacy := tr.State(rtH, 0)
 	assert.False(t, legacy, "an enhanced barrier ends the legacy state")
+}
+
+// TestEnhancedResourcesAreNotTracked: work on a resource created with a
+// layout and never named by a legacy barrier is the driver's to check.
+func TestEnhancedResourcesAreNotTracked(t *testing.T) {
+	tr := NewTracker()
+	tr.CreateEnhanced(texH, texR, 1)
+	l := tr.NewList(ddi.CommandListTypeDirect)
+	assert.Empty(t, l.Use("Draw", texH, 0, ddi.StateRenderTarget))
+	assert.Empty(t, l.EnhancedBarrier("Barrier #2", texH))
+	assert.Empty(t, tr.Execute(ddi.CommandListTypeDirect, l))
+	s, legacy := tr.State(texH, 0)
+	assert.Equal(t, ddi.StateCommon, s)
+	assert.False(t, legacy)
+}
+
+// TestCopyQueueTextureLayouts: on a copy list a texture's transition keeps
+// COMMON (E-LEGACY-COPY-QUEUE); a buffer's is untouched.
+func TestCopyQueueTextureLayouts(t *testing.T) {
+	tr := newTracked(t)
+	l := tr.NewList(ddi.CommandListTypeCopy)
+	out, msgs := l.ResourceBarrier([]Barrier{Transition(texH, 0, ddi.StateCopyDest, ddi.StateCopySource),
+		Transition(bufH, 0, ddi.StateCopyDest, ddi.StateCopySource)})
+	require.Empty(t, msgs)
+	require.Len(t, out, 2)
+	assert.Equal(t, ddi.LayoutCommon, out[0].Texture().LayoutBefore)
+	assert.Equal(t, ddi.LayoutCommon, out[0].Texture().LayoutAfter)
+	assert.Equal(t, ddi.AccessCopySource, out[0].Texture().AccessAfter)
+	assert.Equal(t, bufH, out[1].Buffer().Resource)
+	assert.Equal(t, ddi.AccessCopySource, out[1].Buffer().AccessAfter)
 }

@@ -1,0 +1,129 @@
+package hlk
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ebref/ebref/ddi"
+)
+
+// The legacy state pairs: for every pair of legacy states a texture or a
+// buffer can be used in on a queue type, a legacy program that fills the
+// resource by a copy (promoting it from COMMON to COPY_DEST), transitions
+// it to the first state, uses it there, transitions it to the second and
+// uses it there, checked against the reference bytes on every profile.
+// The runtime's legacy layer translates each ResourceBarrier (ddi/legacy);
+// the cases hold the driver to what the translation asks of it, the
+// LEGACY_* layouts included.
+
+// legacyUse is how a program uses a resource X in a legacy state.
+type legacyUse struct {
+	state ddi.ResourceStates
+	cmd   string // "" where the state is only passed through (COMMON)
+	// queues are the queue types the use runs on.
+	queues []ddi.CommandListType
+}
+
+// legacyTextureUses are a 32x32 colour texture's (render target, UAV and
+// shader resource); legacyBufferUses a 16 KiB UAV buffer's.
+var (
+	legacyTextureUses = []legacyUse{
+		{ddi.StateCommon, "", []ddi.CommandListType{direct, compute, copyQ}},
+		{ddi.StateRenderTarget, "draw rt X", []ddi.CommandListType{direct}},
+		{ddi.StateUnorderedAccess, "dispatch uav X", []ddi.CommandListType{direct, compute}},
+		{ddi.StateNonPixelShaderResource, "dispatch srv X uav OUTB", []ddi.CommandListType{direct, compute}},
+		{ddi.StatePixelShaderResource, "draw ps-srv X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateAllShaderResource, "draw vs-srv X ps-srv X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateCopySource, "copy-texture-to-buffer OUTB 0 X@0", []ddi.CommandListType{direct, compute, copyQ}},
+		{ddi.StateCopyDest, "copy-buffer-to-texture X@0 SRC 0", []ddi.CommandListType{direct, compute, copyQ}},
+		{ddi.StateNonPixelShaderResource | ddi.StateCopySource, "dispatch srv X uav OUTB", []ddi.CommandListType{direct}},
+		{ddi.StatePixelShaderResource | ddi.StateCopySource, "copy-texture-to-buffer OUTB 0 X@0", []ddi.CommandListType{direct}},
+		{ddi.StateGenericRead, "draw ps-srv X rt OUT", []ddi.CommandListType{direct}},
+	}
+	legacyBufferUses = []legacyUse{
+		{ddi.StateCommon, "", []ddi.CommandListType{direct, compute, copyQ}},
+		{ddi.StateVertexAndConstantBuffer, "draw vb X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateIndexBuffer, "draw ib X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateUnorderedAccess, "dispatch uav X", []ddi.CommandListType{direct, compute}},
+		{ddi.StateNonPixelShaderResource, "dispatch srv X uav OUTB", []ddi.CommandListType{direct, compute}},
+		{ddi.StatePixelShaderResource, "draw ps-srv X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateStreamOut, "draw so X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateIndirectArgument, "dispatch args X uav OUTB", []ddi.CommandListType{direct, compute}},
+		{ddi.StateCopySource, "copy-buffer OUTB 0 X 0 4096", []ddi.CommandListType{direct, compute, copyQ}},
+		{ddi.StateCopyDest, "copy-buffer X 0 SRC 0 4096", []ddi.CommandListType{direct, compute, copyQ}},
+		{ddi.StateGenericRead, "draw vb X ib X rt OUT", []ddi.CommandListType{direct}},
+	}
+)
+
+func runsOn(u legacyUse, q ddi.CommandListType) bool {
+	for _, x := range u.queues {
+		if x == q {
+			return true
+		}
+	}
+	return false
+}
+
+func genLegacy() map[string]string {
+	out := map[string]string{}
+	for _, kind := range []struct {
+		name string
+		decl string
+		uses []legacyUse
+	}{
+		{"texture", "texture X 32x32 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state COMMON", legacyTextureUses},
+		{"buffer", "buffer X 16384 flags UNORDERED_ACCESS state COMMON", legacyBufferUses},
+	} {
+		for _, q := range []ddi.CommandListType{direct, compute, copyQ} {
+			var g genFile
+			n := 0
+			for _, a := range kind.uses {
+				for _, b := range kind.uses {
+					if a.state == b.state || !runsOn(a, q) || !runsOn(b, q) {
+						continue
+					}
+					if n == 0 {
+						g.header("every pair of legacy states of a %s on %s lists, through ResourceBarrier (gen_legacy.go)", kind.name, q)
+					}
+					n++
+					g.section(fmt.Sprintf("%s %s -> %s", kind.name, a.state, b.state), legacyPairCase(kind.decl, q, a, b)...)
+				}
+			}
+			if n > 0 {
+				out[fmt.Sprintf("%s-%s.ebs", kind.name, strings.ToLower(q.String()))] = g.text()
+			}
+		}
+	}
+	return out
+}
+
+// legacyPairCase fills X by a copy, which promotes it to COPY_DEST, then
+// moves it to a's state, uses it, moves it to b's and uses it.
+func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string {
+	// Each use writes outputs of its own (OUTB1, OUT1; OUTB2, OUT2), so
+	// the two uses do not race on them.
+	lines := []string{decl,
+		"buffer SRC 16384 in upload", "write SRC 0 fill 0x5a 16384",
+		"buffer OUTB1 16384 flags UNORDERED_ACCESS state COMMON", "buffer OUTB2 16384 flags UNORDERED_ACCESS state COMMON"}
+	if q == direct {
+		lines = append(lines, "texture OUT1 32x32 flags RENDER_TARGET state RENDER_TARGET",
+			"texture OUT2 32x32 flags RENDER_TARGET state RENDER_TARGET")
+	}
+	fill := "copy-buffer-to-texture X@0 SRC 0"
+	if strings.HasPrefix(decl, "buffer") {
+		fill = "copy-buffer X 0 SRC 0 16384"
+	}
+	lines = append(lines, "queue Q "+q.String(), "list L "+q.String(), "  "+fill)
+	from := ddi.StateCopyDest
+	for i, u := range []legacyUse{a, b} {
+		if u.state != from {
+			lines = append(lines, fmt.Sprintf("  resource-barrier transition X %s -> %s", from, u.state))
+			from = u.state
+		}
+		if u.cmd != "" {
+			n := fmt.Sprint(i + 1)
+			lines = append(lines, "  "+strings.TrimSpace(strings.NewReplacer("OUTB", "OUTB"+n, "OUT ", "OUT"+n+" ").Replace(u.cmd+" ")))
+		}
+	}
+	return append(lines, "end", "execute Q L", "expect reference", "expect no-hazard")
+}
