@@ -7,11 +7,12 @@ import (
 	"github.com/ebref/ebref/ddi"
 )
 
-// The legacy state pairs: for every pair of legacy states a texture or a
-// buffer can be used in on a queue type, a legacy program that fills the
-// resource by a copy (promoting it from COMMON to COPY_DEST), transitions
-// it to the first state, uses it there, transitions it to the second and
-// uses it there, checked against the reference bytes on every profile.
+// The legacy state pairs: for every pair of legacy states a texture, a
+// buffer or a video frame can be used in on a queue type, a legacy program
+// that fills the resource by a copy (promoting it from COMMON to
+// COPY_DEST; a video frame starts in COMMON), transitions it to the first
+// state, uses it there, transitions it to the second and uses it there,
+// checked against the reference bytes on every profile.
 // The runtime's legacy layer translates each ResourceBarrier (ddi/legacy);
 // the cases hold the driver to what the translation asks of it, the
 // LEGACY_* layouts included.
@@ -53,6 +54,15 @@ var (
 		{ddi.StateCopyDest, "copy-buffer X 0 SRC 0 4096", []ddi.CommandListType{direct, compute, copyQ}},
 		{ddi.StateGenericRead, "draw vb X ib X rt OUT", []ddi.CommandListType{direct}},
 	}
+	// legacyVideoUses are a 64x64 NV12 frame's on the three video queues.
+	legacyVideoUses = []legacyUse{
+		{ddi.StateCommon, "", []ddi.CommandListType{vDecode, vProc, vEncode}},
+		{ddi.StateVideoDecodeRead, "decode in X out OUTV", []ddi.CommandListType{vDecode}},
+		{ddi.StateVideoDecodeWrite, "decode out X", []ddi.CommandListType{vDecode}},
+		{ddi.StateVideoProcessRead, "process in X out OUTV", []ddi.CommandListType{vProc}},
+		{ddi.StateVideoProcessWrite, "process out X", []ddi.CommandListType{vProc}},
+		{ddi.StateVideoEncodeRead, "encode in X out OUTB", []ddi.CommandListType{vEncode}},
+	}
 )
 
 func runsOn(u legacyUse, q ddi.CommandListType) bool {
@@ -73,8 +83,9 @@ func genLegacy() map[string]string {
 	}{
 		{"texture", "texture X 32x32 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state COMMON", legacyTextureUses},
 		{"buffer", "buffer X 16384 flags UNORDERED_ACCESS state COMMON", legacyBufferUses},
+		{"video", "texture X 64x64 format NV12 state COMMON", legacyVideoUses},
 	} {
-		for _, q := range []ddi.CommandListType{direct, compute, copyQ} {
+		for _, q := range []ddi.CommandListType{direct, compute, copyQ, vDecode, vProc, vEncode} {
 			var g genFile
 			n := 0
 			for _, a := range kind.uses {
@@ -98,23 +109,34 @@ func genLegacy() map[string]string {
 }
 
 // legacyPairCase fills X by a copy, which promotes it to COPY_DEST, then
-// moves it to a's state, uses it, moves it to b's and uses it.
+// moves it to a's state, uses it, moves it to b's and uses it. A video
+// frame starts from COMMON: video lists do not copy.
 func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string {
 	// Each use writes outputs of its own (OUTB1, OUT1; OUTB2, OUT2), so
 	// the two uses do not race on them.
 	lines := []string{decl,
 		"buffer SRC 16384 in upload", "write SRC 0 fill 0x5a 16384",
 		"buffer OUTB1 16384 flags UNORDERED_ACCESS state COMMON", "buffer OUTB2 16384 flags UNORDERED_ACCESS state COMMON"}
-	if q == direct {
+	switch q {
+	case direct:
 		lines = append(lines, "texture OUT1 32x32 flags RENDER_TARGET state RENDER_TARGET",
 			"texture OUT2 32x32 flags RENDER_TARGET state RENDER_TARGET")
+	case vDecode, vProc:
+		w := ddi.StateVideoDecodeWrite
+		if q == vProc {
+			w = ddi.StateVideoProcessWrite
+		}
+		lines = append(lines, "texture OUTV1 64x64 format NV12 state "+w.String(), "texture OUTV2 64x64 format NV12 state "+w.String())
 	}
-	fill := "copy-buffer-to-texture X@0 SRC 0"
-	if strings.HasPrefix(decl, "buffer") {
-		fill = "copy-buffer X 0 SRC 0 16384"
+	lines = append(lines, "queue Q "+q.String(), "list L "+q.String())
+	from := ddi.StateCommon
+	switch {
+	case strings.Contains(decl, "NV12"):
+	case strings.HasPrefix(decl, "buffer"):
+		lines, from = append(lines, "  copy-buffer X 0 SRC 0 16384"), ddi.StateCopyDest
+	default:
+		lines, from = append(lines, "  copy-buffer-to-texture X@0 SRC 0"), ddi.StateCopyDest
 	}
-	lines = append(lines, "queue Q "+q.String(), "list L "+q.String(), "  "+fill)
-	from := ddi.StateCopyDest
 	for i, u := range []legacyUse{a, b} {
 		if u.state != from {
 			lines = append(lines, fmt.Sprintf("  resource-barrier transition X %s -> %s", from, u.state))
@@ -122,7 +144,7 @@ func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string
 		}
 		if u.cmd != "" {
 			n := fmt.Sprint(i + 1)
-			lines = append(lines, "  "+strings.TrimSpace(strings.NewReplacer("OUTB", "OUTB"+n, "OUT ", "OUT"+n+" ").Replace(u.cmd+" ")))
+			lines = append(lines, "  "+strings.TrimSpace(strings.NewReplacer("OUTB", "OUTB"+n, "OUTV", "OUTV"+n, "OUT ", "OUT"+n+" ").Replace(u.cmd+" ")))
 		}
 	}
 	return append(lines, "end", "execute Q L", "expect reference", "expect no-hazard")
