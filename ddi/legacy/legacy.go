@@ -32,15 +32,15 @@ const (
 )
 
 func (t BarrierType) String() string {
-	switch t {
-	case TypeTransition:
-		return "TRANSITION"
-	case TypeAliasing:
-		return "ALIASING"
-	case TypeUAV:
-		return "UAV"
+	return enumName(uint32(t), []string{"TRANSITION", "ALIASING", "UAV"}, "BarrierType")
+}
+
+// enumName is names[v], or TYPE(v) for a value without a name.
+func enumName(v uint32, names []string, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
 	}
-	return fmt.Sprintf("BarrierType(%d)", uint32(t))
+	return fmt.Sprintf("%s(0x%x)", typ, v)
 }
 
 // BarrierFlags is D3D12_RESOURCE_BARRIER_FLAGS.
@@ -54,15 +54,7 @@ const (
 )
 
 func (f BarrierFlags) String() string {
-	switch f {
-	case FlagNone:
-		return "NONE"
-	case FlagBeginOnly:
-		return "BEGIN_ONLY"
-	case FlagEndOnly:
-		return "END_ONLY"
-	}
-	return fmt.Sprintf("BarrierFlags(0x%x)", uint32(f))
+	return enumName(uint32(f), []string{"NONE", "BEGIN_ONLY", "END_ONLY"}, "BarrierFlags")
 }
 
 // AllSubresources is D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES.
