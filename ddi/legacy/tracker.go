@@ -60,18 +60,6 @@ func (id MessageID) Name() string {
 // MessageIDs lists the IDs the legacy layer reports, in order.
 func MessageIDs() []MessageID { return slices.Sorted(maps.Keys(messageNames)) }
 
-// ParseMessageID returns the ID a name (with or without D3D12_MESSAGE_ID_)
-// stands for.
-func ParseMessageID(s string) (MessageID, bool) {
-	s = strings.TrimPrefix(s, "D3D12_MESSAGE_ID_")
-	for id, n := range messageNames {
-		if n == s {
-			return id, true
-		}
-	}
-	return 0, false
-}
-
 // Message is one finding of legacy validation: an error unless Warning.
 // Barrier is the barrier's index in its ResourceBarrier call (-1: none);
 // Subresource is AllSubresources where the finding is the resource's.
