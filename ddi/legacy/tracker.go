@@ -426,7 +426,7 @@ func (l *List) transition(b Barrier, r *tracked, bad func(MessageID, ddi.HResour
 }
 
 // Use records that a command of the list accesses a subresource
-// (AllSubresources: all) in a legacy state: where the list knows the
+// (AllSubresources: all) in a legacy state other than COMMON: where the list knows the
 // state, it must hold that access or be promotable to it from COMMON
 // (reads accumulate); where it does not, the submission checks it.
 func (l *List) Use(command string, h ddi.HResource, sub uint32, state ddi.ResourceStates) []Message {
@@ -443,7 +443,7 @@ func (l *List) Use(command string, h ddi.HResource, sub uint32, state ddi.Resour
 				Rule: fmt.Sprintf("the subresource is between the halves of a split transition (%s -> %s) and cannot be used", s.splitBefore, s.splitAfter)})
 		case !s.known:
 			s.uses |= state
-		case s.cur&state == state && (state != ddi.StateCommon || s.cur == ddi.StateCommon):
+		case s.cur&state == state:
 		case (s.cur == ddi.StateCommon || s.promoted) && promotable(r.Resource, s.cur|state):
 			s.cur |= state
 			s.promoted = true
