@@ -562,8 +562,11 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 		return
 	}
 	defer cl.leave()
-	rs, rd := cl.d.resource(src), cl.d.resource(dst)
-	if rs == nil || rd == nil || rs.IsBuffer() || rd.IsBuffer() {
+	rs, rd := w.resource("pSrc", src), w.resource("pDst", dst)
+	switch {
+	case rs == nil || rd == nil:
+		return
+	case rs.IsBuffer() || rd.IsBuffer():
 		w.fail(MsgInvalidWork, "pSrc/pDst", "", "CopyTextureRegion copies between existing textures")
 		return
 	}
@@ -689,9 +692,8 @@ func (cl *CommandList) DiscardResource(v View) {
 		return
 	}
 	defer cl.leave()
-	r := cl.d.resource(v.Resource)
+	r := w.resource("pResource", v.Resource)
 	if r == nil {
-		w.fail(MsgInvalidHandle, "pResource", fmt.Sprintf("0x%x", uint64(v.Resource)), "no resource has this handle")
 		return
 	}
 	f := r.Desc.Desc.Flags
@@ -754,7 +756,7 @@ func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64,
 		r := cl.d.resource(b.h)
 		switch {
 		case r == nil:
-			bad(MsgInvalidHandle, b.field, fmt.Sprintf("0x%x", uint64(b.h)), "no resource has this handle")
+			cl.badHandle(b.h, b.field, func(id MessageID, value, rule string) bool { bad(id, b.field, value, rule); return false })
 			return
 		case !r.IsBuffer():
 			bad(MsgInvalidWork, b.field, r.Name(), "atomic copies copy between buffers; this is a texture")
@@ -850,11 +852,25 @@ func (cl *CommandList) CopyBufferToTexture(dst ddi.HResource, dstSub uint32, src
 	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
+// resource is the resource a command's member names, or nil once the
+// handle's error is recorded: a destroyed resource's, or a handle of
+// nothing's (as every command reports them).
+func (w *work) resource(field string, h ddi.HResource) *Resource {
+	r := w.cl.d.resource(h)
+	if r == nil {
+		w.cl.badHandle(h, field, func(id MessageID, value, rule string) bool { w.fail(id, field, value, "%s", rule); return false })
+	}
+	return r
+}
+
 // footprint is a texture subresource's size in bytes.
 func (w *work) footprint(field string, h ddi.HResource, sub uint32) (uint64, bool) {
-	r := w.cl.d.resource(h)
-	if r == nil || r.IsBuffer() {
-		w.fail(MsgInvalidWork, field, fmt.Sprintf("0x%x", uint64(h)), "not a texture")
+	r := w.resource(field, h)
+	switch {
+	case r == nil:
+		return 0, false
+	case r.IsBuffer():
+		w.fail(MsgInvalidWork, field, r.Name(), "not a texture")
 		return 0, false
 	}
 	fp, err := r.Desc.Footprint(sub)
