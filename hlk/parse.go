@@ -974,18 +974,18 @@ func (p *parser) view(c *cursor) (ViewRef, error) {
 		if err != nil {
 			return v, err
 		}
-		v.Raw, v.IsRaw = n, true
-		return v, nil
+		v.Raw, v.IsRaw = n, true // a raw handle may take a range or subresource too
 	case t.kind == tWord && t.text == "NULL":
 		v.IsRaw = true
 		return v, nil
 	case t.kind != tWord:
 		return v, &ParseError{t.pos, fmt.Sprintf("expected a resource name, found %s", t)}
+	default:
+		if err := p.ref(t, "resource"); err != nil {
+			return v, err
+		}
+		v.Res = t.text
 	}
-	if err := p.ref(t, "resource"); err != nil {
-		return v, err
-	}
-	v.Res = t.text
 	if n, ok := c.peek(); ok && n.kind == tPunct && n.text == "[" {
 		c.next()
 		if v.Offset, v.Size, err = c.plus("a byte range OFFSET+SIZE"); err != nil {

@@ -36,6 +36,7 @@ var generators = []struct {
 	{"rules/queue-syncs", genQueueSyncs},
 	{"write-read", genWriteRead},
 	{"legacy/state-pairs", genLegacy},
+	{"validation/work-args", genWorkArgs},
 }
 
 // Suites loads the default set: every directory of scenario files under
