@@ -7,8 +7,9 @@ import (
 	"github.com/ebref/ebref/ddi"
 )
 
-// The legacy state pairs: for every pair of legacy states a texture, a
-// buffer or a video frame can be used in on a queue type, a legacy program
+// The legacy state pairs: for every pair of legacy states a colour,
+// depth, multisampled or shading-rate texture, a buffer or a video frame
+// can be used in on a queue type, a legacy program
 // that fills the resource by a copy (promoting it from COMMON to
 // COPY_DEST; a video frame starts in COMMON), transitions it to the first
 // state, uses it there, transitions it to the second and uses it there,
@@ -54,6 +55,34 @@ var (
 		{ddi.StateCopyDest, "copy-buffer X 0 SRC 0 4096", []ddi.CommandListType{direct, compute, copyQ}},
 		{ddi.StateGenericRead, "draw vb X ib X rt OUT", []ddi.CommandListType{direct}},
 	}
+	// legacyDepthUses are a 32x32 D32_FLOAT depth buffer's that shaders
+	// may sample.
+	legacyDepthUses = []legacyUse{
+		{ddi.StateCommon, "", []ddi.CommandListType{direct, compute}},
+		{ddi.StateDepthWrite, "draw ds-write X", []ddi.CommandListType{direct}},
+		{ddi.StateDepthRead, "draw ds X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateNonPixelShaderResource, "dispatch srv X uav OUTB", []ddi.CommandListType{direct, compute}},
+		{ddi.StatePixelShaderResource, "draw ps-srv X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateDepthRead | ddi.StatePixelShaderResource, "draw ds X ps-srv X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateCopySource, "copy-texture-to-buffer OUTB 0 X@0", []ddi.CommandListType{direct, compute}},
+		{ddi.StateCopyDest, "copy-buffer-to-texture X@0 SRC 0", []ddi.CommandListType{direct, compute}},
+	}
+	// legacyMSUses are a 4-sample render target's.
+	legacyMSUses = []legacyUse{
+		{ddi.StateCommon, "", []ddi.CommandListType{direct}},
+		{ddi.StateRenderTarget, "draw rt X", []ddi.CommandListType{direct}},
+		{ddi.StateResolveSource, "resolve OUTR@0 X@0", []ddi.CommandListType{direct}},
+		{ddi.StatePixelShaderResource, "draw ps-srv X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateResolveSource | ddi.StatePixelShaderResource, "resolve OUTR@0 X@0", []ddi.CommandListType{direct}},
+	}
+	// legacyShadingRateUses are a shading-rate image's.
+	legacyShadingRateUses = []legacyUse{
+		{ddi.StateCommon, "", []ddi.CommandListType{direct}},
+		{ddi.StateShadingRateSource, "draw shading-rate X rt OUT", []ddi.CommandListType{direct}},
+		{ddi.StateUnorderedAccess, "dispatch uav X", []ddi.CommandListType{direct}},
+		{ddi.StateNonPixelShaderResource, "dispatch srv X uav OUTB", []ddi.CommandListType{direct}},
+		{ddi.StateCopyDest, "copy-buffer-to-texture X@0 SRC 0", []ddi.CommandListType{direct}},
+	}
 	// legacyVideoUses are a 64x64 NV12 frame's on the three video queues.
 	legacyVideoUses = []legacyUse{
 		{ddi.StateCommon, "", []ddi.CommandListType{vDecode, vProc, vEncode}},
@@ -76,14 +105,24 @@ func runsOn(u legacyUse, q ddi.CommandListType) bool {
 
 func genLegacy() map[string]string {
 	out := map[string]string{}
+	const (
+		fillTexture = "copy-buffer-to-texture X@0 SRC 0"
+		fillBuffer  = "copy-buffer X 0 SRC 0 16384"
+	)
 	for _, kind := range []struct {
 		name string
 		decl string
 		uses []legacyUse
+		// fill is the copy that fills X first, promoting it to COPY_DEST
+		// ("": X starts from COMMON).
+		fill string
 	}{
-		{"texture", "texture X 32x32 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state COMMON", legacyTextureUses},
-		{"buffer", "buffer X 16384 flags UNORDERED_ACCESS state COMMON", legacyBufferUses},
-		{"video", "texture X 64x64 format NV12 state COMMON", legacyVideoUses},
+		{"texture", "texture X 32x32 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state COMMON", legacyTextureUses, fillTexture},
+		{"buffer", "buffer X 16384 flags UNORDERED_ACCESS state COMMON", legacyBufferUses, fillBuffer},
+		{"depth", "texture X 32x32 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE state COMMON", legacyDepthUses, fillTexture},
+		{"multisampled", "texture X 32x32 samples 4 flags RENDER_TARGET|SHADER_RESOURCE state COMMON", legacyMSUses, ""},
+		{"shading-rate", "texture X 16x16 format R8_UINT flags UNORDERED_ACCESS|SHADER_RESOURCE state COMMON", legacyShadingRateUses, fillTexture},
+		{"video", "texture X 64x64 format NV12 state COMMON", legacyVideoUses, ""},
 	} {
 		for _, q := range []ddi.CommandListType{direct, compute, copyQ, vDecode, vProc, vEncode} {
 			var g genFile
@@ -97,7 +136,7 @@ func genLegacy() map[string]string {
 						g.header("every pair of legacy states of a %s on %s lists, through ResourceBarrier (gen_legacy.go)", kind.name, q)
 					}
 					n++
-					g.section(fmt.Sprintf("%s %s -> %s", kind.name, a.state, b.state), legacyPairCase(kind.decl, q, a, b)...)
+					g.section(fmt.Sprintf("%s %s -> %s", kind.name, a.state, b.state), legacyPairCase(kind.decl, kind.fill, q, a, b)...)
 				}
 			}
 			if n > 0 {
@@ -108,10 +147,11 @@ func genLegacy() map[string]string {
 	return out
 }
 
-// legacyPairCase fills X by a copy, which promotes it to COPY_DEST, then
-// moves it to a's state, uses it, moves it to b's and uses it. A video
-// frame starts from COMMON: video lists do not copy.
-func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string {
+// legacyPairCase fills X by a copy, which promotes it to COPY_DEST (a
+// kind without fill starts from COMMON: video lists do not copy, nor does
+// anything into a multisampled texture), then moves it to a's state, uses
+// it, moves it to b's and uses it.
+func legacyPairCase(decl, fill string, q ddi.CommandListType, a, b legacyUse) []string {
 	// Each use writes outputs of its own (OUTB1, OUT1; OUTB2, OUT2), so
 	// the two uses do not race on them.
 	lines := []string{decl,
@@ -120,7 +160,8 @@ func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string
 	switch q {
 	case direct:
 		lines = append(lines, "texture OUT1 32x32 flags RENDER_TARGET state RENDER_TARGET",
-			"texture OUT2 32x32 flags RENDER_TARGET state RENDER_TARGET")
+			"texture OUT2 32x32 flags RENDER_TARGET state RENDER_TARGET",
+			"texture OUTR1 32x32 flags RENDER_TARGET state RESOLVE_DEST", "texture OUTR2 32x32 flags RENDER_TARGET state RESOLVE_DEST")
 	case vDecode, vProc:
 		w := ddi.StateVideoDecodeWrite
 		if q == vProc {
@@ -130,12 +171,8 @@ func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string
 	}
 	lines = append(lines, "queue Q "+q.String(), "list L "+q.String())
 	from := ddi.StateCommon
-	switch {
-	case strings.Contains(decl, "NV12"):
-	case strings.HasPrefix(decl, "buffer"):
-		lines, from = append(lines, "  copy-buffer X 0 SRC 0 16384"), ddi.StateCopyDest
-	default:
-		lines, from = append(lines, "  copy-buffer-to-texture X@0 SRC 0"), ddi.StateCopyDest
+	if fill != "" {
+		lines, from = append(lines, "  "+fill), ddi.StateCopyDest
 	}
 	for i, u := range []legacyUse{a, b} {
 		if u.state != from {
@@ -144,7 +181,7 @@ func legacyPairCase(decl string, q ddi.CommandListType, a, b legacyUse) []string
 		}
 		if u.cmd != "" {
 			n := fmt.Sprint(i + 1)
-			lines = append(lines, "  "+strings.TrimSpace(strings.NewReplacer("OUTB", "OUTB"+n, "OUTV", "OUTV"+n, "OUT ", "OUT"+n+" ").Replace(u.cmd+" ")))
+			lines = append(lines, "  "+strings.TrimSpace(strings.NewReplacer("OUTB", "OUTB"+n, "OUTV", "OUTV"+n, "OUTR", "OUTR"+n, "OUT ", "OUT"+n+" ").Replace(u.cmd+" ")))
 		}
 	}
 	return append(lines, "end", "execute Q L", "expect reference", "expect no-hazard")
