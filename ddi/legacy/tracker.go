@@ -1,6 +1,7 @@
 package legacy
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -211,7 +212,7 @@ func promotable(r Resource, s ddi.ResourceStates) bool {
 		return s&(ddi.StateDepthWrite|ddi.StateDepthRead) == 0
 	}
 	const textureStates = ddi.StateCopyDest | ddi.StateCopySource | ddi.StateNonPixelShaderResource | ddi.StatePixelShaderResource
-	return s&^textureStates == 0 && (s == ddi.StateCopyDest || s&ddi.StateCopyDest == 0)
+	return s&^textureStates == 0
 }
 
 // subKey names one subresource.
@@ -240,50 +241,63 @@ type listSub struct {
 	barriered     bool // a legacy barrier named it
 	enhanced      bool // an enhanced barrier named the resource
 	enhancedAfter bool // ... after which the list used legacy barriers on it
+	touched       bool // the list did any of the above
 }
 
 // List is one command list's side of the tracker: it sees the list's
 // legacy barriers, the work's uses and its enhanced barriers, and the
 // submission checks what it assumed.
 type List struct {
-	t     *Tracker
-	typ   ddi.CommandListType
-	subs  map[subKey]*listSub
+	t   *Tracker
+	typ ddi.CommandListType
+	// res holds, per resource the list touches, every subresource's
+	// record (indexed by subresource); order the touched ones in the
+	// order the list first touched them, which reports follow.
+	res   map[ddi.HResource][]listSub
 	order []subKey
 }
 
 // NewList returns the view of a new command list of a type.
 func (t *Tracker) NewList(typ ddi.CommandListType) *List {
-	return &List{t: t, typ: typ, subs: map[subKey]*listSub{}}
+	return &List{t: t, typ: typ, res: map[ddi.HResource][]listSub{}}
 }
 
 // Reset forgets what the list recorded.
 func (l *List) Reset() {
-	clear(l.subs)
+	clear(l.res)
 	l.order = l.order[:0]
 }
 
-func (l *List) sub(k subKey) *listSub {
-	s := l.subs[k]
-	if s == nil {
-		s = &listSub{}
-		l.subs[k] = s
-		l.order = append(l.order, k)
+// peek is what the list recorded of a subresource, nil if nothing.
+func (l *List) peek(h ddi.HResource, sub uint32) *listSub {
+	if subs := l.res[h]; int(sub) < len(subs) && subs[sub].touched {
+		return &subs[sub]
+	}
+	return nil
+}
+
+// sub is the list's record of a subresource of r, made on first touch.
+func (l *List) sub(h ddi.HResource, r *tracked, sub uint32) *listSub {
+	subs := l.res[h]
+	if len(subs) < len(r.state) {
+		subs = append(subs, make([]listSub, len(r.state)-len(subs))...)
+		l.res[h] = subs
+	}
+	s := &subs[sub]
+	if !s.touched {
+		s.touched = true
+		l.order = append(l.order, subKey{h, sub})
 	}
 	return s
 }
 
-// subresources lists the subresources one index names (AllSubresources:
-// all of them).
-func subresources(r *tracked, sub uint32) []uint32 {
+// subresources is the range of subresources one index names
+// (AllSubresources: all of them).
+func subresources(r *tracked, sub uint32) (first, end uint32) {
 	if sub != AllSubresources {
-		return []uint32{sub}
+		return sub, sub + 1
 	}
-	out := make([]uint32, len(r.state))
-	for i := range out {
-		out[i] = uint32(i)
-	}
-	return out
+	return 0, uint32(len(r.state))
 }
 
 // ResourceBarrier is one ID3D12GraphicsCommandList::ResourceBarrier call:
@@ -300,10 +314,10 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 				Rule: fmt.Sprintf(rule, args...)})
 		}
 		var res Resource
+		var r *tracked // a transition's resource
 		switch b.Type {
 		case TypeTransition:
-			r := l.t.lookup(b.Resource)
-			if r == nil {
+			if r = l.t.lookup(b.Resource); r == nil {
 				bad(MsgInvalidResource, b.Resource, AllSubresources, "pResource", "no resource has this handle")
 				continue
 			}
@@ -313,35 +327,19 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 					"the resource has %d subresources", len(r.state))
 				continue
 			}
-			if _, err := Translate(b, res); err != nil {
-				id := MsgInvalidCombination
-				if strings.HasPrefix(err.Error(), "Flags") {
-					id = MsgInvalidFlags
-				}
-				bad(id, b.Resource, b.Subresource, "", "%v", err)
-				continue
-			}
-			if b.StateBefore == b.StateAfter {
-				bad(MsgMatchingStates, b.Resource, b.Subresource, "StateAfter",
-					"StateBefore and StateAfter are both %s: a transition must change the state", b.StateAfter)
-				continue
-			}
-			if !l.transition(b, r, bad) {
-				continue
-			}
 		case TypeUAV, TypeAliasing:
 			ok := true
 			for _, h := range []ddi.HResource{b.Resource, b.ResourceBefore, b.ResourceAfter} {
 				if h == 0 {
 					continue
 				}
-				r := l.t.lookup(h)
-				if r == nil {
+				x := l.t.lookup(h)
+				if x == nil {
 					bad(MsgInvalidResource, h, AllSubresources, "pResource", "no resource has this handle")
 					ok = false
 					continue
 				}
-				res = r.Resource
+				res = x.Resource
 			}
 			if !ok {
 				continue
@@ -352,8 +350,24 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 		}
 		e, err := Translate(b, res)
 		if err != nil {
-			bad(MsgInvalidFlags, 0, AllSubresources, "Flags", "%v", err)
+			// A state that stands for none is an invalid combination;
+			// anything else Translate refuses is the flags'.
+			id, field := MsgInvalidFlags, "Flags"
+			if se := (*StateError)(nil); errors.As(err, &se) {
+				id, field = MsgInvalidCombination, ""
+			}
+			bad(id, b.Resource, b.Subresource, field, "%v", err)
 			continue
+		}
+		if r != nil {
+			if b.StateBefore == b.StateAfter {
+				bad(MsgMatchingStates, b.Resource, b.Subresource, "StateAfter",
+					"StateBefore and StateAfter are both %s: a transition must change the state", b.StateAfter)
+				continue
+			}
+			if !l.transition(b, r, bad) {
+				continue
+			}
 		}
 		if e.Type == ddi.BarrierTypeTexture && l.typ == ddi.CommandListTypeCopy {
 			t := e.Texture()
@@ -369,11 +383,11 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 // transition checks a transition's halves against the list's record of
 // each subresource it names and moves them on; false if it refused it.
 func (l *List) transition(b Barrier, r *tracked, bad func(MessageID, ddi.HResource, uint32, string, string, ...any)) bool {
-	subs := subresources(r, b.Subresource)
+	first, end := subresources(r, b.Subresource)
 	// Check every subresource before changing any: a refused barrier
 	// changes nothing.
-	for _, sub := range subs {
-		s := l.subs[subKey{b.Resource, sub}]
+	for sub := first; sub < end; sub++ {
+		s := l.peek(b.Resource, sub)
 		switch {
 		case s != nil && s.begun && b.Flags != FlagEndOnly:
 			bad(MsgInvalidSplitBarrier, b.Resource, sub, "Flags",
@@ -399,8 +413,8 @@ func (l *List) transition(b Barrier, r *tracked, bad func(MessageID, ddi.HResour
 			return false
 		}
 	}
-	for _, sub := range subs {
-		s := l.sub(subKey{b.Resource, sub})
+	for sub := first; sub < end; sub++ {
+		s := l.sub(b.Resource, r, sub)
 		s.barriered = true
 		if s.enhanced {
 			s.enhancedAfter = true
@@ -431,12 +445,13 @@ func (l *List) transition(b Barrier, r *tracked, bad func(MessageID, ddi.HResour
 // (reads accumulate); where it does not, the submission checks it.
 func (l *List) Use(command string, h ddi.HResource, sub uint32, state ddi.ResourceStates) []Message {
 	r := l.t.lookup(h)
-	if r == nil {
-		return nil // the driver reports a handle of nothing
+	if r == nil || sub != AllSubresources && sub >= uint32(len(r.state)) {
+		return nil // the driver reports a handle of nothing or a subresource past the resource's
 	}
 	var msgs []Message
-	for _, sb := range subresources(r, sub) {
-		s := l.sub(subKey{h, sb})
+	first, end := subresources(r, sub)
+	for sb := first; sb < end; sb++ {
+		s := l.sub(h, r, sb)
 		switch {
 		case s.begun:
 			msgs = append(msgs, Message{ID: MsgInvalidSplitBarrier, Command: command, Barrier: -1, Resource: h, Subresource: sb,
@@ -465,10 +480,10 @@ func (l *List) EnhancedBarrier(command string, h ddi.HResource) []Message {
 		return nil
 	}
 	var msgs []Message
-	for sb := range r.state {
-		s := l.sub(subKey{h, uint32(sb)})
+	for sb := range uint32(len(r.state)) {
+		s := l.sub(h, r, sb)
 		if s.barriered && s.known && s.cur != ddi.StateCommon {
-			msgs = append(msgs, interopMessage(command, h, uint32(sb), s.cur))
+			msgs = append(msgs, interopMessage(command, h, sb, s.cur))
 		}
 		s.enhanced = true
 	}
@@ -485,7 +500,7 @@ func interopMessage(command string, h ddi.HResource, sub uint32, s ddi.ResourceS
 func (l *List) Close() []Message {
 	var msgs []Message
 	for _, k := range l.order {
-		if s := l.subs[k]; s.begun {
+		if s := l.peek(k.h, k.sub); s.begun {
 			msgs = append(msgs, Message{ID: MsgUnmatchedBegin, Command: "Close", Barrier: -1, Resource: k.h, Subresource: k.sub,
 				Rule: fmt.Sprintf("a BEGIN_ONLY transition (%s -> %s) is not ended in this command list", s.splitBefore, s.splitAfter)})
 		}
@@ -516,7 +531,7 @@ func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
 			if r == nil || k.sub >= uint32(len(r.state)) {
 				continue // destroyed since: the driver refuses the list
 			}
-			s := l.subs[k]
+			s := l.peek(k.h, k.sub)
 			if !r.legacy && !s.barriered {
 				continue // enhanced barriers keep this resource; the driver checks it
 			}
@@ -542,10 +557,10 @@ func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
 				promoted = true
 			}
 			switch {
-			case s.enhancedAfter || s.barriered && !s.enhanced:
+			case s.enhanced && !s.enhancedAfter:
+				r.legacy = false // an enhanced barrier took it over
+			case s.barriered:
 				r.legacy = true
-			case s.enhanced:
-				r.legacy = false
 			}
 			if _, ok := promotedRead[k]; !ok {
 				touched = append(touched, k)

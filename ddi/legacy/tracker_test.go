@@ -247,6 +247,15 @@ func TestInterop(t *testing.T) {
 	assert.False(t, legacy, "an enhanced barrier ends the legacy state")
 }
 
+// TestUseOfASubresourcePastTheResource: the driver reports it; the
+// tracker records nothing of it.
+func TestUseOfASubresourcePastTheResource(t *testing.T) {
+	l := newTracked(t).NewList(ddi.CommandListTypeDirect)
+	assert.Empty(t, l.Use("Draw", texH, 2, ddi.StatePixelShaderResource))
+	assert.Empty(t, l.Use("Draw", 99, 0, ddi.StatePixelShaderResource))
+	assert.Empty(t, l.order)
+}
+
 // TestEnhancedResourcesAreNotTracked: work on a resource created with a
 // layout and never named by a legacy barrier is the driver's to check.
 func TestEnhancedResourcesAreNotTracked(t *testing.T) {
