@@ -40,7 +40,7 @@ func legacyForms(t *testing.T) string {
 		{"uav NULL", "", legacy.UAV(0), buf},
 		{"aliasing (any)", "", legacy.Aliasing(r, r+1), buf},
 	} {
-		e, err := legacy.Translate(c.b, c.res)
+		e, err := legacy.Translate(c.b, c.res, ddi.CommandListTypeDirect)
 		require.NoError(t, err, c.text)
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", c.text, c.on, e.String())
 	}

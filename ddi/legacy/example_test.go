@@ -11,7 +11,7 @@ import (
 // runtime hands it to the Barrier DDI.
 func ExampleTranslate() {
 	b := legacy.Transition(2, legacy.AllSubresources, ddi.StateRenderTarget, ddi.StatePixelShaderResource)
-	e, err := legacy.Translate(b, legacy.Resource{Texture: true})
+	e, err := legacy.Translate(b, legacy.Resource{Texture: true}, ddi.CommandListTypeDirect)
 	if err != nil {
 		fmt.Println(err)
 		return

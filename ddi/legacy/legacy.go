@@ -126,21 +126,23 @@ const (
 )
 
 // Translate returns the enhanced barrier one legacy barrier becomes at the
-// Barrier DDI, given what its resource is (res; unused for NULL
-// resources). A transition takes its before and after scopes from
-// StateEquivalent; BEGIN_ONLY makes SyncAfter SPLIT, END_ONLY SyncBefore
-// (000 "Split Barriers"); a simultaneous-access texture keeps layout
-// COMMON. A UAV barrier of NULL covers the UAV scopes; of a buffer, their
+// Barrier DDI of a command list of type q, given what its resource is
+// (res; unused for NULL resources). A transition takes its before and
+// after scopes from StateEquivalent; BEGIN_ONLY makes SyncAfter SPLIT,
+// END_ONLY SyncBefore (000 "Split Barriers"); a simultaneous-access
+// texture keeps layout COMMON, and so does any texture on a copy list,
+// where it is in COMMON, promoted or decayed, whatever its legacy state
+// (E-LEGACY-COPY-QUEUE). A UAV barrier of NULL covers the UAV scopes; of a buffer, their
 // syncs and the accesses the buffer may have (the acceleration-structure
 // ones only on an acceleration-structure buffer); of a texture, its
 // shaders' unordered accesses in layout UNORDERED_ACCESS. An
 // aliasing barrier is a global barrier that waits for all work and makes
 // all writes visible (E-LEGACY-ALIASING). The states are not checked
 // against what the subresource holds: that is the tracker's job.
-func Translate(b Barrier, res Resource) (ddi.Barrier, error) {
+func Translate(b Barrier, res Resource, q ddi.CommandListType) (ddi.Barrier, error) {
 	switch b.Type {
 	case TypeTransition:
-		return transition(b, res)
+		return transition(b, res, q)
 	case TypeUAV:
 		if b.Flags != FlagNone {
 			return ddi.Barrier{}, fmt.Errorf("a UAV barrier takes no flags (Flags %s)", b.Flags)
@@ -176,7 +178,7 @@ func Translate(b Barrier, res Resource) (ddi.Barrier, error) {
 
 var allSubresources = ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresourcesIndex}
 
-func transition(b Barrier, res Resource) (ddi.Barrier, error) {
+func transition(b Barrier, res Resource, q ddi.CommandListType) (ddi.Barrier, error) {
 	before, err := StateEquivalent(b.StateBefore, res.Texture)
 	if err != nil {
 		return ddi.Barrier{}, fmt.Errorf("StateBefore: %w", err)
@@ -198,7 +200,7 @@ func transition(b Barrier, res Resource) (ddi.Barrier, error) {
 		return ddi.NewBufferBarrier(ddi.BufferBarrier{SyncBefore: before.Sync, SyncAfter: after.Sync,
 			AccessBefore: before.Access, AccessAfter: after.Access, Resource: b.Resource}), nil
 	}
-	if res.Simultaneous {
+	if res.Simultaneous || q == ddi.CommandListTypeCopy {
 		before.Layout, after.Layout = ddi.LayoutCommon, ddi.LayoutCommon
 	}
 	// One subresource is the index form of the range (NumMipLevels 0):

@@ -92,25 +92,27 @@ func TestInvalidStates(t *testing.T) {
 	}
 }
 
+const direct = ddi.CommandListTypeDirect
+
 // TestTranslate: what each kind of legacy barrier becomes at the DDI.
 func TestTranslate(t *testing.T) {
 	const r = ddi.HResource(7)
 	tex, buf, sa := Resource{Texture: true}, Resource{}, Resource{Texture: true, Simultaneous: true}
-	b, err := Translate(Transition(r, 3, ddi.StateRenderTarget, ddi.StatePixelShaderResource), tex)
+	b, err := Translate(Transition(r, 3, ddi.StateRenderTarget, ddi.StatePixelShaderResource), tex, direct)
 	require.NoError(t, err)
 	assert.Equal(t, &ddi.TextureBarrier{SyncBefore: ddi.SyncRenderTarget, SyncAfter: ddi.SyncPixelShading,
 		AccessBefore: ddi.AccessRenderTarget, AccessAfter: ddi.AccessShaderResource,
 		LayoutBefore: ddi.LayoutRenderTarget, LayoutAfter: ddi.LayoutLegacyPixelShaderResource,
 		Resource: r, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: 3}}, b.Texture())
 
-	b, err = Translate(Transition(r, AllSubresources, ddi.StateCommon, ddi.StateCopyDest), buf)
+	b, err = Translate(Transition(r, AllSubresources, ddi.StateCommon, ddi.StateCopyDest), buf, direct)
 	require.NoError(t, err)
 	assert.Equal(t, &ddi.BufferBarrier{SyncBefore: ddi.SyncAll, SyncAfter: ddi.SyncCopy,
 		AccessBefore: ddi.AccessCommon, AccessAfter: ddi.AccessCopyDest, Resource: r}, b.Buffer())
 
 	begin := Transition(r, AllSubresources, ddi.StateUnorderedAccess, ddi.StateNonPixelShaderResource)
 	begin.Flags = FlagBeginOnly
-	b, err = Translate(begin, sa)
+	b, err = Translate(begin, sa, direct)
 	require.NoError(t, err)
 	assert.Equal(t, ddi.SyncSplit, b.Texture().SyncAfter)
 	assert.Equal(t, ddi.LayoutCommon, b.Texture().LayoutBefore, "a simultaneous-access texture stays COMMON")
@@ -118,29 +120,36 @@ func TestTranslate(t *testing.T) {
 	assert.Equal(t, ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresourcesIndex}, b.Texture().Subresources)
 	end := begin
 	end.Flags = FlagEndOnly
-	b, err = Translate(end, tex)
+	b, err = Translate(end, tex, direct)
 	require.NoError(t, err)
 	assert.Equal(t, ddi.SyncSplit, b.Texture().SyncBefore)
 	assert.Equal(t, ddi.SyncNonPixelShading, b.Texture().SyncAfter)
 
-	b, err = Translate(UAV(0), Resource{})
+	b, err = Translate(UAV(0), Resource{}, direct)
 	require.NoError(t, err)
 	require.Equal(t, ddi.BarrierTypeGlobal, b.Type)
 	assert.Equal(t, uavAccess, b.Global().AccessBefore)
-	b, err = Translate(UAV(r), tex)
+	b, err = Translate(UAV(r), tex, direct)
 	require.NoError(t, err)
 	assert.Equal(t, ddi.LayoutUnorderedAccess, b.Texture().LayoutAfter)
 	assert.Equal(t, ddi.AccessUnorderedAccess, b.Texture().AccessAfter, "no acceleration-structure access on a texture")
-	b, err = Translate(UAV(r), buf)
+	b, err = Translate(UAV(r), buf, direct)
 	require.NoError(t, err)
 	assert.Equal(t, uavSync, b.Buffer().SyncBefore)
 	assert.Equal(t, ddi.AccessUnorderedAccess, b.Buffer().AccessBefore, "only an acceleration-structure buffer has those accesses")
-	b, err = Translate(UAV(r), Resource{AccelerationStructure: true})
+	b, err = Translate(UAV(r), Resource{AccelerationStructure: true}, direct)
 	require.NoError(t, err)
 	assert.Equal(t, uavAccess, b.Buffer().AccessAfter)
 
+	// On a copy list a texture stays in COMMON (E-LEGACY-COPY-QUEUE).
+	b, err = Translate(Transition(r, 0, ddi.StateCopyDest, ddi.StateCopySource), tex, ddi.CommandListTypeCopy)
+	require.NoError(t, err)
+	assert.Equal(t, ddi.LayoutCommon, b.Texture().LayoutBefore)
+	assert.Equal(t, ddi.LayoutCommon, b.Texture().LayoutAfter)
+	assert.Equal(t, ddi.AccessCopySource, b.Texture().AccessAfter)
+
 	for _, a := range []Barrier{Aliasing(0, 0), Aliasing(r, 0), Aliasing(0, r), Aliasing(r, r+1)} {
-		b, err = Translate(a, tex)
+		b, err = Translate(a, tex, direct)
 		require.NoError(t, err)
 		assert.Equal(t, &ddi.GlobalBarrier{SyncBefore: ddi.SyncAll, SyncAfter: ddi.SyncAll}, b.Global())
 	}
@@ -160,7 +169,7 @@ func TestTranslateRefuses(t *testing.T) {
 		{Barrier{Type: TypeAliasing, Flags: FlagEndOnly}, "an aliasing barrier takes no flags (Flags END_ONLY)"},
 		{Barrier{Type: 3}, "no resource barrier type is 3"},
 	} {
-		_, err := Translate(c.b, tex)
+		_, err := Translate(c.b, tex, direct)
 		assert.ErrorContains(t, err, c.want)
 	}
 }

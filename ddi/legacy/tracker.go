@@ -348,7 +348,7 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 			bad(MsgInvalidType, 0, AllSubresources, "Type", "no resource barrier type is %d", uint32(b.Type))
 			continue
 		}
-		e, err := Translate(b, res)
+		e, err := Translate(b, res, l.typ)
 		if err != nil {
 			// A state that stands for none is an invalid combination;
 			// anything else Translate refuses is the flags'.
@@ -368,12 +368,6 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 			if !l.transition(b, r, bad) {
 				continue
 			}
-		}
-		if e.Type == ddi.BarrierTypeTexture && l.typ == ddi.CommandListTypeCopy {
-			t := e.Texture()
-			// A texture a copy queue uses is in COMMON, promoted or
-			// decayed, whatever its legacy state (E-LEGACY-COPY-QUEUE).
-			t.LayoutBefore, t.LayoutAfter = ddi.LayoutCommon, ddi.LayoutCommon
 		}
 		out = append(out, e)
 	}
