@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ebref/ebref/ddi"
@@ -112,8 +113,7 @@ func genWorkArgs() map[string]string {
 	g.header("every resource member of every work command, given a handle of nothing, a destroyed resource, a subresource or range past its resource (gen_workargs.go)")
 	for _, a := range workArgs {
 		dead := "DEAD"
-		if a.kind == "texture" || strings.HasPrefix(a.valid, "TEX") || a.valid == "RT" || a.valid == "DS" ||
-			a.valid == "UAVT" || a.valid == "SRI" || a.valid == "MS" || a.valid == "RD" || strings.HasPrefix(a.valid, "FRAME") {
+		if isTextureDecl(a.valid) {
 			dead = "DEADT"
 		}
 		sub := ""
@@ -160,4 +160,9 @@ func withArg(cmd, v string) string {
 		}
 	}
 	return strings.Join(f, " ")
+}
+
+// isTextureDecl reports whether workArgResources declares name a texture.
+func isTextureDecl(name string) bool {
+	return slices.ContainsFunc(workArgResources, func(d string) bool { return strings.HasPrefix(d, "texture "+name+" ") })
 }
