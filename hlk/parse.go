@@ -1407,7 +1407,12 @@ func (c *cursor) enum(what string, parse func(string) (uint64, error)) (uint64, 
 		return 0, err
 	}
 	if t.kind == tNumber && !strings.Contains(t.text, "|") {
-		return parseUint(t)
+		// Every enum and flag set of the DDI is 32 bits wide.
+		v, err := parseUint(t)
+		if err == nil && v > 0xffffffff {
+			return 0, &ParseError{t.pos, fmt.Sprintf("%d does not fit %s (at most 4294967295)", v, what)}
+		}
+		return v, err
 	}
 	if t.kind != tWord && t.kind != tNumber {
 		return 0, &ParseError{t.pos, fmt.Sprintf("expected %s, found %s", what, t)}
