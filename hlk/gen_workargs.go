@@ -10,10 +10,11 @@ import (
 
 // The work-argument checks: every resource member of every work command,
 // given a handle of nothing, a destroyed resource, and where the member
-// takes one a subresource past the resource's, or a buffer range past the
-// buffer's end or not aligned to 4 bytes. Each must be refused with the
-// message its kind of mistake has, whichever command and member it is in
-// (000 "Barrier API Call Validation" for handles; errata E-DESTROY).
+// takes one the subresource just past the resource's, or a buffer range
+// past the buffer's end or not aligned to 4 bytes. Each must be refused
+// with the message its kind of mistake has, whichever command and member
+// it is in (000 "Barrier API Call Validation" for handles; errata
+// E-DESTROY).
 
 // workArg is one resource member of a work command.
 type workArg struct {
@@ -126,7 +127,8 @@ func genWorkArgs() map[string]string {
 		}
 		switch a.kind {
 		case "texture":
-			forms = append(forms, struct{ what, view, expect string }{"a subresource past the resource's", a.valid + "@99", "EBREF_INVALID_WORK"})
+			forms = append(forms, struct{ what, view, expect string }{"the subresource just past the resource's",
+				fmt.Sprintf("%s@%d", a.valid, subresourcesOfDecl(a.valid)), "EBREF_INVALID_WORK"})
 		case "buffer":
 			forms = append(forms, struct{ what, view, expect string }{"a range past the buffer's end", a.valid + "[4000+200]", "EBREF_INVALID_WORK"})
 			if !a.copyRole {
@@ -165,4 +167,15 @@ func withArg(cmd, v string) string {
 // isTextureDecl reports whether workArgResources declares name a texture.
 func isTextureDecl(name string) bool {
 	return slices.ContainsFunc(workArgResources, func(d string) bool { return strings.HasPrefix(d, "texture "+name+" ") })
+}
+
+// subresourcesOfDecl is how many subresources a texture of
+// workArgResources has: an NV12 frame two planes, the others one.
+func subresourcesOfDecl(name string) int {
+	if slices.ContainsFunc(workArgResources, func(d string) bool {
+		return strings.HasPrefix(d, "texture "+name+" ") && strings.Contains(d, "format NV12")
+	}) {
+		return 2
+	}
+	return 1
 }
