@@ -473,6 +473,9 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 // newer when the reference's last writer of them came after it and they
 // hold the reference's value.
 func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byte, tag uint32) {
+	if m.ref.lastWriter(addr, uint64(len(data))) <= tag {
+		return // no byte has a writer newer than the flushed data's
+	}
 	var rb [LineSize]byte
 	ref := rb[:len(data)]
 	m.ref.mem.Read(addr, ref)

@@ -67,3 +67,21 @@ func (r *reference) writer(addr uint64) uint32 {
 	}
 	return t[addr%PageSize/4]
 }
+
+// lastWriter is the greatest gid among the last writers of the dwords
+// overlapping [addr, addr+n): no byte there was written by a later op.
+func (r *reference) lastWriter(addr, n uint64) uint32 {
+	var w uint32
+	end := addr + n
+	for a := addr &^ 3; a < end; {
+		pg := a / PageSize
+		stop := min(end, (pg+1)*PageSize)
+		if t := r.writers[pg]; t != nil {
+			for i := a % PageSize / 4; a < stop; a, i = a+4, i+1 {
+				w = max(w, t[i])
+			}
+		}
+		a = stop
+	}
+	return w
+}
