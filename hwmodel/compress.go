@@ -183,10 +183,10 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 			if code == MetaCompressed || code == MetaClear {
 				corrupt.add(lo, hi)
 			}
-			m.store(ctx.op, a.Client, lv, lo, append([]byte(nil), seg...), true)
+			m.store(ctx.op, a.Client, lv, lo, seg, true)
 			continue
 		}
-		block := make([]byte, bhi-blo)
+		block := m.scratch.block[:bhi-blo]
 		if lo != blo || hi != bhi {
 			// A partial write: decode the rest of the block as this op sees it.
 			rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
@@ -330,18 +330,36 @@ func (m *Machine) plainAt(ctx *opCtx, addr uint64, v byte) byte {
 // as an aware client would see it, from memory. After Run every cache has
 // been flushed, so this is the final content.
 func (m *Machine) Logical(addr, size uint64, surface uint16) ([]byte, error) {
-	if _, ok := m.mapped(addr, size); !ok {
-		return nil, fmt.Errorf("hwmodel: 0x%x+0x%x is not mapped", addr, size)
+	if err := m.checkLogical(addr, size, surface); err != nil {
+		return nil, err
 	}
 	out := make([]byte, size)
+	m.logicalInto(addr, out, surface)
+	return out, nil
+}
+
+// checkLogical says why Logical cannot read [addr, addr+size) of surface.
+func (m *Machine) checkLogical(addr, size uint64, surface uint16) error {
+	if _, ok := m.mapped(addr, size); !ok {
+		return fmt.Errorf("hwmodel: 0x%x+0x%x is not mapped", addr, size)
+	}
+	if surface == 0 {
+		return nil
+	}
+	if s := m.surfaces[surface]; s == nil || addr < s.Base || addr+size > s.Base+s.Size {
+		return fmt.Errorf("hwmodel: 0x%x+0x%x is not inside surface %d", addr, size, surface)
+	}
+	return nil
+}
+
+// logicalInto is Logical into out, for a range checkLogical accepts.
+func (m *Machine) logicalInto(addr uint64, out []byte, surface uint16) {
 	m.mem.Read(addr, out)
 	if surface == 0 {
-		return out, nil
+		return
 	}
 	s := m.surfaces[surface]
-	if s == nil || addr < s.Base || addr+size > s.Base+s.Size {
-		return nil, fmt.Errorf("hwmodel: 0x%x+0x%x is not inside surface %d", addr, size, surface)
-	}
+	size := uint64(len(out))
 	first, last := blocksOf(s, addr, size)
 	for b := first; b <= last; b++ {
 		var meta [2]byte
@@ -361,7 +379,6 @@ func (m *Machine) Logical(addr, size uint64, surface uint16) ([]byte, error) {
 			}
 		}
 	}
-	return out, nil
 }
 
 // holds reports whether every byte of [lo, hi) is v in memory as ctx sees

@@ -235,7 +235,7 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
 
 // lineEffect is one op's change to one line of one level.
 type lineEffect struct {
-	op     *opRec
+	gid    uint32 // the op (Machine.ops): no pointer, so the records are not scanned
 	client cmdbuf.Client
 	reach  uint64 // the bytes it covers
 	prevV  uint64 // valid bits before it (caches)
@@ -290,11 +290,16 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 			b = lv.spareFx[n-1]
 			lv.spareFx = lv.spareFx[:n-1]
 		} else {
+			// One allocation gives every line room for its first record.
 			b = new(fxBlock)
+			first := make([]lineEffect, blockLines)
+			for j := range b.lines {
+				b.lines[j] = first[j : j : j+1]
+			}
 		}
 		lv.fx[k] = b
 	}
-	b.lines[i] = append(b.lines[i], lineEffect{op: op, client: client, reach: reach})
+	b.lines[i] = append(b.lines[i], lineEffect{gid: op.gid, client: client, reach: reach})
 	e := &b.lines[i][len(b.lines[i])-1]
 	e.prev, e.prevV, e.prevD = lv.state(la)
 	b.n++
@@ -346,7 +351,7 @@ func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte
 		if mask == 0 {
 			continue
 		}
-		if m.orderedBefore(e.op, e.client, rc) {
+		if m.orderedBefore(m.ops[e.gid], e.client, rc) {
 			settled |= mask
 			continue
 		}
@@ -543,6 +548,8 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 type scratch struct {
 	takeBuf []uint64
 	lineBuf [][LineSize]byte
+	// block holds one compression block being encoded.
+	block [BlockSize]byte
 	// opBuf is a bump allocator for the byte buffers of one op (what its
 	// reads return), reset when the next op is issued.
 	opBuf []byte
@@ -711,9 +718,10 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 				w := fx[:0]
 				for j := range fx {
 					e := &fx[j]
-					done := e.op.gone
-					if e.op.gonePass != pass {
-						done = gone(e.op)
+					op := m.ops[e.gid]
+					done := op.gone
+					if op.gonePass != pass {
+						done = gone(op)
 					}
 					if done && e.reach&kept == 0 {
 						continue

@@ -124,14 +124,19 @@ type Machine struct {
 	// surfaceIndex lists, per memory page, the surfaces overlapping it in
 	// definition order.
 	surfaceIndex map[uint64][]*Surface
-	labels       []label
-	engines      []*Engine
-	fences       map[uint32]*fence
-	buffers      map[uint32]*cmdbuf.Buffer
-	ops          []*opRec
-	effects      *effectLog
-	hazards      []Hazard
-	faults       []Fault
+	// surfPage caches surfaceIndex's entry for one page (surfPageOK: set;
+	// defining or removing a surface clears it).
+	surfPage   uint64
+	surfPageOK bool
+	surfList   []*Surface
+	labels     []label
+	engines    []*Engine
+	fences     map[uint32]*fence
+	buffers    map[uint32]*cmdbuf.Buffer
+	ops        []*opRec
+	effects    *effectLog
+	hazards    []Hazard
+	faults     []Fault
 	// metaIndex lists, per memory page, the surfaces whose metadata
 	// overlaps it.
 	metaIndex map[uint64][]*Surface
@@ -310,6 +315,7 @@ func (m *Machine) DefineSurface(s Surface) error {
 	if _, ok := m.mapped(s.Meta, MetadataSize(s.Size)); !ok {
 		return fmt.Errorf("hwmodel: surface %d's metadata 0x%x+0x%x is not mapped", s.ID, s.Meta, MetadataSize(s.Size))
 	}
+	m.surfPageOK = false
 	c := s
 	c.defined = make([]uint64, (MetadataSize(s.Size)/2+63)/64)
 	m.surfaces[s.ID] = &c
@@ -329,6 +335,7 @@ func (m *Machine) RemoveSurface(id uint16) {
 		return
 	}
 	delete(m.surfaces, id)
+	m.surfPageOK = false
 	unindex := func(idx map[uint64][]*Surface, lo, n uint64) {
 		for p := lo / PageSize; p <= (lo+n-1)/PageSize; p++ {
 			idx[p] = slices.DeleteFunc(idx[p], func(x *Surface) bool { return x == s })
@@ -344,7 +351,10 @@ func (m *Machine) RemoveSurface(id uint16) {
 // surfaceAt returns the surface holding addr, if any: of aliasing surfaces,
 // the one defined last (the alias in use).
 func (m *Machine) surfaceAt(addr uint64) *Surface {
-	ss := m.surfaceIndex[addr/PageSize]
+	if p := addr / PageSize; !m.surfPageOK || m.surfPage != p {
+		m.surfPage, m.surfPageOK, m.surfList = p, true, m.surfaceIndex[p]
+	}
+	ss := m.surfList
 	for i := len(ss) - 1; i >= 0; i-- {
 		if s := ss[i]; addr >= s.Base && addr < s.Base+s.Size {
 			return s

@@ -36,13 +36,13 @@ func splitmix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// output is what a non-copy work item writes through its j-th write access:
+// output is what a non-copy work item writes (in the op's scratch space) through its j-th write access:
 // a clear writes its parameter as a repeating little-endian dword, a discard
 // an undefined pattern of its identity and address (its reads do not
 // matter), everything else bytes generated from the digest of its reads, its
 // identity and j.
 func (m *Machine) output(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) []byte {
-	out := make([]byte, a.Size)
+	out := m.scratch.bytes(int(a.Size))
 	switch w.Kind {
 	case cmdbuf.WorkClear:
 		var p [4]byte
