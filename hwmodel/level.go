@@ -48,6 +48,8 @@ type level struct {
 	mem    *Mem                  // memory only
 	// fx holds the in-flight effects on this level's lines.
 	fx map[uint64]*fxBlock
+	// undo holds the line images the effects roll back to.
+	undo undoStore
 	// lastInval is the gid of the last op that invalidated this cache.
 	lastInval uint32
 	// One-entry lookup caches: accesses are mostly sequential.
@@ -235,27 +237,89 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
 
 // lineEffect is one op's change to one line of one level.
 type lineEffect struct {
-	gid    uint32 // the op (Machine.ops): no pointer, so the records are not scanned
+	reach uint64 // the bytes it covers
+	prevV uint64 // valid bits before it (caches)
+	prevD uint64 // dirty bits before it (caches)
+	gid   uint32 // the op (Machine.ops): no pointer, so the records are not scanned
+	// prev is the slot of the level's undo store holding the line's bytes
+	// before it, noUndo when none of the bytes it reaches were valid (a
+	// cache's invalid bytes mean nothing, so a store into an absent line
+	// keeps no copy).
+	prev int32
+	// older is the index in its block of the previous record on the same
+	// line, -1 for the line's oldest.
+	older  int32
+	line   uint8 // the line's index in its block
 	client cmdbuf.Client
-	reach  uint64 // the bytes it covers
-	prevV  uint64 // valid bits before it (caches)
-	prevD  uint64 // dirty bits before it (caches)
-	prev   [LineSize]byte
+}
+
+const noUndo = -1
+
+// undoStore holds the line images effects roll back to, in chunks that are
+// never moved, with released slots reused.
+type undoStore struct {
+	chunks [][]([LineSize]byte)
+	used   int32 // slots handed out from the chunks, reused or not
+	free   []int32
+}
+
+const undoChunk = 1024
+
+// put stores a line image and returns its slot.
+func (u *undoStore) put() (int32, *[LineSize]byte) {
+	var i int32
+	if n := len(u.free); n > 0 {
+		i = u.free[n-1]
+		u.free = u.free[:n-1]
+	} else {
+		if int(u.used) == len(u.chunks)*undoChunk {
+			u.chunks = append(u.chunks, make([][LineSize]byte, undoChunk))
+		}
+		i = u.used
+		u.used++
+	}
+	return i, u.at(i)
+}
+
+func (u *undoStore) at(i int32) *[LineSize]byte { return &u.chunks[i/undoChunk][i%undoChunk] }
+
+// release gives a slot back.
+func (u *undoStore) release(i int32) {
+	if i != noUndo {
+		u.free = append(u.free, i)
+	}
+}
+
+// reset gives every slot back, keeping the chunks.
+func (u *undoStore) reset() {
+	u.used = 0
+	u.free = u.free[:0]
 }
 
 // fxBlock holds the in-flight effects of blockLines lines, oldest first.
+// The records of all its lines share one slice, so a block costs one
+// allocation however its lines' records are spread; each line's records
+// are chained newest to oldest from newest.
 type fxBlock struct {
-	lines [blockLines][]lineEffect
-	n     int
+	recs   []lineEffect
+	newest [blockLines]int32 // -1: no record on the line
 }
 
-// effectsAt returns the in-flight effects on the line at la, oldest first.
-func (l *level) effectsAt(la uint64) []lineEffect {
-	b := l.fxAt(la >> blockShift)
-	if b == nil {
-		return nil
+func newFxBlock() *fxBlock {
+	b := new(fxBlock)
+	for i := range b.newest {
+		b.newest[i] = -1
 	}
-	return b.lines[la>>6%blockLines]
+	return b
+}
+
+// reach is what the in-flight effects on line i of b cover.
+func (b *fxBlock) reach(i uint64) uint64 {
+	var r uint64
+	for k := b.newest[i]; k >= 0; k = b.recs[k].older {
+		r |= b.recs[k].reach
+	}
+	return r
 }
 
 // logEffect records, before op changes them, the bytes reach of the line at
@@ -277,11 +341,7 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		if b == nil {
 			return
 		}
-		var under uint64
-		for j := range b.lines[i] {
-			under |= b.lines[i][j].reach
-		}
-		if under&reach == 0 {
+		if b.reach(i)&reach == 0 {
 			return
 		}
 	}
@@ -290,19 +350,26 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 			b = lv.spareFx[n-1]
 			lv.spareFx = lv.spareFx[:n-1]
 		} else {
-			// One allocation gives every line room for its first record.
-			b = new(fxBlock)
-			first := make([]lineEffect, blockLines)
-			for j := range b.lines {
-				b.lines[j] = first[j : j : j+1]
-			}
+			b = newFxBlock()
 		}
 		lv.fx[k] = b
 	}
-	b.lines[i] = append(b.lines[i], lineEffect{gid: op.gid, client: client, reach: reach})
-	e := &b.lines[i][len(b.lines[i])-1]
-	e.prev, e.prevV, e.prevD = lv.state(la)
-	b.n++
+	e := lineEffect{gid: op.gid, client: client, reach: reach, prev: noUndo, older: b.newest[i], line: uint8(i)}
+	if lv.isMem() {
+		var img *[LineSize]byte
+		e.prev, img = lv.undo.put()
+		lv.mem.Read(la, img[:])
+		e.prevV = ^uint64(0)
+	} else if ln := lv.lineAt(la); ln != nil {
+		e.prevV, e.prevD = ln.valid, ln.dirty
+		if ln.valid&reach != 0 {
+			var img *[LineSize]byte
+			e.prev, img = lv.undo.put()
+			*img = ln.data
+		}
+	}
+	b.newest[i] = int32(len(b.recs))
+	b.recs = append(b.recs, e)
 	m.effects.lines++
 }
 
@@ -343,10 +410,13 @@ func blend(dst, src *[LineSize]byte, mask uint64) {
 // back to before it.
 func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte, valid, dirty uint64) {
 	data, valid, dirty = lv.state(la)
-	fx := lv.effectsAt(la)
+	b := lv.fxAt(la >> blockShift)
+	if b == nil {
+		return data, valid, dirty
+	}
 	var settled uint64
-	for k := len(fx) - 1; k >= 0 && settled != ^uint64(0); k-- {
-		e := &fx[k]
+	for k := b.newest[la>>6%blockLines]; k >= 0 && settled != ^uint64(0); k = b.recs[k].older {
+		e := &b.recs[k]
 		mask := e.reach &^ settled
 		if mask == 0 {
 			continue
@@ -355,7 +425,9 @@ func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte
 			settled |= mask
 			continue
 		}
-		blend(&data, &e.prev, mask)
+		if e.prev != noUndo {
+			blend(&data, lv.undo.at(e.prev), mask)
+		}
 		if !lv.isMem() {
 			valid = valid&^mask | e.prevV&mask
 			dirty = dirty&^mask | e.prevD&mask
@@ -710,31 +782,33 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 	g.accesses = n
 	for _, lv := range m.allLevels() {
 		for k, b := range lv.fx {
-			for i, fx := range b.lines {
-				if len(fx) == 0 {
+			// Oldest first, per line: kept is what the line's kept
+			// records cover; the survivors are compacted and rechained.
+			var kept [blockLines]uint64
+			for i := range b.newest {
+				b.newest[i] = -1
+			}
+			w := 0
+			for j := range b.recs {
+				e := b.recs[j]
+				op := m.ops[e.gid]
+				done := op.gone
+				if op.gonePass != pass {
+					done = gone(op)
+				}
+				if done && e.reach&kept[e.line] == 0 {
+					lv.undo.release(e.prev)
 					continue
 				}
-				var kept uint64
-				w := fx[:0]
-				for j := range fx {
-					e := &fx[j]
-					op := m.ops[e.gid]
-					done := op.gone
-					if op.gonePass != pass {
-						done = gone(op)
-					}
-					if done && e.reach&kept == 0 {
-						continue
-					}
-					kept |= e.reach
-					w = append(w, *e)
-				}
-				clear(fx[len(w):])
-				b.n -= len(fx) - len(w)
-				g.lines -= len(fx) - len(w)
-				b.lines[i] = w
+				kept[e.line] |= e.reach
+				e.older = b.newest[e.line]
+				b.newest[e.line] = int32(w)
+				b.recs[w] = e
+				w++
 			}
-			if b.n == 0 {
+			g.lines -= len(b.recs) - w
+			b.recs = b.recs[:w]
+			if w == 0 {
 				lv.dropFx(k, b)
 			}
 		}
@@ -745,13 +819,13 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 func (m *Machine) resetEffects() {
 	for _, lv := range m.allLevels() {
 		for k, b := range lv.fx {
-			for i, fx := range b.lines {
-				clear(fx)
-				b.lines[i] = fx[:0]
+			b.recs = b.recs[:0]
+			for i := range b.newest {
+				b.newest[i] = -1
 			}
-			b.n = 0
 			lv.dropFx(k, b)
 		}
+		lv.undo.reset()
 	}
 	m.effects = newEffectLog()
 }
