@@ -420,7 +420,7 @@ func (e *Engine) runSyncOrAsync(p cmdbuf.Packet, cost uint64, syncPart *uint64, 
 // the number of lines written back.
 func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var flushed uint64
-	for _, la := range lv.heldLines(addr, size, true) {
+	for la := range lv.heldLines(addr, size, true) {
 		ln := lv.lineAt(la)
 		d, v, _ := m.lineView(ctx, lv, la)
 		visible := ^uint64(0)
@@ -518,7 +518,7 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var dropped uint64
 	var lost []uint64
-	for _, la := range lv.heldLines(addr, size, false) {
+	for la := range lv.heldLines(addr, size, false) {
 		ln := lv.lineAt(la)
 		keep := ln.dirty
 		if keep != 0 {

@@ -2,6 +2,7 @@ package hwmodel
 
 import (
 	"encoding/binary"
+	"iter"
 	"math/bits"
 	"slices"
 
@@ -61,8 +62,8 @@ type level struct {
 	dirtyBlocks int
 	spare       []*lineBlock
 	spareFx     []*fxBlock
-	// keys and held are heldLines' scratch, reused call to call.
-	keys, held []uint64
+	// keys is heldLines' scratch, reused call to call.
+	keys []uint64
 }
 
 // dropFx removes the (empty) effect block with key k, keeping it for reuse.
@@ -190,43 +191,47 @@ func (l *level) state(la uint64) (data [LineSize]byte, valid, dirty uint64) {
 	return data, 0, 0
 }
 
-// heldLines lists the held lines of a cache overlapping [addr, addr+size)
+// heldLines yields the held lines of a cache overlapping [addr, addr+size)
 // (size 0: all) in ascending address order; dirtyOnly keeps the lines with
-// a dirty byte.
-func (l *level) heldLines(addr, size uint64, dirtyOnly bool) []uint64 {
-	if len(l.blocks) == 0 || dirtyOnly && l.dirtyBlocks == 0 {
-		return nil
-	}
-	keys := l.keys[:0]
-	if size != 0 && (size+LineSize)>>blockShift+2 < uint64(len(l.blocks)) {
-		for k := addr >> blockShift; k <= (addr+size-1)>>blockShift; k++ {
-			if l.blocks[k] != nil {
+// a dirty byte. The blocks are listed first; each block's lines are read
+// when it is reached, so the caller may drop or clean the line it is given
+// (but must not add lines).
+func (l *level) heldLines(addr, size uint64, dirtyOnly bool) iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		if len(l.blocks) == 0 || dirtyOnly && l.dirtyBlocks == 0 {
+			return
+		}
+		keys := l.keys[:0]
+		if size != 0 && (size+LineSize)>>blockShift+2 < uint64(len(l.blocks)) {
+			for k := addr >> blockShift; k <= (addr+size-1)>>blockShift; k++ {
+				if l.blocks[k] != nil {
+					keys = append(keys, k)
+				}
+			}
+		} else {
+			for k := range l.blocks {
 				keys = append(keys, k)
 			}
+			slices.Sort(keys)
 		}
-	} else {
-		for k := range l.blocks {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-	}
-	l.keys = keys
-	out := l.held[:0]
-	for _, k := range keys {
-		b := l.blocks[k]
-		set := b.held
-		if dirtyOnly {
-			set = b.dirty
-		}
-		for ; set != 0; set &= set - 1 {
-			la := k<<blockShift + uint64(bits.TrailingZeros64(set))*LineSize
-			if size == 0 || la < addr+size && addr < la+LineSize {
-				out = append(out, la)
+		l.keys = keys
+		for _, k := range keys {
+			b := l.blocks[k]
+			if b == nil {
+				continue
+			}
+			set := b.held
+			if dirtyOnly {
+				set = b.dirty
+			}
+			for ; set != 0; set &= set - 1 {
+				la := k<<blockShift + uint64(bits.TrailingZeros64(set))*LineSize
+				if (size == 0 || la < addr+size && addr < la+LineSize) && !yield(la) {
+					return
+				}
 			}
 		}
 	}
-	l.held = out
-	return out
 }
 
 // Effects. Every change an op makes to a line is logged, with the line's
@@ -306,7 +311,7 @@ type fxBlock struct {
 }
 
 func newFxBlock() *fxBlock {
-	b := new(fxBlock)
+	b := &fxBlock{recs: make([]lineEffect, 0, blockLines)}
 	for i := range b.newest {
 		b.newest[i] = -1
 	}
