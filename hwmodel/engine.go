@@ -56,7 +56,8 @@ type Engine struct {
 	// flushOrder lists the caches it uses, children before parents.
 	flushOrder []*level
 	queue      [][]*cmdbuf.Buffer
-	cur        *batchRun
+	cur        *batchRun // &batch while a batch runs, else nil
+	batch      batchRun
 	nbatch     int
 
 	// ordering
@@ -162,7 +163,8 @@ func (m *Machine) orderedBefore(w *opRec, wc cmdbuf.Client, r *opCtx) bool {
 func (e *Engine) issue(stage cmdbuf.Stage, what string, p cmdbuf.Packet) *opCtx {
 	m := e.m
 	e.seq++
-	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq, batch: e.cur.ordinal,
+	op := m.newOp()
+	*op = opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq, batch: e.cur.ordinal,
 		packet: e.cur.packet, offset: e.offsetOf(p), buffer: e.bufferName(), what: what, marker: e.marker}
 	m.ops = append(m.ops, op)
 	m.scratch.opBuf = m.scratch.opBuf[:0]
@@ -174,6 +176,26 @@ func (e *Engine) issue(stage cmdbuf.Stage, what string, p cmdbuf.Packet) *opCtx 
 		e.floor[cmdbuf.StageCP] = e.seq
 	}
 	return &e.ctx
+}
+
+// newOp returns a record for the next op: the last op's, if reuseLastOp
+// gave it back, else a new one.
+func (m *Machine) newOp() *opRec {
+	if op := m.spareOp; op != nil {
+		m.spareOp = nil
+		return op
+	}
+	return new(opRec)
+}
+
+// reuseLastOp takes back the record of op, the last op issued, which left
+// nothing that names it: the next op gets its record and its gid.
+func (m *Machine) reuseLastOp(op *opRec) {
+	if n := len(m.ops); n > 0 && m.ops[n-1] == op {
+		m.ops[n-1] = nil
+		m.ops = m.ops[:n-1]
+		m.spareOp = op
+	}
 }
 
 // frontierOf is what the next op in stage s is ordered after.
@@ -339,9 +361,13 @@ func (e *Engine) step() bool {
 			if len(e.queue) == 0 {
 				return progress
 			}
-			e.cur = &batchRun{ordinal: e.nbatch, bufs: e.queue[0]}
+			// The batch's state lives in the engine, reused batch to batch.
+			e.batch = batchRun{ordinal: e.nbatch, bufs: e.queue[0], stack: e.batch.stack[:0]}
+			e.cur = &e.batch
 			e.lastWork.valid = false
-			e.queue = e.queue[1:]
+			n := copy(e.queue, e.queue[1:])
+			e.queue[n] = nil
+			e.queue = e.queue[:n]
 			e.nbatch++
 			e.marker = ""
 			progress = true
@@ -480,7 +506,8 @@ func (e *Engine) endBatch() {
 	e.cp = t
 	e.ext[e.id] = e.seq
 	e.floor = e.stageLast
-	op := &opRec{gid: uint32(len(m.ops)), engine: e.id, stage: cmdbuf.StageCP, seq: e.seq + 1, batch: e.cur.ordinal,
+	op := m.newOp()
+	*op = opRec{gid: uint32(len(m.ops)), engine: e.id, stage: cmdbuf.StageCP, seq: e.seq + 1, batch: e.cur.ordinal,
 		packet: e.cur.packet, offset: -1, what: "end of submission"}
 	e.seq++
 	m.ops = append(m.ops, op)
@@ -491,11 +518,19 @@ func (e *Engine) endBatch() {
 	m.retire()
 	c := &m.prof.Costs
 	cost := c.BatchEndBase
+	var touched uint64
 	for _, lv := range e.flushOrder {
-		cost += m.flushLevel(&e.ctx, lv, 0, 0) * c.FlushPerLine
+		n := m.flushLevel(&e.ctx, lv, 0, 0)
+		cost += n * c.FlushPerLine
+		touched += n
 	}
 	for _, lv := range e.flushOrder {
-		cost += m.invalidateLevel(&e.ctx, lv, 0, 0) * c.InvalPerLine
+		n := m.invalidateLevel(&e.ctx, lv, 0, 0)
+		cost += n * c.InvalPerLine
+		touched += n
+	}
+	if touched == 0 {
+		m.reuseLastOp(op) // as for a CACHE packet that found nothing
 	}
 	e.counters.Submissions++
 	e.cpOp(cost, "end of submission", endOfSubmission)

@@ -382,12 +382,13 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 	}
 	ctx := e.issue(stage, "CACHE", p)
 	ctx.client = cmdbuf.ClientBlit
-	var lines uint64
+	var lines, touched uint64
 	for _, lv := range e.flushOrder {
 		if c.Flush.Has(lv.kind) {
 			n := m.flushLevel(ctx, lv, c.Addr, c.Size)
 			e.counters.FlushedLines[lv.kind] += n
 			lines += n * m.prof.Costs.FlushPerLine
+			touched += n
 		}
 	}
 	for _, lv := range e.flushOrder {
@@ -395,7 +396,15 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 			n := m.invalidateLevel(ctx, lv, c.Addr, c.Size)
 			e.counters.InvalidatedLines[lv.kind] += n
 			lines += n * m.prof.Costs.InvalPerLine
+			touched += n
 		}
+	}
+	if touched == 0 {
+		// It wrote back and dropped nothing, so no effect, access, tag or
+		// hazard names it: its record is given to the next op. (A cache's
+		// lastInval may hold its gid; the next op takes the same gid, which
+		// keeps every comparison of lastInval with later ops as it was.)
+		m.reuseLastOp(ctx.op)
 	}
 	e.runSyncOrAsync(p, m.prof.Costs.CacheOpBase+lines, &e.counters.CacheCycles, "CACHE")
 	return nil

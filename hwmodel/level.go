@@ -832,5 +832,9 @@ func (m *Machine) resetEffects() {
 		}
 		lv.undo.reset()
 	}
-	m.effects = newEffectLog()
+	// The log is emptied in place; its pass count goes on, so no op's
+	// memo from an earlier pass is taken for a later one.
+	g := m.effects
+	clear(g.buckets)
+	g.accesses, g.lines, g.order = 0, 0, 0
 }

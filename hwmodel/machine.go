@@ -134,6 +134,7 @@ type Machine struct {
 	fences     map[uint32]*fence
 	buffers    map[uint32]*cmdbuf.Buffer
 	ops        []*opRec
+	spareOp    *opRec // a record reuseLastOp gave back
 	effects    *effectLog
 	hazards    []Hazard
 	faults     []Fault

@@ -1,0 +1,42 @@
+package hwmodel
+
+import (
+	"testing"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSyncPacketsAllocateNothing: once a machine is warm (its timeline full,
+// its scratch grown), a submission of the packets barriers become — WAITs,
+// CACHE flushes and invalidates, EVENT signals and waits — allocates
+// nothing, on every profile. A CACHE that writes back and drops nothing
+// gives its op record back; one that does would keep it.
+func TestSyncPacketsAllocateNothing(t *testing.T) {
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) {
+			r := newRig(t, prof)
+			p := r.prog()
+			for range 256 {
+				p.wait(stages(cmdbuf.StageColor), stages(cmdbuf.StageCP))
+				p.cache(caches(cmdbuf.CacheColor), caches(cmdbuf.CacheTextureL0))
+				p.w = cmdbuf.AppendEventSignal(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StageCompute)})
+				p.w = cmdbuf.AppendEventWait(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StagePixel)})
+				p.wait(stages(cmdbuf.StageCompute), stages(cmdbuf.StageCompute))
+				p.cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheShaderL0|cmdbuf.CacheTextureL0))
+			}
+			bufs := []*cmdbuf.Buffer{p.buffer()}
+			run := func() {
+				r.direct.Submit(bufs...)
+				require.NoError(t, r.m.Run())
+			}
+			// Warm up past the timeline's limit, so recording spans stops.
+			for range TimelineLimit/(6*256) + 2 {
+				run()
+			}
+			require.Zero(t, testing.AllocsPerRun(20, run))
+			require.Empty(t, r.m.Hazards())
+			require.Empty(t, r.m.Faults())
+		})
+	}
+}
