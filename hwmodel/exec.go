@@ -172,14 +172,15 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		if a.Dir != cmdbuf.DirRead {
 			continue
 		}
+		mark := m.scratch.mark()
 		got, ref := m.readAccess(ctx, a)
-		if !w.Kind.IsCopy() {
-			h.add(got)
-			rh.add(ref)
-		}
 		m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: a.Addr, n: int(a.Size), kind: accessRead, client: a.Client})
 		if w.Kind.IsCopy() {
 			reads, refReads = append(reads, got), append(refReads, ref)
+		} else {
+			h.add(got)
+			rh.add(ref)
+			m.scratch.release(mark)
 		}
 	}
 	e.lastWork.valid, e.lastWork.id, e.lastWork.h, e.lastWork.rh, e.lastWork.start = true, w.ID, h, rh, start
@@ -466,7 +467,7 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 			}
 			i = j
 		}
-		m.logEffect(ctx.op, ctx.client, lv, la, send)
+		m.logClean(ctx.op, ctx.client, lv, la, send)
 		ln.dirty &^= send
 		if ln.dirty == 0 {
 			lv.markClean(lv.block(la>>blockShift), uint(la>>6%blockLines))

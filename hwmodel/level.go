@@ -335,6 +335,20 @@ func (b *fxBlock) reach(i uint64) uint64 {
 // unless an older record on the line overlaps: then this one is what stops
 // that one's roll-back, as in retire.
 func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reach uint64) {
+	m.logChange(op, client, lv, la, reach, true)
+}
+
+// logClean is logEffect for a change of a cache line's dirty bits alone (a
+// write-back): it keeps no image. Walking a line's records newest to
+// oldest (lineView), the bytes a record still rolls back already hold the
+// state right after it — its reach is untouched since, or a newer unordered
+// record rolled it back to that state — and a record that changed no data
+// has the same bytes before and after.
+func (m *Machine) logClean(op *opRec, client cmdbuf.Client, lv *level, la, reach uint64) {
+	m.logChange(op, client, lv, la, reach, false)
+}
+
+func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reach uint64, data bool) {
 	if reach == 0 {
 		return
 	}
@@ -367,7 +381,7 @@ func (m *Machine) logEffect(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		e.prevV = ^uint64(0)
 	} else if ln := lv.lineAt(la); ln != nil {
 		e.prevV, e.prevD = ln.valid, ln.dirty
-		if ln.valid&reach != 0 {
+		if data && ln.valid&reach != 0 {
 			var img *[LineSize]byte
 			e.prev, img = lv.undo.put()
 			*img = ln.data
@@ -630,6 +644,22 @@ type scratch struct {
 	// opBuf is a bump allocator for the byte buffers of one op (what its
 	// reads return), reset when the next op is issued.
 	opBuf []byte
+	gen   int // counts the arrays opBuf had
+}
+
+// arenaMark is a position in the op arena.
+type arenaMark struct{ gen, n int }
+
+func (s *scratch) mark() arenaMark { return arenaMark{s.gen, len(s.opBuf)} }
+
+// release gives back what was taken from the op arena since k: a work
+// that is not a copy needs a read's bytes only until they are hashed.
+func (s *scratch) release(k arenaMark) {
+	if k.gen == s.gen {
+		s.opBuf = s.opBuf[:k.n]
+	} else {
+		s.opBuf = s.opBuf[:0] // the array is newer than the mark: all of it came after
+	}
 }
 
 // bytes returns n bytes from the op arena; they stay valid until the next
@@ -637,6 +667,7 @@ type scratch struct {
 func (s *scratch) bytes(n int) []byte {
 	if cap(s.opBuf)-len(s.opBuf) < n {
 		s.opBuf = make([]byte, 0, max(2*cap(s.opBuf), n, 1<<16))
+		s.gen++
 	}
 	b := s.opBuf[len(s.opBuf) : len(s.opBuf)+n]
 	s.opBuf = s.opBuf[:len(s.opBuf)+n]
