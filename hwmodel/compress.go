@@ -91,11 +91,11 @@ func blocksOf(s *Surface, addr, n uint64) (uint64, uint64) {
 // this engine) a compressed block is decoded and a cleared one reads as its
 // value; anything else sees the raw bytes, and a compressed or cleared block
 // then reads wrong — a hazard, as is decoding invalid metadata. It returns
-// which bytes those hazards already explain.
+// which bytes those hazards already explain (nil: none).
 func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
 	s := m.surfaces[a.Surface]
 	aware := a.Compressed && m.prof.Aware[ctx.e.kind][a.Client]
-	explained := make([]bool, len(got))
+	var explained []bool // allocated when a hazard explains some byte
 	var uninit, unreadable blockSpan
 	first, last := blocksOf(s, a.Addr, uint64(a.Size))
 	for b := first; b <= last; b++ {
@@ -117,10 +117,10 @@ func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
 			for i := range seg {
 				seg[i] ^= key(lo+uint64(i)) ^ 0x5a
 			}
-			m.explain(explained, a, lo, hi)
+			explained = m.explain(explained, a, lo, hi)
 			uninit.add(lo, hi)
 		case !aware && (code == MetaCompressed || code == MetaClear):
-			m.explain(explained, a, lo, hi)
+			explained = m.explain(explained, a, lo, hi)
 			unreadable.add(lo, hi)
 		}
 	}
@@ -151,10 +151,16 @@ func (b *blockSpan) add(lo, hi uint64) {
 	b.hi = hi
 }
 
-func (m *Machine) explain(explained []bool, a cmdbuf.Access, lo, hi uint64) {
+// explain marks [lo, hi) of the access explained, allocating explained on
+// first use.
+func (m *Machine) explain(explained []bool, a cmdbuf.Access, lo, hi uint64) []bool {
+	if explained == nil {
+		explained = make([]bool, a.Size)
+	}
 	for i := lo; i < hi; i++ {
 		explained[i-a.Addr] = true
 	}
+	return explained
 }
 
 // writeSurface writes an access's output into a surface through lv. A

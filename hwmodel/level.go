@@ -240,39 +240,86 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) iter.Seq[uint64] {
 // no wait orders after its producer sees memory as it was"). An effect's
 // reach is the bytes it may have changed.
 
-// lineEffect is one op's change to one line of one level.
+// lineEffect is one op's change to a line of one level. Lines an op changed
+// alike (the same reach, masks before and no image, or the same dword
+// image) share one: a store of a run of whole absent lines costs one
+// lineEffect and a small node per line (fxNode).
 type lineEffect struct {
 	reach uint64 // the bytes it covers
 	prevV uint64 // valid bits before it (caches)
 	prevD uint64 // dirty bits before it (caches)
 	gid   uint32 // the op (Machine.ops): no pointer, so the records are not scanned
-	// prev is the slot of the level's undo store holding the line's bytes
-	// before it, noUndo when none of the bytes it reaches were valid (a
-	// cache's invalid bytes mean nothing, so a store into an absent line
-	// keeps no copy).
-	prev int32
-	// older is the index in its block of the previous record on the same
-	// line, -1 for the line's oldest.
-	older  int32
-	line   uint8 // the line's index in its block
+	// image says where the line's bytes before it are: nowhere (none of
+	// the bytes it reaches were valid — a cache's invalid bytes mean
+	// nothing, so a store into an absent line keeps no copy — or it changed
+	// no byte), in slot prev of the level's undo store, or, for a line whose
+	// bytes repeat one dword (what clears write), that dword in prev.
+	image  uint8
+	prev   uint32
 	client cmdbuf.Client
 }
 
-const noUndo = -1
+// fxNode puts a lineEffect on one line's chain.
+type fxNode struct {
+	effect uint32 // its index in the block's effects
+	// older is the index of the line's previous node, -1 for its oldest.
+	older int32
+	line  uint8 // the line's index in its block
+}
+
+const (
+	noImage = iota
+	slotImage
+	dwordImage
+)
+
+// keepImage records img as what e rolls back to.
+func (l *level) keepImage(e *lineEffect, img *[LineSize]byte) {
+	w := binary.LittleEndian.Uint64(img[:])
+	if uint32(w) == uint32(w>>32) {
+		same := true
+		for o := 8; o < LineSize; o += 8 {
+			if binary.LittleEndian.Uint64(img[o:]) != w {
+				same = false
+				break
+			}
+		}
+		if same {
+			e.image, e.prev = dwordImage, uint32(w)
+			return
+		}
+	}
+	var slot *[LineSize]byte
+	e.image = slotImage
+	e.prev, slot = l.undo.put()
+	*slot = *img
+}
+
+// imageOf is the line image e rolls back to (e.image is not noImage); buf
+// holds a dword image's bytes.
+func (l *level) imageOf(e *lineEffect, buf *[LineSize]byte) *[LineSize]byte {
+	if e.image == slotImage {
+		return l.undo.at(e.prev)
+	}
+	for o := 0; o < LineSize; o += 4 {
+		binary.LittleEndian.PutUint32(buf[o:], e.prev)
+	}
+	return buf
+}
 
 // undoStore holds the line images effects roll back to, in chunks that are
 // never moved, with released slots reused.
 type undoStore struct {
 	chunks [][]([LineSize]byte)
-	used   int32 // slots handed out from the chunks, reused or not
-	free   []int32
+	used   uint32 // slots handed out from the chunks, reused or not
+	free   []uint32
 }
 
 const undoChunk = 1024
 
 // put stores a line image and returns its slot.
-func (u *undoStore) put() (int32, *[LineSize]byte) {
-	var i int32
+func (u *undoStore) put() (uint32, *[LineSize]byte) {
+	var i uint32
 	if n := len(u.free); n > 0 {
 		i = u.free[n-1]
 		u.free = u.free[:n-1]
@@ -286,12 +333,12 @@ func (u *undoStore) put() (int32, *[LineSize]byte) {
 	return i, u.at(i)
 }
 
-func (u *undoStore) at(i int32) *[LineSize]byte { return &u.chunks[i/undoChunk][i%undoChunk] }
+func (u *undoStore) at(i uint32) *[LineSize]byte { return &u.chunks[i/undoChunk][i%undoChunk] }
 
-// release gives a slot back.
-func (u *undoStore) release(i int32) {
-	if i != noUndo {
-		u.free = append(u.free, i)
+// release gives back the slot of e's image, if it has one.
+func (u *undoStore) release(e *lineEffect) {
+	if e.image == slotImage {
+		u.free = append(u.free, e.prev)
 	}
 }
 
@@ -305,13 +352,20 @@ func (u *undoStore) reset() {
 // The records of all its lines share one slice, so a block costs one
 // allocation however its lines' records are spread; each line's records
 // are chained newest to oldest from newest.
+//
+// Nodes are appended in order, and a node names a new effect or the last
+// one, so the effects the nodes name, in node order, never go down:
+// retireEffects compacts both in one pass.
 type fxBlock struct {
-	recs   []lineEffect
-	newest [blockLines]int32 // -1: no record on the line
+	effects []lineEffect
+	nodes   []fxNode
+	newest  [blockLines]int32 // the newest node of each line, -1: none
+	// remap is retireEffects' scratch: the new index of each effect.
+	remap []int32
 }
 
 func newFxBlock() *fxBlock {
-	b := &fxBlock{recs: make([]lineEffect, 0, blockLines)}
+	b := &fxBlock{effects: make([]lineEffect, 0, 8), nodes: make([]fxNode, 0, blockLines)}
 	for i := range b.newest {
 		b.newest[i] = -1
 	}
@@ -321,8 +375,8 @@ func newFxBlock() *fxBlock {
 // reach is what the in-flight effects on line i of b cover.
 func (b *fxBlock) reach(i uint64) uint64 {
 	var r uint64
-	for k := b.newest[i]; k >= 0; k = b.recs[k].older {
-		r |= b.recs[k].reach
+	for k := b.newest[i]; k >= 0; k = b.nodes[k].older {
+		r |= b.effects[b.nodes[k].effect].reach
 	}
 	return r
 }
@@ -373,22 +427,26 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		}
 		lv.fx[k] = b
 	}
-	e := lineEffect{gid: op.gid, client: client, reach: reach, prev: noUndo, older: b.newest[i], line: uint8(i)}
+	e := lineEffect{gid: op.gid, client: client, reach: reach}
 	if lv.isMem() {
-		var img *[LineSize]byte
-		e.prev, img = lv.undo.put()
+		var img [LineSize]byte
 		lv.mem.Read(la, img[:])
+		lv.keepImage(&e, &img)
 		e.prevV = ^uint64(0)
 	} else if ln := lv.lineAt(la); ln != nil {
 		e.prevV, e.prevD = ln.valid, ln.dirty
 		if data && ln.valid&reach != 0 {
-			var img *[LineSize]byte
-			e.prev, img = lv.undo.put()
-			*img = ln.data
+			lv.keepImage(&e, &ln.data)
 		}
 	}
-	b.newest[i] = int32(len(b.recs))
-	b.recs = append(b.recs, e)
+	// An image in a slot is never shared: each slot is its own.
+	n := len(b.effects)
+	if n == 0 || e.image == slotImage || b.effects[n-1] != e {
+		b.effects = append(b.effects, e)
+		n++
+	}
+	b.nodes = append(b.nodes, fxNode{effect: uint32(n - 1), older: b.newest[i], line: uint8(i)})
+	b.newest[i] = int32(len(b.nodes) - 1)
 	m.effects.lines++
 }
 
@@ -434,8 +492,8 @@ func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte
 		return data, valid, dirty
 	}
 	var settled uint64
-	for k := b.newest[la>>6%blockLines]; k >= 0 && settled != ^uint64(0); k = b.recs[k].older {
-		e := &b.recs[k]
+	for k := b.newest[la>>6%blockLines]; k >= 0 && settled != ^uint64(0); k = b.nodes[k].older {
+		e := &b.effects[b.nodes[k].effect]
 		mask := e.reach &^ settled
 		if mask == 0 {
 			continue
@@ -444,8 +502,9 @@ func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte
 			settled |= mask
 			continue
 		}
-		if e.prev != noUndo {
-			blend(&data, lv.undo.at(e.prev), mask)
+		if e.image != noImage {
+			var buf [LineSize]byte
+			blend(&data, lv.imageOf(e, &buf), mask)
 		}
 		if !lv.isMem() {
 			valid = valid&^mask | e.prevV&mask
@@ -819,31 +878,46 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 	for _, lv := range m.allLevels() {
 		for k, b := range lv.fx {
 			// Oldest first, per line: kept is what the line's kept
-			// records cover; the survivors are compacted and rechained.
+			// records cover; the surviving nodes are compacted and
+			// rechained, and the effects they name compacted with them
+			// (remap: an effect's new index, -1 until a node keeps it).
 			var kept [blockLines]uint64
 			for i := range b.newest {
 				b.newest[i] = -1
 			}
-			w := 0
-			for j := range b.recs {
-				e := b.recs[j]
+			remap := slices.Grow(b.remap[:0], len(b.effects))[:len(b.effects)]
+			for i := range remap {
+				remap[i] = -1
+			}
+			w, we := 0, 0
+			for j := range b.nodes {
+				nd := b.nodes[j]
+				e := &b.effects[nd.effect]
 				op := m.ops[e.gid]
 				done := op.gone
 				if op.gonePass != pass {
 					done = gone(op)
 				}
-				if done && e.reach&kept[e.line] == 0 {
-					lv.undo.release(e.prev)
+				if done && e.reach&kept[nd.line] == 0 {
+					lv.undo.release(e) // an effect with a slot has this one node
 					continue
 				}
-				kept[e.line] |= e.reach
-				e.older = b.newest[e.line]
-				b.newest[e.line] = int32(w)
-				b.recs[w] = e
+				kept[nd.line] |= e.reach
+				if remap[nd.effect] < 0 {
+					remap[nd.effect] = int32(we)
+					b.effects[we] = *e // we <= nd.effect: nothing later is overwritten
+					we++
+				}
+				nd.effect = uint32(remap[nd.effect])
+				nd.older = b.newest[nd.line]
+				b.newest[nd.line] = int32(w)
+				b.nodes[w] = nd
 				w++
 			}
-			g.lines -= len(b.recs) - w
-			b.recs = b.recs[:w]
+			g.lines -= len(b.nodes) - w
+			b.nodes = b.nodes[:w]
+			b.effects = b.effects[:we]
+			b.remap = remap
 			if w == 0 {
 				lv.dropFx(k, b)
 			}
@@ -855,7 +929,7 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 func (m *Machine) resetEffects() {
 	for _, lv := range m.allLevels() {
 		for k, b := range lv.fx {
-			b.recs = b.recs[:0]
+			b.effects, b.nodes = b.effects[:0], b.nodes[:0]
 			for i := range b.newest {
 				b.newest[i] = -1
 			}
