@@ -27,8 +27,20 @@ const (
 // key is the byte a compressed block's byte at addr is XORed with: never 0,
 // so a compressed byte never equals its plain value.
 func key(addr uint64) byte {
-	x := (addr + 0x51ed27) * 0x9e3779b97f4a7c15
+	x := (addr + 0x51ed27) * keyMul
 	return byte(x>>56) | 1
+}
+
+const keyMul = 0x9e3779b97f4a7c15
+
+// encode XORs b, the bytes at addr, with their keys (it also decodes): the
+// keys' products step by keyMul from byte to byte.
+func encode(b []byte, addr uint64) {
+	x := (addr + 0x51ed27) * keyMul
+	for i := range b {
+		b[i] ^= byte(x>>56) | 1
+		x += keyMul
+	}
 }
 
 // metaView reads a block's two metadata bytes as ctx may see them; a block
@@ -105,9 +117,7 @@ func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
 		seg := got[lo-a.Addr : hi-a.Addr]
 		switch {
 		case aware && code == MetaCompressed:
-			for i := range seg {
-				seg[i] ^= key(lo + uint64(i))
-			}
+			encode(seg, lo)
 		case aware && code == MetaClear:
 			for i := range seg {
 				seg[i] = value
@@ -180,6 +190,18 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		}
 	}()
 	first, last := blocksOf(s, a.Addr, uint64(a.Size))
+	// Blocks that become compressed get their metadata in runs, one store
+	// a run: each block's two bytes are its own, so no block's metadata is
+	// read after a later block's is written either way.
+	var run []byte
+	runFirst := first
+	writeRun := func() {
+		if len(run) > 0 {
+			m.store(ctx.op, a.Client, m.memLevel, s.Meta+2*runFirst, run, false)
+			run = run[:0]
+		}
+	}
+	defer writeRun()
 	for b := first; b <= last; b++ {
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
 		lo, hi := max(a.Addr, blo), min(a.End(), bhi)
@@ -213,12 +235,15 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 			m.ref.tag(blo, bhi-blo, ctx.op.gid)
 		}
 		copy(block[lo-blo:], seg)
-		for i := range block {
-			block[i] ^= key(blo + uint64(i))
-		}
+		encode(block, blo)
 		m.store(ctx.op, a.Client, lv, blo, block, true)
 		if code != MetaCompressed {
-			m.store(ctx.op, a.Client, m.memLevel, s.Meta+2*b, []byte{MetaCompressed, 0}, false)
+			if len(run) == 0 {
+				runFirst = b
+			}
+			run = append(run, MetaCompressed, 0)
+		} else {
+			writeRun()
 		}
 		s.define(b, b)
 	}
@@ -376,9 +401,7 @@ func (m *Machine) logicalInto(addr uint64, out []byte, surface uint16) {
 		seg := out[lo-addr : hi-addr]
 		switch meta[0] {
 		case MetaCompressed:
-			for i := range seg {
-				seg[i] ^= key(lo + uint64(i))
-			}
+			encode(seg, lo)
 		case MetaClear:
 			for i := range seg {
 				seg[i] = meta[1]
