@@ -432,16 +432,19 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var flushed uint64
 	for la := range lv.heldLines(addr, size, true) {
 		ln := lv.lineAt(la)
-		d, v, _ := m.lineView(ctx, lv, la)
-		visible := ^uint64(0)
-		if v != ^uint64(0) || d != ln.data {
-			for i := 0; i < LineSize; i++ {
-				if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != ln.data[i]) {
-					visible &^= 1 << i
+		send := ln.dirty & ln.valid // as the op sees it, when nothing is in flight on the line
+		if lv.hasEffects(la) {
+			d, v, _ := m.lineView(ctx, lv, la)
+			visible := ^uint64(0)
+			if v != ^uint64(0) || d != ln.data {
+				for i := 0; i < LineSize; i++ {
+					if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != ln.data[i]) {
+						visible &^= 1 << i
+					}
 				}
 			}
+			send = ln.dirty & visible
 		}
-		send := ln.dirty & visible
 		if send == 0 {
 			continue
 		}

@@ -372,6 +372,12 @@ func newFxBlock() *fxBlock {
 	return b
 }
 
+// hasEffects reports whether any effect is in flight on the line at la.
+func (l *level) hasEffects(la uint64) bool {
+	b := l.fxAt(la >> blockShift)
+	return b != nil && b.newest[la>>6%blockLines] >= 0
+}
+
 // reach is what the in-flight effects on line i of b cover.
 func (b *fxBlock) reach(i uint64) uint64 {
 	var r uint64

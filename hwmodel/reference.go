@@ -8,6 +8,21 @@ package hwmodel
 type reference struct {
 	mem     *Mem
 	writers map[uint64]*[PageSize / 4]uint32
+	// lastPage and last cache the most recent writers lookup (nil: none).
+	lastPage uint64
+	last     *[PageSize / 4]uint32
+}
+
+// writersOf returns page pg's table of last writers, nil if it has none.
+func (r *reference) writersOf(pg uint64) *[PageSize / 4]uint32 {
+	if r.last != nil && r.lastPage == pg {
+		return r.last
+	}
+	t := r.writers[pg]
+	if t != nil {
+		r.lastPage, r.last = pg, t
+	}
+	return t
 }
 
 func newReference() *reference {
@@ -20,6 +35,7 @@ func (r *reference) discard(addr, n uint64) {
 	for index := (addr + PageSize - 1) / PageSize; index < (addr+n)/PageSize; index++ {
 		delete(r.writers, index)
 	}
+	r.last = nil
 }
 
 func (r *reference) read(addr, n uint64) []byte {
@@ -33,7 +49,7 @@ func (r *reference) tag(addr, n uint64, gid uint32) {
 	for a := addr &^ 3; a < end; {
 		pg := a / PageSize
 		stop := min(end, (pg+1)*PageSize)
-		t := r.writers[pg]
+		t := r.writersOf(pg)
 		if t == nil {
 			if gid == 0 {
 				a = stop
@@ -61,7 +77,7 @@ func (r *reference) fill(addr, n uint64, v byte, gid uint32) {
 // writer is the gid of the op that last wrote addr's dword (0: none since
 // the memory was created, filled or written by the CPU).
 func (r *reference) writer(addr uint64) uint32 {
-	t := r.writers[addr/PageSize]
+	t := r.writersOf(addr / PageSize)
 	if t == nil {
 		return 0
 	}
@@ -76,7 +92,7 @@ func (r *reference) lastWriter(addr, n uint64) uint32 {
 	for a := addr &^ 3; a < end; {
 		pg := a / PageSize
 		stop := min(end, (pg+1)*PageSize)
-		if t := r.writers[pg]; t != nil {
+		if t := r.writersOf(pg); t != nil {
 			for i := a % PageSize / 4; a < stop; a, i = a+4, i+1 {
 				w = max(w, t[i])
 			}
