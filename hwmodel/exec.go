@@ -449,15 +449,10 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 			continue
 		}
 		// Write runs of dirty bytes to the parent.
-		for i := 0; i < LineSize; {
-			if send>>i&1 == 0 {
-				i++
-				continue
-			}
-			j := i
-			for j < LineSize && send>>j&1 != 0 {
-				j++
-			}
+		for rest := send; rest != 0; {
+			i := bits.TrailingZeros64(rest)
+			j := i + bits.TrailingZeros64(^(rest >> i)) // the run's end (64 if it reaches it)
+			rest &^= spanMask(i, j-i)
 			a := la + uint64(i)
 			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
 			m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
@@ -468,7 +463,6 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 				// The data moved; so did its writer.
 				lv.parent.lineAt(la).tag = ln.tag
 			}
-			i = j
 		}
 		m.logClean(ctx.op, ctx.client, lv, la, send)
 		ln.dirty &^= send
@@ -531,32 +525,56 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var dropped uint64
 	var lost []uint64
-	for la := range lv.heldLines(addr, size, false) {
-		ln := lv.lineAt(la)
-		keep := ln.dirty
-		if keep != 0 {
-			d, v, vd := m.lineView(ctx, lv, la)
-			seen := ln.dirty & v & vd &^ diffMask(&d, &ln.data)
-			keep &^= seen
-			if seen != 0 {
-				parent, pv, _ := lv.parent.state(la)
-				lostMask := seen &^ (pv &^ diffMask(&parent, &ln.data))
-				for ; lostMask != 0; lostMask &= lostMask - 1 {
-					lost = append(lost, la+uint64(bits.TrailingZeros64(lostMask)))
-				}
+	for k, set := range lv.heldBlocks(addr, size, false) {
+		// Whole blocks of clean lines with nothing in flight, for an op
+		// every op to come is ordered after, go at once: each line would
+		// be dropped whole with no record.
+		if b := lv.block(k); b.dirty&set == 0 && lv.fxAt(k) == nil && m.settledOp(ctx.op) {
+			m.poll()
+			dropped += lv.dropClean(k, b, set)
+			continue
+		}
+		for ; set != 0; set &= set - 1 {
+			dropped += m.invalidateLine(ctx, lv, k<<blockShift+uint64(bits.TrailingZeros64(set))*LineSize, &lost)
+		}
+	}
+	m.reportLost(ctx, lv, lost)
+	lv.lastInval = ctx.op.gid
+	return dropped
+}
+
+// invalidateLine is invalidateLevel for the held line at la: it returns 1
+// if it dropped bytes, and adds unflushed bytes it lost to lost.
+func (m *Machine) invalidateLine(ctx *opCtx, lv *level, la uint64, lost *[]uint64) uint64 {
+	ln := lv.lineAt(la)
+	keep := ln.dirty
+	if keep != 0 {
+		d, v, vd := m.lineView(ctx, lv, la)
+		seen := ln.dirty & v & vd &^ diffMask(&d, &ln.data)
+		keep &^= seen
+		if seen != 0 {
+			parent, pv, _ := lv.parent.state(la)
+			lostMask := seen &^ (pv &^ diffMask(&parent, &ln.data))
+			for ; lostMask != 0; lostMask &= lostMask - 1 {
+				*lost = append(*lost, la+uint64(bits.TrailingZeros64(lostMask)))
 			}
 		}
-		if ln.valid == keep {
-			continue
-		}
-		m.logEffect(ctx.op, ctx.client, lv, la, ln.valid&^keep)
-		dropped++
-		if keep == 0 {
-			lv.drop(la)
-			continue
-		}
-		ln.valid, ln.dirty = keep, keep
 	}
+	if ln.valid == keep {
+		return 0
+	}
+	m.logEffect(ctx.op, ctx.client, lv, la, ln.valid&^keep)
+	if keep == 0 {
+		lv.drop(la)
+		return 1
+	}
+	ln.valid, ln.dirty = keep, keep
+	return 1
+}
+
+// reportLost records the hazard of an invalidate that dropped unflushed
+// bytes (lost, in ascending order), if any.
+func (m *Machine) reportLost(ctx *opCtx, lv *level, lost []uint64) {
 	if len(lost) > 0 {
 		lo, hi := lost[0], lost[len(lost)-1]
 		for _, a := range lost {
@@ -568,8 +586,6 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint
 		m.addHazard(ctx, HazardInvalidateBeforeFlush, a, lo, hi-lo+1, m.ops[m.ref.writer(lo)],
 			fmt.Sprintf("%d unflushed bytes were dropped: flush %s before invalidating it", len(lost), lv.name))
 	}
-	lv.lastInval = ctx.op.gid
-	return dropped
 }
 
 // diffMask has bit i set where a and b differ in byte i.

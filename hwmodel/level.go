@@ -53,10 +53,12 @@ type level struct {
 	undo undoStore
 	// lastInval is the gid of the last op that invalidated this cache.
 	lastInval uint32
-	// One-entry lookup caches: accesses are mostly sequential.
+	// One-entry lookup caches, of absent blocks too: accesses are mostly
+	// sequential. Whatever adds or deletes a block updates them.
 	lastBlkKey, lastFxKey uint64
 	lastBlk               *lineBlock
 	lastFx                *fxBlock
+	lastBlkOK, lastFxOK   bool
 	// dirtyBlocks counts the blocks holding a dirty line; spare recycles
 	// emptied blocks.
 	dirtyBlocks int
@@ -69,7 +71,7 @@ type level struct {
 // dropFx removes the (empty) effect block with key k, keeping it for reuse.
 func (l *level) dropFx(k uint64, b *fxBlock) {
 	delete(l.fx, k)
-	l.lastFx = nil
+	l.lastFxKey, l.lastFx, l.lastFxOK = k, nil, true
 	l.spareFx = append(l.spareFx, b)
 }
 
@@ -94,25 +96,21 @@ func (l *level) markClean(b *lineBlock, i uint) {
 
 // block returns the line block with key k, or nil.
 func (l *level) block(k uint64) *lineBlock {
-	if l.lastBlk != nil && l.lastBlkKey == k {
+	if l.lastBlkOK && l.lastBlkKey == k {
 		return l.lastBlk
 	}
 	b := l.blocks[k]
-	if b != nil {
-		l.lastBlkKey, l.lastBlk = k, b
-	}
+	l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, b, true
 	return b
 }
 
 // fxAt returns the effect block with key k, or nil.
 func (l *level) fxAt(k uint64) *fxBlock {
-	if l.lastFx != nil && l.lastFxKey == k {
+	if l.lastFxOK && l.lastFxKey == k {
 		return l.lastFx
 	}
 	b := l.fx[k]
-	if b != nil {
-		l.lastFxKey, l.lastFx = k, b
-	}
+	l.lastFxKey, l.lastFx, l.lastFxOK = k, b, true
 	return b
 }
 
@@ -155,6 +153,7 @@ func (l *level) touch(la uint64) (*line, *lineBlock, uint) {
 			b = new(lineBlock)
 		}
 		l.blocks[k] = b
+		l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, b, true
 	}
 	i := uint(la >> 6 % blockLines)
 	if b.held>>i&1 == 0 {
@@ -173,7 +172,7 @@ func (l *level) drop(la uint64) {
 	l.markClean(b, i)
 	if b.held == 0 {
 		delete(l.blocks, k)
-		l.lastBlk = nil
+		l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, nil, true
 		l.spare = append(l.spare, b)
 	}
 }
@@ -193,11 +192,26 @@ func (l *level) state(la uint64) (data [LineSize]byte, valid, dirty uint64) {
 
 // heldLines yields the held lines of a cache overlapping [addr, addr+size)
 // (size 0: all) in ascending address order; dirtyOnly keeps the lines with
-// a dirty byte. The blocks are listed first; each block's lines are read
-// when it is reached, so the caller may drop or clean the line it is given
-// (but must not add lines).
+// a dirty byte. The caller may drop or clean the line it is given (but
+// must not add lines).
 func (l *level) heldLines(addr, size uint64, dirtyOnly bool) iter.Seq[uint64] {
 	return func(yield func(uint64) bool) {
+		for k, set := range l.heldBlocks(addr, size, dirtyOnly) {
+			for ; set != 0; set &= set - 1 {
+				if !yield(k<<blockShift + uint64(bits.TrailingZeros64(set))*LineSize) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// heldBlocks is heldLines a block at a time: the key of each block holding
+// such lines and the mask of them. The blocks are listed first; each
+// block's mask is read when it is reached, so the caller may drop or clean
+// the lines it is given.
+func (l *level) heldBlocks(addr, size uint64, dirtyOnly bool) iter.Seq2[uint64, uint64] {
+	return func(yield func(uint64, uint64) bool) {
 		if len(l.blocks) == 0 || dirtyOnly && l.dirtyBlocks == 0 {
 			return
 		}
@@ -224,14 +238,42 @@ func (l *level) heldLines(addr, size uint64, dirtyOnly bool) iter.Seq[uint64] {
 			if dirtyOnly {
 				set = b.dirty
 			}
-			for ; set != 0; set &= set - 1 {
-				la := k<<blockShift + uint64(bits.TrailingZeros64(set))*LineSize
-				if (size == 0 || la < addr+size && addr < la+LineSize) && !yield(la) {
-					return
-				}
+			if size != 0 {
+				set &= linesIn(k, addr, size)
+			}
+			if set != 0 && !yield(k, set) {
+				return
 			}
 		}
 	}
+}
+
+// linesIn is the mask of the lines of block k overlapping [addr, addr+size).
+func linesIn(k, addr, size uint64) uint64 {
+	lo, hi := k<<blockShift, (k+1)<<blockShift
+	lo, hi = max(lo, addr), min(hi, addr+size)
+	if lo >= hi {
+		return 0
+	}
+	first, last := lo>>6%blockLines, (hi-1)>>6%blockLines
+	return spanMask(int(first), int(last-first+1))
+}
+
+// dropClean drops the lines of block b (key k) in set, none of them dirty,
+// and returns how many held bytes (were valid).
+func (l *level) dropClean(k uint64, b *lineBlock, set uint64) (dropped uint64) {
+	for s := set; s != 0; s &= s - 1 {
+		if b.lines[bits.TrailingZeros64(s)].valid == 0 {
+			set &^= s & -s // an empty line is not dropped (invalidateLevel)
+		}
+	}
+	b.held &^= set
+	if b.held == 0 {
+		delete(l.blocks, k)
+		l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, nil, true
+		l.spare = append(l.spare, b)
+	}
+	return uint64(bits.OnesCount64(set))
 }
 
 // Effects. Every change an op makes to a line is logged, with the line's
@@ -432,6 +474,7 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 			b = newFxBlock()
 		}
 		lv.fx[k] = b
+		lv.lastFxKey, lv.lastFx, lv.lastFxOK = k, b, true
 	}
 	e := lineEffect{gid: op.gid, client: client, reach: reach}
 	if lv.isMem() {
