@@ -529,7 +529,7 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint
 		// Whole blocks of clean lines with nothing in flight, for an op
 		// every op to come is ordered after, go at once: each line would
 		// be dropped whole with no record.
-		if b := lv.block(k); b.dirty&set == 0 && lv.fxAt(k) == nil && m.settledOp(ctx.op) {
+		if b := lv.block(k); !m.perLine && b.dirty&set == 0 && lv.fxAt(k) == nil && m.settledOp(ctx.op) {
 			m.poll()
 			dropped += lv.dropClean(k, b, set)
 			continue

@@ -224,17 +224,38 @@ func TestEagerRetireChangesNothing(t *testing.T) {
 		rng.Read(data)
 		lazy := runFuzzProgram(t, data, func(m *Machine) { m.retireMin, m.retireAt = 1<<30, 1<<30 })
 		eager := runFuzzProgram(t, data, func(m *Machine) { m.retireMin, m.retireAt = 0, 0 })
-		require.Equal(t, lazy.Hazards(), eager.Hazards(), "program %d", i)
-		require.Equal(t, lazy.Faults(), eager.Faults(), "program %d", i)
-		for j := range lazy.Engines() {
-			require.Equal(t, lazy.Engines()[j].Counters(), eager.Engines()[j].Counters(), "program %d", i)
-		}
-		for _, mp := range lazy.mappings {
-			a, b := make([]byte, mp.size), make([]byte, mp.size)
-			lazy.mem.Read(mp.base, a)
-			eager.mem.Read(mp.base, b)
-			require.Equal(t, a, b, "program %d: memory at 0x%x", i, mp.base)
-		}
+		requireSameRun(t, lazy, eager, i)
+	}
+}
+
+// TestBlockPathsChangeNothing: reading a block of lines no cache holds and
+// invalidating a block of clean lines at once (the frame-scale paths) must
+// give the same bytes, hazards and costs as doing it line by line.
+func TestBlockPathsChangeNothing(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 300; i++ {
+		data := make([]byte, 100+rng.Intn(1500))
+		rng.Read(data)
+		block := runFuzzProgram(t, data)
+		line := runFuzzProgram(t, data, func(m *Machine) { m.perLine = true })
+		requireSameRun(t, block, line, i)
+	}
+}
+
+// requireSameRun requires two runs of program i to end alike: hazards,
+// faults, every engine's counters and all mapped memory.
+func requireSameRun(t *testing.T, a, b *Machine, i int) {
+	t.Helper()
+	require.Equal(t, a.Hazards(), b.Hazards(), "program %d", i)
+	require.Equal(t, a.Faults(), b.Faults(), "program %d", i)
+	for j := range a.Engines() {
+		require.Equal(t, a.Engines()[j].Counters(), b.Engines()[j].Counters(), "program %d", i)
+	}
+	for _, mp := range a.mappings {
+		x, y := make([]byte, mp.size), make([]byte, mp.size)
+		a.mem.Read(mp.base, x)
+		b.mem.Read(mp.base, y)
+		require.Equal(t, x, y, "program %d: memory at 0x%x", i, mp.base)
 	}
 }
 

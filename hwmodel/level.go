@@ -146,14 +146,7 @@ func (l *level) touch(la uint64) (*line, *lineBlock, uint) {
 	k := la >> blockShift
 	b := l.block(k)
 	if b == nil {
-		if n := len(l.spare); n > 0 {
-			b = l.spare[n-1]
-			l.spare = l.spare[:n-1]
-		} else {
-			b = new(lineBlock)
-		}
-		l.blocks[k] = b
-		l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, b, true
+		b = l.newBlock(k)
 	}
 	i := uint(la >> 6 % blockLines)
 	if b.held>>i&1 == 0 {
@@ -161,6 +154,20 @@ func (l *level) touch(la uint64) (*line, *lineBlock, uint) {
 		b.held |= 1 << i
 	}
 	return &b.lines[i], b, i
+}
+
+// newBlock adds an empty line block with key k (which has none).
+func (l *level) newBlock(k uint64) *lineBlock {
+	var b *lineBlock
+	if n := len(l.spare); n > 0 {
+		b = l.spare[n-1]
+		l.spare = l.spare[:n-1]
+	} else {
+		b = new(lineBlock)
+	}
+	l.blocks[k] = b
+	l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, b, true
+	return b
 }
 
 // drop removes the line at la (which must be held).
@@ -713,6 +720,14 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 	lines := m.scratch.lines(nl)
 	for li := 0; li < nl; li++ {
 		la := first + uint64(li)*LineSize
+		if i := la >> 6 % blockLines; i == 0 || li == 0 {
+			// The first line of a block: try the block's lines at once.
+			n := min(nl-li, int(blockLines-i))
+			if m.readMissBlock(rc, client, path, la, lines[li:li+n], r.takes[li*len(path):(li+n)*len(path)]) {
+				li += n - 1
+				continue
+			}
+		}
 		need := ^uint64(0)
 		var below uint64 // bytes served by levels below the current one
 		takes := r.takes[li*len(path) : (li+1)*len(path)]
@@ -740,6 +755,43 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 		i += copy(dst[i:], lines[li][o:])
 	}
 	return r
+}
+
+// readMissBlock is readPath for lines of one block (starting at la, as
+// many as lines holds) that no cache in the path holds any of and that
+// have no effect in flight at any level: memory serves every byte as it
+// is, and every cache is filled with all of it, deepest first. It reports
+// false, doing nothing, when that is not the case.
+func (m *Machine) readMissBlock(rc *opCtx, client cmdbuf.Client, path []*level, la uint64, lines [][LineSize]byte, takes []uint64) bool {
+	k, mem := la>>blockShift, path[len(path)-1]
+	if m.perLine || !mem.isMem() || mem.fxAt(k) != nil {
+		return false
+	}
+	caches := path[:len(path)-1]
+	for _, lv := range caches {
+		if lv.block(k) != nil || lv.fxAt(k) != nil {
+			return false
+		}
+	}
+	for i := range lines {
+		mem.mem.Read(la+uint64(i)*LineSize, lines[i][:])
+		takes[i*len(path)+len(path)-1] = ^uint64(0)
+	}
+	first := uint(la >> 6 % blockLines)
+	mask := spanMask(int(first), len(lines))
+	for j := len(caches) - 1; j >= 0; j-- {
+		lv := caches[j]
+		// The records first, while the lines are absent (fill's order).
+		for i := range lines {
+			m.logEffect(rc.op, client, lv, la+uint64(i)*LineSize, ^uint64(0))
+		}
+		b := lv.newBlock(k)
+		for i := range lines {
+			b.lines[first+uint(i)] = line{data: lines[i], valid: ^uint64(0)}
+		}
+		b.held |= mask
+	}
+	return true
 }
 
 // scratch holds buffers reused across reads: the model runs on one

@@ -135,6 +135,9 @@ type Machine struct {
 	buffers    map[uint32]*cmdbuf.Buffer
 	ops        []*opRec
 	spareOp    *opRec // a record reuseLastOp gave back
+	// perLine turns off the paths that handle a block of lines at once
+	// (tests check they change nothing).
+	perLine bool
 	effects    *effectLog
 	hazards    []Hazard
 	faults     []Fault
