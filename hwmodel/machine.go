@@ -138,9 +138,9 @@ type Machine struct {
 	// perLine turns off the paths that handle a block of lines at once
 	// (tests check they change nothing).
 	perLine bool
-	effects    *effectLog
-	hazards    []Hazard
-	faults     []Fault
+	effects *effectLog
+	hazards []Hazard
+	faults  []Fault
 	// metaIndex lists, per memory page, the surfaces whose metadata
 	// overlaps it.
 	metaIndex map[uint64][]*Surface
