@@ -68,6 +68,20 @@ type level struct {
 	keys []uint64
 }
 
+// addFx adds an empty effect block with key k (which has none).
+func (l *level) addFx(k uint64) *fxBlock {
+	var b *fxBlock
+	if n := len(l.spareFx); n > 0 {
+		b = l.spareFx[n-1]
+		l.spareFx = l.spareFx[:n-1]
+	} else {
+		b = newFxBlock()
+	}
+	l.fx[k] = b
+	l.lastFxKey, l.lastFx, l.lastFxOK = k, b, true
+	return b
+}
+
 // dropFx removes the (empty) effect block with key k, keeping it for reuse.
 func (l *level) dropFx(k uint64, b *fxBlock) {
 	delete(l.fx, k)
@@ -474,14 +488,7 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		}
 	}
 	if b == nil {
-		if n := len(lv.spareFx); n > 0 {
-			b = lv.spareFx[n-1]
-			lv.spareFx = lv.spareFx[:n-1]
-		} else {
-			b = newFxBlock()
-		}
-		lv.fx[k] = b
-		lv.lastFxKey, lv.lastFx, lv.lastFxOK = k, b, true
+		b = lv.addFx(k)
 	}
 	e := lineEffect{gid: op.gid, client: client, reach: reach}
 	if lv.isMem() {
@@ -504,6 +511,28 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 	b.nodes = append(b.nodes, fxNode{effect: uint32(n - 1), older: b.newest[i], line: uint8(i)})
 	b.newest[i] = int32(len(b.nodes) - 1)
 	m.effects.lines++
+}
+
+// logAbsent is logEffect for n whole lines from la, in one block, that lv
+// holds none of and that have no effect in flight there (readMissBlock
+// before filling them): one effect, a node a line.
+func (m *Machine) logAbsent(op *opRec, client cmdbuf.Client, lv *level, la uint64, n int) {
+	m.poll()
+	if m.settledOp(op) {
+		return // no older record under them, so none is needed
+	}
+	k := la >> blockShift
+	b := lv.fxAt(k)
+	if b == nil {
+		b = lv.addFx(k)
+	}
+	b.effects = append(b.effects, lineEffect{gid: op.gid, client: client, reach: ^uint64(0)})
+	e := uint32(len(b.effects) - 1)
+	for i := la >> 6 % blockLines; n > 0; i, n = i+1, n-1 {
+		b.nodes = append(b.nodes, fxNode{effect: e, older: b.newest[i], line: uint8(i)})
+		b.newest[i] = int32(len(b.nodes) - 1)
+		m.effects.lines++
+	}
 }
 
 // byteMask expands 8 mask bits into 8 byte lanes of 0xff.
@@ -781,10 +810,7 @@ func (m *Machine) readMissBlock(rc *opCtx, client cmdbuf.Client, path []*level, 
 	mask := spanMask(int(first), len(lines))
 	for j := len(caches) - 1; j >= 0; j-- {
 		lv := caches[j]
-		// The records first, while the lines are absent (fill's order).
-		for i := range lines {
-			m.logEffect(rc.op, client, lv, la+uint64(i)*LineSize, ^uint64(0))
-		}
+		m.logAbsent(rc.op, client, lv, la, len(lines))
 		b := lv.newBlock(k)
 		for i := range lines {
 			b.lines[first+uint(i)] = line{data: lines[i], valid: ^uint64(0)}
@@ -978,6 +1004,23 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 	g.accesses = n
 	for _, lv := range m.allLevels() {
 		for k, b := range lv.fx {
+			// A block whose effects are all of ops still to be reckoned
+			// with keeps every node: nothing to compact.
+			anyDone := false
+			for j := range b.effects {
+				op := m.ops[b.effects[j].gid]
+				done := op.gone
+				if op.gonePass != pass {
+					done = gone(op)
+				}
+				if done {
+					anyDone = true
+					break
+				}
+			}
+			if !anyDone {
+				continue
+			}
 			// Oldest first, per line: kept is what the line's kept
 			// records cover; the surviving nodes are compacted and
 			// rechained, and the effects they name compacted with them
