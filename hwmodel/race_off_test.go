@@ -1,0 +1,5 @@
+//go:build !race
+
+package hwmodel
+
+const raceEnabled = false
