@@ -196,6 +196,7 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			continue
 		}
 		var out, refOut []byte
+		mark := m.scratch.mark()
 		if w.Kind.IsCopy() {
 			out, refOut = reads[j], refReads[j]
 		} else {
@@ -204,6 +205,9 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		}
 		m.writeAccess(ctx, a, out)
 		m.ref.write(a.Addr, refOut, ctx.op.gid)
+		if !w.Kind.IsCopy() {
+			m.scratch.release(mark) // stored: the outputs are not needed again
+		}
 		j++
 	}
 	return nil
