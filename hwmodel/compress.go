@@ -265,7 +265,7 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
 		a := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
 			Surface: s.ID, Compressed: true}
-		plain, _ := m.readAccess(ctx, a)
+		plain, _, _ := m.readAccess(ctx, a)
 		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
 		// The reference's bytes do not change, but they are now the
 		// decompress's output: a reader that misses it missed this op.

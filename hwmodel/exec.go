@@ -173,13 +173,18 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			continue
 		}
 		mark := m.scratch.mark()
-		got, ref := m.readAccess(ctx, a)
+		got, ref, same := m.readAccess(ctx, a)
 		m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: a.Addr, n: int(a.Size), kind: accessRead, client: a.Client})
 		if w.Kind.IsCopy() {
 			reads, refReads = append(reads, got), append(refReads, ref)
 		} else {
+			wasSame := h == rh
 			h.add(got)
-			rh.add(ref)
+			if same && wasSame {
+				rh = h // the same state hashing the same bytes
+			} else {
+				rh.add(ref)
+			}
 			m.scratch.release(mark)
 		}
 	}
@@ -201,7 +206,7 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			out, refOut = reads[j], refReads[j]
 		} else {
 			out = e.m.output(w, j, a, h.sum())
-			refOut = e.m.output(w, j, a, rh.sum())
+			refOut = e.m.output(w, j, a, rh.sum()) // its own: writeAccess may change out (checkWAW)
 		}
 		m.writeAccess(ctx, a, out)
 		m.ref.write(a.Addr, refOut, ctx.op.gid)
@@ -229,8 +234,8 @@ func readN(p cmdbuf.Packet, n int) cmdbuf.Access {
 // readAccess reads one access as the op may see it, decoding compression
 // where the access and client allow, and records a hazard for everything it
 // serves that a correct program could not have seen. It returns what the
-// access read and what the reference read.
-func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte) {
+// access read, what the reference read, and whether the two are the same.
+func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte, same bool) {
 	e := ctx.e
 	ctx.client = a.Client
 	path := e.paths[a.Client]
@@ -242,11 +247,11 @@ func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte) {
 	}
 	ref = m.scratch.bytes(int(a.Size))
 	m.ref.mem.Read(a.Addr, ref)
-	if !bytes.Equal(got, ref) {
+	if same = bytes.Equal(got, ref); !same {
 		ctx.op.tainted = true
 		m.classifyRead(ctx, a, path, got, ref, &pr, explained)
 	}
-	return got, ref
+	return got, ref, same
 }
 
 // writeAccess writes one access's output through the client's first cache,
