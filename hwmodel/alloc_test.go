@@ -21,12 +21,7 @@ func TestSyncPacketsAllocateNothing(t *testing.T) {
 			r := newRig(t, prof)
 			p := r.prog()
 			for range 256 {
-				p.wait(stages(cmdbuf.StageColor), stages(cmdbuf.StageCP))
-				p.cache(caches(cmdbuf.CacheColor), caches(cmdbuf.CacheTextureL0))
-				p.w = cmdbuf.AppendEventSignal(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StageCompute)})
-				p.w = cmdbuf.AppendEventWait(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StagePixel)})
-				p.wait(stages(cmdbuf.StageCompute), stages(cmdbuf.StageCompute))
-				p.cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheShaderL0|cmdbuf.CacheTextureL0))
+				syncRound(p)
 			}
 			bufs := []*cmdbuf.Buffer{p.buffer()}
 			run := func() {

@@ -31,6 +31,19 @@ func barrierStream(r *rig, rt, uav uint64, rounds int) (*prog, int) {
 	return p, syncs
 }
 
+// syncRound appends six sync packets of the shapes barriers take: a WAIT,
+// a CACHE flush and invalidate, an EVENT signal and wait, a WAIT and a
+// CACHE. It returns how many it appended.
+func syncRound(p *prog) int {
+	p.wait(stages(cmdbuf.StageColor), stages(cmdbuf.StageCP))
+	p.cache(caches(cmdbuf.CacheColor), caches(cmdbuf.CacheTextureL0))
+	p.w = cmdbuf.AppendEventSignal(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StageCompute)})
+	p.w = cmdbuf.AppendEventWait(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StagePixel)})
+	p.wait(stages(cmdbuf.StageCompute), stages(cmdbuf.StageCompute))
+	p.cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheShaderL0|cmdbuf.CacheTextureL0))
+	return 6
+}
+
 // BenchmarkSyncPackets measures how fast the model executes sync packets:
 // one submission per iteration of 6144 WAIT, CACHE (flush and invalidate)
 // and EVENT packets, the shape barrier translations take, after 16 draws
@@ -44,13 +57,7 @@ func BenchmarkSyncPackets(b *testing.B) {
 			p, _ := barrierStream(r, rt, uav, 8)
 			syncs := 0
 			for range 1024 {
-				p.wait(stages(cmdbuf.StageColor), stages(cmdbuf.StageCP))
-				p.cache(caches(cmdbuf.CacheColor), caches(cmdbuf.CacheTextureL0))
-				p.w = cmdbuf.AppendEventSignal(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StageCompute)})
-				p.w = cmdbuf.AppendEventWait(p.w, cmdbuf.Event{ID: 2, Stages: stages(cmdbuf.StagePixel)})
-				p.wait(stages(cmdbuf.StageCompute), stages(cmdbuf.StageCompute))
-				p.cache(caches(cmdbuf.CacheShaderL0), caches(cmdbuf.CacheShaderL0|cmdbuf.CacheTextureL0))
-				syncs += 6
+				syncs += syncRound(p)
 			}
 			runBench(b, r, p.buffer(), float64(syncs), "packets/s")
 		})

@@ -68,15 +68,19 @@ type level struct {
 	keys []uint64
 }
 
+// takeSpare takes the last of the recycled blocks in spare, or a new one.
+func takeSpare[T any](spare *[]*T, newT func() *T) *T {
+	if n := len(*spare); n > 0 {
+		b := (*spare)[n-1]
+		*spare = (*spare)[:n-1]
+		return b
+	}
+	return newT()
+}
+
 // addFx adds an empty effect block with key k (which has none).
 func (l *level) addFx(k uint64) *fxBlock {
-	var b *fxBlock
-	if n := len(l.spareFx); n > 0 {
-		b = l.spareFx[n-1]
-		l.spareFx = l.spareFx[:n-1]
-	} else {
-		b = newFxBlock()
-	}
+	b := takeSpare(&l.spareFx, newFxBlock)
 	l.fx[k] = b
 	l.lastFxKey, l.lastFx, l.lastFxOK = k, b, true
 	return b
@@ -172,13 +176,7 @@ func (l *level) touch(la uint64) (*line, *lineBlock, uint) {
 
 // newBlock adds an empty line block with key k (which has none).
 func (l *level) newBlock(k uint64) *lineBlock {
-	var b *lineBlock
-	if n := len(l.spare); n > 0 {
-		b = l.spare[n-1]
-		l.spare = l.spare[:n-1]
-	} else {
-		b = new(lineBlock)
-	}
+	b := takeSpare(&l.spare, func() *lineBlock { return new(lineBlock) })
 	l.blocks[k] = b
 	l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, b, true
 	return b
