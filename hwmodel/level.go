@@ -279,7 +279,8 @@ func linesIn(k, addr, size uint64) uint64 {
 }
 
 // dropClean drops the lines of block b (key k) in set, none of them dirty,
-// and returns how many held bytes (were valid).
+// and returns how many it dropped (those holding a valid byte, as
+// invalidateLine would).
 func (l *level) dropClean(k uint64, b *lineBlock, set uint64) (dropped uint64) {
 	for s := set; s != 0; s &= s - 1 {
 		if b.lines[bits.TrailingZeros64(s)].valid == 0 {
@@ -410,9 +411,9 @@ func (u *undoStore) reset() {
 }
 
 // fxBlock holds the in-flight effects of blockLines lines, oldest first.
-// The records of all its lines share one slice, so a block costs one
-// allocation however its lines' records are spread; each line's records
-// are chained newest to oldest from newest.
+// All its lines' nodes share one slice and their effects another, so a
+// block costs a few allocations however its records are spread; each
+// line's nodes are chained from newest to oldest.
 //
 // Nodes are appended in order, and a node names a new effect or the last
 // one, so the effects the nodes name, in node order, never go down:
