@@ -279,14 +279,10 @@ func linesIn(k, addr, size uint64) uint64 {
 }
 
 // dropClean drops the lines of block b (key k) in set, none of them dirty,
-// and returns how many it dropped (those holding a valid byte, as
-// invalidateLine would).
+// and returns how many it dropped. Every held line holds a valid byte
+// (touch's callers all store or fill some), so invalidateLine would drop
+// each of them.
 func (l *level) dropClean(k uint64, b *lineBlock, set uint64) (dropped uint64) {
-	for s := set; s != 0; s &= s - 1 {
-		if b.lines[bits.TrailingZeros64(s)].valid == 0 {
-			set &^= s & -s // an empty line is not dropped (invalidateLevel)
-		}
-	}
 	b.held &^= set
 	if b.held == 0 {
 		delete(l.blocks, k)

@@ -1,0 +1,248 @@
+package hwmodel
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Tests of the structures that keep the model fast (docs/hardware.md
+// "Speed"): each pins down a behaviour a shortcut must keep.
+
+// TestLineImagesRoundTrip: an effect gives back exactly the line it kept,
+// whether it kept a dword (a line repeating one) or a slot (any other line,
+// lines repeating 8 bytes but not 4 included).
+func TestLineImagesRoundTrip(t *testing.T) {
+	var lv level
+	images := map[string][LineSize]byte{}
+	var img [LineSize]byte
+	for i := range img {
+		img[i] = []byte{1, 2, 3, 4}[i%4]
+	}
+	images["dword"] = img
+	for i := range img {
+		img[i] = byte(i % 8)
+	}
+	images["8-byte period"] = img
+	for i := range img {
+		img[i] = byte(i * 7)
+	}
+	images["no period"] = img
+	img = [LineSize]byte{}
+	images["zero"] = img
+	img[63] = 1
+	images["zero but the last byte"] = img
+	for name, img := range images {
+		var e lineEffect
+		lv.keepImage(&e, &img)
+		var buf [LineSize]byte
+		assert.Equal(t, img, *lv.imageOf(&e, &buf), name)
+	}
+	var e lineEffect
+	lv.keepImage(&e, ptr(images["dword"]))
+	assert.Equal(t, uint8(dwordImage), e.image, "a line repeating a dword needs no slot")
+	lv.keepImage(&e, ptr(images["8-byte period"]))
+	assert.Equal(t, uint8(slotImage), e.image)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestCompareAcrossChunks: Compare decodes a region a chunk at a time; a
+// difference in a later chunk is reported at its offset in the region.
+func TestCompareAcrossChunks(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	size := uint64(3 * compareChunk)
+	x := r.alloc("X", size)
+	require.NoError(t, r.m.Fill(x, size, 7))
+	r.m.mem.Write(x+compareChunk+5, []byte{9})
+	r.m.mem.Write(x+2*compareChunk+100, []byte{9, 9})
+	diffs, err := r.m.Compare(Region{Name: "X", Addr: x, Size: size})
+	require.NoError(t, err)
+	require.Len(t, diffs, 1)
+	d := diffs[0]
+	assert.Equal(t, uint64(compareChunk+5), d.First)
+	assert.Equal(t, uint64(2*compareChunk+101), d.Last)
+	assert.Equal(t, uint64(3), d.Count)
+	assert.Equal(t, byte(9), d.Got)
+	assert.Equal(t, byte(7), d.Want)
+}
+
+// TestSurfaceLookupAcrossPages: the remembered page of the last surface
+// lookup answers only for that page.
+func TestSurfaceLookupAcrossPages(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	a := r.surface("A", PageSize, 1, true)
+	b := r.surface("B", PageSize, 2, true)
+	for range 2 {
+		require.NotNil(t, r.m.surfaceAt(a))
+		assert.Equal(t, uint16(1), r.m.surfaceAt(a+10).ID)
+		assert.Equal(t, uint16(2), r.m.surfaceAt(b+10).ID)
+		assert.Nil(t, r.m.surfaceAt(a+PageSize+MetadataSize(PageSize)), "A's metadata is no surface")
+	}
+	r.m.RemoveSurface(2)
+	assert.Nil(t, r.m.surfaceAt(b+10), "a removed surface is forgotten")
+}
+
+// TestSubmissionEndCostsItsLines: the end of a submission costs its base
+// plus every line it writes back and every line it drops, at every level
+// the data went through.
+func TestSubmissionEndCostsItsLines(t *testing.T) {
+	for _, p := range Profiles() {
+		r := newRig(t, p)
+		x := r.alloc("X", n)
+		r.run(r.direct, r.prog().work(cmdbuf.WorkDraw, cColor, wr(x, n, color)))
+		c := p.Costs
+		levels := uint64(len(r.direct.paths[color]) - 1)
+		want := c.BatchEndBase + levels*(n/LineSize)*(c.FlushPerLine+c.InvalPerLine)
+		assert.Equal(t, want, r.direct.Counters().BatchEndCycles, p.Name)
+	}
+}
+
+// TestFlushOrderHazard: writing back a cache holding older data over what a
+// later writer already wrote back destroys the newer data — a
+// write-after-write hazard that names both writers.
+func TestFlushOrderHazard(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", n), r.alloc("Y", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDraw, cColor, wr(x, 64, color)).
+		wait(stages(cColor), stages(cCompute, cCP)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(y, 64, load), wr(x, 64, store)).
+		wait(stages(cCompute), stages(cCP)).
+		cache(caches(cmdbuf.CacheShaderL0, cmdbuf.CacheL2), 0).
+		cache(caches(cmdbuf.CacheColor, cmdbuf.CacheL2), 0))
+	var found bool
+	for _, h := range r.m.Hazards() {
+		if h.Kind == HazardWriteAfterWrite && bytes.Contains([]byte(h.Message), []byte("older data")) {
+			found = true
+		}
+	}
+	assert.True(t, found, "hazards: %v", r.m.Hazards())
+}
+
+// TestSettledInvalidateOfDirtyLines: an invalidate every later op is
+// ordered after, of dirty lines whose writer's records are retired, still
+// loses their data — the block path for clean lines must not take them.
+func TestSettledInvalidateOfDirtyLines(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	r.m.retireMin, r.m.retireAt = 0, 0 // retire after every packet
+	x := r.alloc("X", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		cache(0, caches(cmdbuf.CacheColor)))
+	assert.Contains(t, kinds(r.m.Hazards()), HazardInvalidateBeforeFlush)
+}
+
+// TestRetireKeepsStateBounded: a long list of barriers and work keeps the
+// in-flight records and the undo images bounded: retiring drops what no op
+// to come can be unordered with and gives its images' slots back.
+func TestRetireKeepsStateBounded(t *testing.T) {
+	peak := func(rounds int) (records, images int) {
+		r := newRig(t, discreteProfile(t))
+		rt, uav := r.alloc("rt", 1<<14), r.alloc("uav", 1<<14)
+		p, _ := barrierStream(r, rt, uav, rounds)
+		r.m.OnPacket(func(PacketCost) {
+			records = max(records, r.m.effects.count())
+			used := 0
+			for _, lv := range r.m.allLevels() {
+				used += int(lv.undo.used) - len(lv.undo.free)
+			}
+			images = max(images, used)
+		})
+		r.run(r.direct, p)
+		require.Empty(t, r.m.Hazards())
+		require.Empty(t, r.m.effects.buckets, "the end of the submission leaves no access logged")
+		require.Zero(t, r.m.effects.count())
+		return records, images
+	}
+	r1, i1 := peak(256)
+	r4, i4 := peak(1024)
+	assert.LessOrEqual(t, r4, r1+r1/4, "records grow with the list: %d for 256 rounds, %d for 1024", r1, r4)
+	assert.LessOrEqual(t, i4, i1+i1/4, "images grow with the list: %d for 256 rounds, %d for 1024", i1, i4)
+}
+
+// staleTextureLines leaves the texture cache holding X's first write
+// (stale) while memory and L2 hold its second: W1 writes X, a dispatch
+// reads it into the texture cache, W2 writes X again and is written back,
+// with no invalidate of the texture cache.
+func staleTextureLines(r *rig, x, y uint64) *prog {
+	return r.prog().
+		work(cmdbuf.WorkDraw, cColor, wr(x, 128, color)).
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		cache(caches(cmdbuf.CacheColor, cmdbuf.CacheL2), caches(cmdbuf.CacheTextureL0)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, 128, load), wr(y, 64, store)).
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		work(cmdbuf.WorkDraw, cColor, wr(x, 128, color)).
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		cache(caches(cmdbuf.CacheColor, cmdbuf.CacheL2), 0)
+}
+
+// TestReadBehindUnorderedInvalidate: lines an invalidate dropped are still
+// there for a reader not ordered after it — the block read path must not
+// take their block for one no cache holds, though none holds it now.
+func TestReadBehindUnorderedInvalidate(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y, z := r.alloc("X", n), r.alloc("Y", n), r.alloc("Z", n)
+	p := staleTextureLines(r, x, y)
+	// Async, so the reader is not ordered after it; every cache in the
+	// reader's path drops X's lines.
+	p.w = cmdbuf.AppendCache(p.w, cmdbuf.CacheOp{Invalidate: caches(cmdbuf.CacheTextureL0, cmdbuf.CacheL2)}, true)
+	p.work(cmdbuf.WorkDispatch, cCompute, rd(x, 128, load), wr(z, 128, store))
+	r.run(r.direct, p)
+	requireStaleRead(t, r.m, x)
+}
+
+// requireStaleRead requires a hazard saying a read of x got a stale copy.
+func requireStaleRead(t *testing.T, m *Machine, x uint64) {
+	t.Helper()
+	for _, h := range m.Hazards() {
+		if h.Addr >= x && h.Addr < x+n && strings.Contains(h.Message, "stale copy") {
+			return
+		}
+	}
+	t.Fatalf("no stale read of 0x%x reported: %v", x, m.Hazards())
+}
+
+// TestRangedInvalidateKeepsTheRest: a settled invalidate of part of a block
+// of clean lines leaves the block's other lines (stale ones included).
+func TestRangedInvalidateKeepsTheRest(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	r.m.retireMin, r.m.retireAt = 0, 0 // the lines' records are gone: the block path applies
+	x, y, z := r.alloc("X", n), r.alloc("Y", n), r.alloc("Z", n)
+	p := staleTextureLines(r, x, y)
+	p.w = cmdbuf.AppendCache(p.w, cmdbuf.CacheOp{Invalidate: caches(cmdbuf.CacheTextureL0), Addr: x, Size: 64}, false)
+	p.work(cmdbuf.WorkDispatch, cCompute, rd(x+64, 64, load), wr(z, 64, store))
+	r.run(r.direct, p)
+	requireStaleRead(t, r.m, x) // the second line is still stale
+}
+
+// TestRetireKeepsLiveRecords: retiring a block that holds a gone op's
+// record and a live op's on the same line keeps the live one, so a reader
+// not ordered after the live writer still misses its data.
+func TestRetireKeepsLiveRecords(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	r.m.retireMin, r.m.retireAt = 0, 0
+	x, y, z := r.alloc("X", n), r.alloc("Y", n), r.alloc("Z", n)
+	// On discrete, copies write into L2, which the dispatch reads through.
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkCopy, cCopy, rd(y, 64, copier), wr(x, 64, copier)).
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		work(cmdbuf.WorkCopy, cCopy, rd(z, 64, copier), wr(x, 64, copier)).
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, 64, load), wr(y, 64, store)))
+	assert.Contains(t, kinds(r.m.Hazards()), HazardReadAfterWrite)
+}
+
+// TestIdleEngineAfterReset: after the CPU saw the GPU idle, an engine that
+// was idle meanwhile writes what another engine wrote before, with no race.
+func TestIdleEngineAfterReset(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", n), r.alloc("Y", n)
+	r.run(r.compute, r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store)))
+	r.run(r.copy, r.prog().work(cmdbuf.WorkCopy, cCopy, rd(y, n, copier), wr(x, n, copier)))
+	assert.Empty(t, r.m.Hazards())
+}
