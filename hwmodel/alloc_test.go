@@ -50,3 +50,32 @@ func TestEncodeIsKey(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkAllocatesOnlyItsRecord: on a warm machine, a submission of a
+// 1 MiB copy — its reads and writes logged for the write-after-read and
+// write-after-write checks, 16,384 lines through the caches and back —
+// allocates only the op records hazards may name: the copy's and the end
+// of the submission's.
+func TestWorkAllocatesOnlyItsRecord(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates: allocation counts are not the model's")
+	}
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) {
+			const size = 1 << 20
+			r := newRig(t, prof)
+			src, dst := r.alloc("src", size), r.alloc("dst", size)
+			bufs := []*cmdbuf.Buffer{r.prog().work(cmdbuf.WorkCopy, cmdbuf.StageCopy,
+				rd(src, size, cmdbuf.ClientCopy), wr(dst, size, cmdbuf.ClientCopy)).buffer()}
+			run := func() {
+				r.direct.Submit(bufs...)
+				require.NoError(t, r.m.Run())
+			}
+			for range 4 {
+				run()
+			}
+			require.LessOrEqual(t, testing.AllocsPerRun(10, run), 2.0)
+			require.Empty(t, r.m.Hazards())
+		})
+	}
+}

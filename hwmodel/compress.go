@@ -316,7 +316,7 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) u
 	}
 	m.store(ctx.op, cmdbuf.ClientBlit, m.memLevel, s.Meta+2*first, meta, false)
 	s.define(first, last)
-	m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), kind: accessLogical,
+	m.effects.addAccess(access{op: ctx.op, lv: m.memLevel, addr: s.Base + off, n: int(n), kind: accessLogical,
 		client: cmdbuf.ClientBlit})
 	switch {
 	case !r.Plain:

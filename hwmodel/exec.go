@@ -174,7 +174,7 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		}
 		mark := m.scratch.mark()
 		got, ref, same := m.readAccess(ctx, a)
-		m.effects.addAccess(&access{op: ctx.op, lv: m.memLevel, addr: a.Addr, n: int(a.Size), kind: accessRead, client: a.Client})
+		m.effects.addAccess(access{op: ctx.op, lv: m.memLevel, addr: a.Addr, n: int(a.Size), kind: accessRead, client: a.Client})
 		if w.Kind.IsCopy() {
 			reads, refReads = append(reads, got), append(refReads, ref)
 		} else {

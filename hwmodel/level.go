@@ -675,7 +675,7 @@ func bit(s []uint64, i int) bool { return s[i/64]>>(i%64)&1 != 0 }
 // the lines with the op and is logged for write-after-write checks.
 func (m *Machine) store(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte, data bool) {
 	if data {
-		m.effects.addAccess(&access{op: op, lv: lv, addr: addr, n: len(src), kind: accessWrite, client: client})
+		m.effects.addAccess(access{op: op, lv: lv, addr: addr, n: len(src), kind: accessWrite, client: client})
 	}
 	lineSpans(addr, len(src), func(la uint64, off, k, i int) {
 		mask := spanMask(off, k)
@@ -903,6 +903,37 @@ type effectLog struct {
 	order    uint64
 	lines    int    // line effects in flight
 	pass     uint32 // retire passes, for memoising per op
+	// Recycling, so a warm machine logs accesses without allocating:
+	// emptied bucket slices, access records in chunks (used: handed out
+	// since the last reset) and records a retire gave back.
+	spare [][]*access
+	slab  [][]access
+	used  int
+	free  []*access
+}
+
+const accessChunk = 256
+
+// newAccess returns a record for an access: a retired one, or the next of
+// the chunks.
+func (g *effectLog) newAccess() *access {
+	if n := len(g.free); n > 0 {
+		a := g.free[n-1]
+		g.free = g.free[:n-1]
+		return a
+	}
+	if g.used == len(g.slab)*accessChunk {
+		g.slab = append(g.slab, make([]access, accessChunk))
+	}
+	a := &g.slab[g.used/accessChunk][g.used%accessChunk]
+	g.used++
+	return a
+}
+
+// dropBucket removes bucket k, whose slice as is empty, keeping the slice.
+func (g *effectLog) dropBucket(k bucketKey, as []*access) {
+	delete(g.buckets, k)
+	g.spare = append(g.spare, as[:0])
 }
 
 type bucketKey struct {
@@ -915,12 +946,19 @@ func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][
 // count is everything in flight.
 func (g *effectLog) count() int { return g.accesses + g.lines }
 
-func (g *effectLog) addAccess(a *access) {
+func (g *effectLog) addAccess(v access) {
+	a := g.newAccess()
+	*a = v
 	g.order++
 	a.order = g.order
 	for b := a.addr >> blockShift; b <= (a.addr+uint64(a.n)-1)>>blockShift; b++ {
 		k := bucketKey{a.lv, b}
-		g.buckets[k] = append(g.buckets[k], a)
+		as, ok := g.buckets[k]
+		if n := len(g.spare); !ok && n > 0 {
+			as = g.spare[n-1]
+			g.spare = g.spare[:n-1]
+		}
+		g.buckets[k] = append(as, a)
 	}
 	g.accesses++
 }
@@ -979,12 +1017,16 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 		for _, a := range as {
 			if !gone(a.op) {
 				w = append(w, a)
+			} else if a.addr>>blockShift == k.b {
+				// Once, from the bucket it starts in; every bucket drops
+				// it in this pass, and nothing is logged before the pass ends.
+				g.free = append(g.free, a)
 			}
 		}
+		clear(as[len(w):])
 		if len(w) == 0 {
-			delete(g.buckets, k)
+			g.dropBucket(k, as)
 		} else {
-			clear(as[len(w):])
 			g.buckets[k] = w
 		}
 	}
@@ -1079,6 +1121,11 @@ func (m *Machine) resetEffects() {
 	// The log is emptied in place; its pass count goes on, so no op's
 	// memo from an earlier pass is taken for a later one.
 	g := m.effects
-	clear(g.buckets)
-	g.accesses, g.lines, g.order = 0, 0, 0
+	for k, as := range g.buckets {
+		clear(as)
+		g.dropBucket(k, as)
+	}
+	// The records are reused as they are: each is overwritten whole when
+	// handed out, and what they point to (ops, levels) lives on anyway.
+	g.accesses, g.lines, g.order, g.used, g.free = 0, 0, 0, 0, g.free[:0]
 }
