@@ -905,7 +905,9 @@ type effectLog struct {
 	pass     uint32 // retire passes, for memoising per op
 	// Recycling, so a warm machine logs accesses without allocating:
 	// emptied bucket slices, access records in chunks (used: handed out
-	// since the last reset) and records a retire gave back.
+	// since the last reset) and records a retire gave back. The chunks
+	// hold the records for good, so slices past their length need not be
+	// cleared for the collector.
 	spare [][]*access
 	slab  [][]access
 	used  int
@@ -1023,7 +1025,6 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 				g.free = append(g.free, a)
 			}
 		}
-		clear(as[len(w):])
 		if len(w) == 0 {
 			g.dropBucket(k, as)
 		} else {
@@ -1122,7 +1123,6 @@ func (m *Machine) resetEffects() {
 	// memo from an earlier pass is taken for a later one.
 	g := m.effects
 	for k, as := range g.buckets {
-		clear(as)
 		g.dropBucket(k, as)
 	}
 	// The records are reused as they are: each is overwritten whole when

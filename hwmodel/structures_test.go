@@ -246,3 +246,36 @@ func TestIdleEngineAfterReset(t *testing.T) {
 	r.run(r.copy, r.prog().work(cmdbuf.WorkCopy, cCopy, rd(y, n, copier), wr(x, n, copier)))
 	assert.Empty(t, r.m.Hazards())
 }
+
+// TestRetiredAccessesAreFreedOnce: an access spanning several 4 KiB
+// buckets is given back once when retired, never while a bucket still
+// holds it, so no two live accesses share a record.
+func TestRetiredAccessesAreFreedOnce(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	r.m.retireMin, r.m.retireAt = 0, 0
+	const big = 3*4096 + 512
+	x, y := r.alloc("X", 4*4096), r.alloc("Y", 4*4096)
+	p := r.prog()
+	for range 8 {
+		p.work(cmdbuf.WorkDispatch, cCompute, rd(y+100, big, load), wr(x+100, big, store)).
+			wait(cmdbuf.AllStages, cmdbuf.AllStages) // the dispatch is gone: its accesses retire
+	}
+	var freed int
+	r.m.OnPacket(func(PacketCost) {
+		g := r.m.effects
+		freed = max(freed, len(g.free))
+		free := map[*access]bool{}
+		for _, a := range g.free {
+			require.False(t, free[a], "a record is free twice")
+			free[a] = true
+		}
+		for _, as := range g.buckets {
+			for _, a := range as {
+				require.False(t, free[a], "a logged access's record is free")
+			}
+		}
+	})
+	r.run(r.direct, p)
+	require.Empty(t, r.m.Hazards())
+	require.NotZero(t, freed, "no access was retired: the test tests nothing")
+}
