@@ -279,3 +279,21 @@ func TestRetiredAccessesAreFreedOnce(t *testing.T) {
 	require.Empty(t, r.m.Hazards())
 	require.NotZero(t, freed, "no access was retired: the test tests nothing")
 }
+
+// TestWriteRacingMetadataInit: a write to bytes a METADATA_INIT it is not
+// ordered after redefines races it, wherever in the surface the region
+// starts.
+func TestWriteRacingMetadataInit(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	s := r.surface("S", n, 1, true)
+	y := r.alloc("Y", n)
+	p := r.prog()
+	p.w = cmdbuf.AppendMetadataInit(p.w, cmdbuf.SurfaceRegion{Surface: 1, Offset: 1024, Size: 1024, Value: 3}, true)
+	p.work(cmdbuf.WorkDispatch, cCompute, rd(y, 64, load), wr(s+1024+128, 64, store))
+	r.run(r.direct, p)
+	var found bool
+	for _, h := range r.m.Hazards() {
+		found = found || h.Kind == HazardWriteAfterWrite && strings.Contains(h.Message, "METADATA_INIT")
+	}
+	assert.True(t, found, "hazards: %v", r.m.Hazards())
+}
