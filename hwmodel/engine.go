@@ -162,20 +162,28 @@ func (m *Machine) orderedBefore(w *opRec, wc cmdbuf.Client, r *opCtx) bool {
 // waited for.
 func (e *Engine) issue(stage cmdbuf.Stage, what string, p cmdbuf.Packet) *opCtx {
 	m := e.m
-	e.seq++
 	op := m.newOp()
-	*op = opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq, batch: e.cur.ordinal,
+	*op = opRec{gid: uint32(len(m.ops)), engine: e.id, stage: stage, seq: e.seq + 1, batch: e.cur.ordinal,
 		packet: e.cur.packet, offset: e.offsetOf(p), buffer: e.bufferName(), what: what, marker: e.marker}
 	m.ops = append(m.ops, op)
 	m.scratch.opBuf = m.scratch.opBuf[:0]
-	e.ctx = opCtx{op: op, e: e, front: e.frontierOf(stage)}
+	e.ctx = opCtx{op: op, e: e, front: e.order(stage)}
+	return &e.ctx
+}
+
+// order is the ordering side of issuing an op in stage: the op gets the
+// next seq and the stage's frontier (returned); a CP op orders everything
+// after it. An op that changes nothing may be ordered without a record.
+func (e *Engine) order(stage cmdbuf.Stage) clock {
+	e.seq++
+	front := e.frontierOf(stage)
 	e.stageLast[stage] = e.seq
-	e.stageLastF[stage] = e.ctx.front
+	e.stageLastF[stage] = front
 	if stage == cmdbuf.StageCP {
-		e.floor = e.ctx.front
+		e.floor = front
 		e.floor[cmdbuf.StageCP] = e.seq
 	}
-	return &e.ctx
+	return front
 }
 
 // newOp returns a record for the next op: the last op's, if reuseLastOp

@@ -390,6 +390,19 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 	if p.Async() {
 		stage = cmdbuf.StageBlit
 	}
+	if !m.perLine && !e.cacheHolds(c) {
+		// Nothing to write back or drop: the packet orders like any op,
+		// and its invalidates count as the latest (the gid an issued op
+		// would have had, which the next op takes — see reuseLastOp).
+		e.order(stage)
+		for _, lv := range e.flushOrder {
+			if c.Invalidate.Has(lv.kind) {
+				lv.lastInval = uint32(len(m.ops))
+			}
+		}
+		e.runSyncOrAsync(p, m.prof.Costs.CacheOpBase, &e.counters.CacheCycles, "CACHE")
+		return nil
+	}
 	ctx := e.issue(stage, "CACHE", p)
 	ctx.client = cmdbuf.ClientBlit
 	var lines, touched uint64
@@ -418,6 +431,21 @@ func (e *Engine) runCache(p cmdbuf.Packet) error {
 	}
 	e.runSyncOrAsync(p, m.prof.Costs.CacheOpBase+lines, &e.counters.CacheCycles, "CACHE")
 	return nil
+}
+
+// cacheHolds reports whether the caches a CACHE packet names hold anything
+// it could write back (a dirty line) or drop (any line) in its range.
+func (e *Engine) cacheHolds(c cmdbuf.CacheOp) bool {
+	for _, lv := range e.flushOrder {
+		flush, inval := c.Flush.Has(lv.kind), c.Invalidate.Has(lv.kind)
+		if !flush && !inval {
+			continue
+		}
+		for range lv.heldBlocks(c.Addr, c.Size, !inval) {
+			return true
+		}
+	}
+	return false
 }
 
 // runSyncOrAsync charges a CACHE or compression packet: parsing it on the

@@ -229,8 +229,9 @@ func TestEagerRetireChangesNothing(t *testing.T) {
 }
 
 // TestBlockPathsChangeNothing: reading a block of lines no cache holds and
-// invalidating a block of clean lines at once (the frame-scale paths) must
-// give the same bytes, hazards and costs as doing it line by line.
+// invalidating a block of clean lines at once (the frame-scale paths), and
+// a CACHE packet that finds nothing going without an op, must give the
+// same bytes, hazards and costs as doing it all line by line.
 func TestBlockPathsChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for i := 0; i < 300; i++ {

@@ -135,7 +135,8 @@ type Machine struct {
 	buffers    map[uint32]*cmdbuf.Buffer
 	ops        []*opRec
 	spareOp    *opRec // a record reuseLastOp gave back
-	// perLine turns off the paths that handle a block of lines at once
+	// perLine turns off the shortcuts: the paths that handle a block of
+	// lines at once, and a CACHE packet that finds nothing skipping its op
 	// (tests check they change nothing).
 	perLine bool
 	effects *effectLog
