@@ -107,7 +107,6 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
 			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
 	}
-	p.barriers++
 	return true
 }
 
@@ -129,7 +128,6 @@ func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) boo
 		return false
 	}
 	cl.planRangedWithSync(p, rg, r, s)
-	p.barriers++
 	return true
 }
 

@@ -36,8 +36,6 @@ import (
 
 // plan accumulates one Barrier call.
 type plan struct {
-	barriers int
-
 	now  planPart         // the non-split barriers
 	hold cmdbuf.StageMask // their SyncAfter stages
 
@@ -195,7 +193,7 @@ type rangedOp struct {
 // copied the struct twice (a buffer barrier 116-122 ns before, 100-104
 // after).
 func (p *plan) reset() {
-	p.barriers, p.hold = 0, 0
+	p.hold = 0
 	p.now.reset()
 	p.split.reset()
 	p.splitBegin, p.sEvent = false, 0
