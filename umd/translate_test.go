@@ -13,11 +13,22 @@ import (
 )
 
 // callPackets counts, by opcode, the packets of the n-th Barrier call in a
-// list's disassembly: from its MARKER to the next one.
+// list's disassembly (callLines).
 func callPackets(t *testing.T, cl *CommandList, n int) map[string]int {
 	t.Helper()
-	want := "Barrier #"
 	counts := map[string]int{}
+	for _, l := range callLines(t, cl, n) {
+		counts[l.Op]++
+	}
+	return counts
+}
+
+// callLines is the disassembly of the n-th Barrier call in a list (from 0):
+// the packets from its MARKER to the next one.
+func callLines(t *testing.T, cl *CommandList, n int) []cmdbuf.Line {
+	t.Helper()
+	want := "Barrier #"
+	var out []cmdbuf.Line
 	in, seen := false, 0
 	for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {
 		if l.Op == "MARKER" {
@@ -31,11 +42,11 @@ func callPackets(t *testing.T, cl *CommandList, n int) map[string]int {
 			continue
 		}
 		if in {
-			counts[l.Op]++
+			out = append(out, l)
 		}
 	}
 	require.True(t, seen > n, "the list has no Barrier call %d", n)
-	return counts
+	return out
 }
 
 // One call of 16 barriers of every kind, after work that writes every
