@@ -87,16 +87,6 @@ func (x *exec) legacyCreated(st *ResourceStep, h ddi.HResource) {
 	x.leg.CreateEnhanced(h, r, subs)
 }
 
-// legacyList is the legacy layer's view of a list, made on first use.
-func (x *exec) legacyList(name string, typ ddi.CommandListType) *legacy.List {
-	l := x.legLists[name]
-	if l == nil {
-		l = x.leg.NewList(typ)
-		x.legLists[name] = l
-	}
-	return l
-}
-
 // legacyCall is one ResourceBarrier call: the legacy layer checks and
 // translates it, and the driver gets one Barrier call of what it let
 // through (none if it let nothing through).
