@@ -11,6 +11,8 @@
 //	                                run one scenario (docs/scenarios.md)
 //	ebref hlk [flags]               run the conformance suites (docs/conformance.md)
 //	ebref hlk merge REPORT.json...  join the reports of a sharded run
+//	ebref bench [--workload W] [--profile P] [--json F]
+//	                                what barriers cost on frame structures (docs/bench.md)
 //
 // Exit status: 0 on success, 1 when the input is bad or the output cannot
 // be written (one line on stderr names what), 2 for bad usage.
@@ -48,6 +50,7 @@ var commands = []command{
 	{"disasm", "FILE|- [--json]", "disassemble a command-buffer dump or raw packet dwords", runDisasm},
 	{"run", "FILE.ebs [--profile P] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
 	{"hlk", "[flags] | merge REPORT...", "run the conformance suites on every profile; report console/JSON/JUnit", runHLK},
+	{"bench", "[--workload W] [--profile P] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
 }
 
 func main() {

@@ -1,0 +1,244 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// allRows runs every workload with every strategy on every profile once
+// per test binary: the goals below read the same runs.
+var allRows = sync.OnceValues(func() ([]Row, error) { return Run(context.Background(), Config{}) })
+
+func rows(t *testing.T) []Row {
+	t.Helper()
+	rs, err := allRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(Workloads) * len(hwmodel.ProfileNames()) * len(Strategies); len(rs) != want {
+		t.Fatalf("%d rows, want %d", len(rs), want)
+	}
+	return rs
+}
+
+// Every strategy of every workload runs hazard-free with the reference
+// bytes on every profile: a cost is only worth comparing for a frame that
+// works.
+func TestEveryRunIsClean(t *testing.T) {
+	for _, r := range rows(t) {
+		if !r.Clean() {
+			t.Errorf("%s %s %s: %d hazards, reference equal %v: %v", r.Workload, r.Profile, r.Strategy, r.Hazards, r.ReferenceOK, r.Failures)
+		}
+		if r.Packets["WORK"] == 0 || r.Cycles == 0 {
+			t.Errorf("%s %s %s: no work ran: %+v", r.Workload, r.Profile, r.Strategy, r)
+		}
+	}
+}
+
+// The spec's cost claim, workload by workload: the enhanced barriers cost
+// the GPU fewer cycles than the legacy ones, on every profile (each
+// workload's shortcomings apply on every profile: the sync and flush ones
+// through their waits, the layout ones through decompression where the
+// profile compresses and through their barriers' packets where it does
+// not).
+func TestEnhancedCheaperThanLegacy(t *testing.T) {
+	cost := map[string]uint64{}
+	for _, r := range rows(t) {
+		cost[r.Workload+"/"+r.Profile+"/"+string(r.Strategy)] = r.Cycles
+	}
+	for _, w := range Workloads {
+		for _, p := range hwmodel.ProfileNames() {
+			l, e := cost[w.Name+"/"+p+"/legacy"], cost[w.Name+"/"+p+"/enhanced"]
+			if e >= l {
+				t.Errorf("%s on %s: enhanced %d cycles, legacy %d: enhanced is not cheaper", w.Name, p, e, l)
+			}
+		}
+	}
+}
+
+// On a profile that compresses, legacy pays for decompressions the
+// enhanced layouts avoid in every workload here, and the enhanced form
+// decompresses nothing.
+func TestEnhancedAvoidsDecompression(t *testing.T) {
+	for _, r := range rows(t) {
+		switch {
+		case r.Profile == "coherent" && r.DecompressedBytes != 0:
+			t.Errorf("%s %s %s: %d bytes decompressed on a profile without compression", r.Workload, r.Profile, r.Strategy, r.DecompressedBytes)
+		case r.Profile != "coherent" && r.Strategy == Enhanced && r.DecompressedBytes != 0:
+			t.Errorf("%s %s: the enhanced form decompressed %d bytes", r.Workload, r.Profile, r.DecompressedBytes)
+		case r.Profile != "coherent" && r.Strategy == Legacy && r.DecompressedBytes == 0:
+			t.Errorf("%s %s: the legacy form decompressed nothing", r.Workload, r.Profile)
+		}
+	}
+}
+
+// The JSON report has exactly the keys docs/bench.md promises, each row
+// every one of them.
+func TestJSONReportKeys(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, rows(t)[:2]); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Version string           `json:"version"`
+		Note    string           `json:"note"`
+		Rows    []map[string]any `json:"rows"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Version == "" || !strings.Contains(rep.Note, "not calibrated") {
+		t.Errorf("version %q, note %q", rep.Version, rep.Note)
+	}
+	want := []string{"workload", "shortcomings", "profile", "strategy", "cycles", "stall_cycles", "flushed_lines",
+		"invalidated_lines", "decompressed_bytes", "barrier_calls", "packets", "hazards", "reference_ok"}
+	for _, row := range rep.Rows {
+		for _, k := range want {
+			if _, ok := row[k]; !ok {
+				t.Errorf("row %v lacks %q", row["workload"], k)
+			}
+		}
+		if _, ok := row["packets"].(map[string]any)["WORK"]; !ok {
+			t.Errorf("packets %v has no WORK", row["packets"])
+		}
+	}
+}
+
+// The table names every workload on every profile, says the figures are
+// modelled, and lists a run that was not clean with why.
+func TestTable(t *testing.T) {
+	rs := slices.Clone(rows(t))
+	var b bytes.Buffer
+	if err := WriteTable(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"not calibrated", "legacy / enhanced", "legacy/enhanced"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	for _, w := range Workloads {
+		if n := strings.Count(out, "\n"+w.Name+" "); n != len(hwmodel.ProfileNames()) {
+			t.Errorf("%s appears on %d profiles' tables", w.Name, n)
+		}
+	}
+	if strings.Contains(out, "not hazard-free") {
+		t.Errorf("a clean run is listed as failing:\n%s", out)
+	}
+	rs[0].Hazards, rs[0].Failures = 1, []string{"read-after-write: ..."}
+	b.Reset()
+	if err := WriteTable(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), fmt.Sprintf("%s %s %s: 1 hazards", rs[0].Workload, rs[0].Profile, rs[0].Strategy)) {
+		t.Errorf("a failing run is not listed:\n%s", b.String())
+	}
+}
+
+// A workload's frame is only the application's intent: the compiler
+// refuses what it cannot follow, naming the line.
+func TestCompileRefuses(t *testing.T) {
+	for _, c := range []struct{ frame, want string }{
+		{"texture T 64x64 flags RENDER_TARGET layout RENDER_TARGET\n", "line 1: T: the frame writes no layout or state"},
+		{"texture T 64x64 flags RENDER_TARGET\nqueue Q DIRECT\nlist L DIRECT\n  discard T\nend\nexecute Q L\n", "line 4: discard: the workloads' compiler does not know"},
+		{"buffer B 4096\nqueue Q DIRECT\nlist L DIRECT\n  dispatch cbv B\nend\nexecute Q L\n", "line 4: dispatch cbv: the workloads' compiler does not know this role"},
+		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nexecute Q L\n", "line 5: list L: each list is executed once"},
+		{"queue Q DIRECT\nexecute Q L\nlist L DIRECT\nend\n", "t.ebs:2:11: no list is named L"},
+		{"scenario \"a\"\nscenario \"b\"\n", "the frame must be one scenario, not 2"},
+		{"texture T 64x64 frobnicate\n", "t.ebs:1:"},
+	} {
+		_, err := compile(&Workload{Name: "t", Frame: c.frame}, Enhanced)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want an error containing %q", c.frame, err, c.want)
+		}
+	}
+	if _, err := Source(Workloads[0], "oracle"); err == nil || !strings.Contains(err.Error(), `no strategy "oracle"`) {
+		t.Errorf("an unknown strategy: %v", err)
+	}
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "deferred-gbuffer") {
+		t.Errorf("an unknown workload: %v", err)
+	}
+}
+
+// What the compiler writes, one call later: a barrier for every change
+// of use, none between reads in one layout or between render-target
+// writes, sync NONE after an earlier submission, UNDEFINED before a whole
+// clear, per-subresource barriers when the subresources' last uses differ;
+// and the legacy form's transitions, UAV barriers and buffer promotion.
+func TestCompiledBarriers(t *testing.T) {
+	w := &Workload{Name: "t", Frame: `
+texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE
+buffer B 4096 flags UNORDERED_ACCESS
+texture O 64x64 flags RENDER_TARGET
+queue Q DIRECT
+list L1 DIRECT
+  clear-rt T@0 0
+  draw rt T@0
+  dispatch srv T@0 uav T@1
+  dispatch uav B
+  dispatch uav B
+  draw ps-srv T B rt O
+  draw ps-srv T rt O
+end
+execute Q L1
+list L2 DIRECT
+  dispatch uav B
+end
+execute Q L2
+`}
+	enh, err := Source(w, Enhanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leg, err := Source(w, Legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE layout DIRECT_QUEUE_SHADER_RESOURCE\n",
+		"  call\n    texture T sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET subresources 0\n  end\n  clear-rt T@0 0\n  draw rt T@0\n",
+		"texture T sync RENDER_TARGET -> COMPUTE_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE subresources 0\n",
+		"texture T sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_UNORDERED_ACCESS subresources 1\n",
+		"  dispatch uav B\n  call\n    buffer B sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS\n  end\n  dispatch uav B\n",
+		"    texture T sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE subresources 1\n" +
+			"    buffer B sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE\n  end\n  draw ps-srv T B rt O\n  draw ps-srv T rt O\nend\n",
+		"list L2 DIRECT\n  dispatch uav B\nend\n",
+	} {
+		if !strings.Contains(enh, want) {
+			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
+		}
+	}
+	for _, want := range []string{
+		"texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state PIXEL_SHADER_RESOURCE\n",
+		"buffer B 4096 flags UNORDERED_ACCESS state COMMON\n",
+		"transition T PIXEL_SHADER_RESOURCE -> RENDER_TARGET subresource 0\n  end\n  clear-rt T@0 0\n  draw rt T@0\n",
+		"transition T RENDER_TARGET -> NON_PIXEL_SHADER_RESOURCE subresource 0\n    transition T PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS subresource 1\n",
+		"  dispatch uav B\n  resource-barriers\n    uav B\n  end\n  dispatch uav B\n",
+		"list L2 DIRECT\n  dispatch uav B\nend\n",
+	} {
+		if !strings.Contains(leg, want) {
+			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
+		}
+	}
+	for _, src := range []string{enh, leg} {
+		cases, err := hlk.Parse("t.ebs", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range hwmodel.Profiles() {
+			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
+				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
+			}
+		}
+	}
+}

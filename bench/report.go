@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ebref/ebref/hlk"
+)
+
+// Modelled says what the figures are, for every report to say it.
+const Modelled = "figures are the simulated GPU's modelled cycles and counts, not calibrated against any hardware"
+
+// Report is the JSON report: the version of ebref that ran it and a row
+// per run.
+type Report struct {
+	Version string `json:"version"`
+	Note    string `json:"note"`
+	Rows    []Row  `json:"rows"`
+}
+
+// WriteJSON writes the rows as the JSON report (docs/bench.md).
+func WriteJSON(w io.Writer, rows []Row) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Report{Version: hlk.Version(), Note: Modelled, Rows: rows})
+}
+
+// WriteTable writes a table per profile, a line per workload: each
+// measure for every strategy that ran, "legacy / enhanced", and the ratio
+// of legacy's cycles to enhanced's; then every run that was not clean
+// with why.
+func WriteTable(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "ebref bench: %s.\n", Modelled)
+	var strategies []Strategy
+	for _, r := range rows {
+		if !slices.Contains(strategies, r.Strategy) {
+			strategies = append(strategies, r.Strategy)
+		}
+	}
+	names := make([]string, len(strategies))
+	for i, s := range strategies {
+		names[i] = string(s)
+	}
+	order := strings.Join(names, " / ")
+	var profiles []string
+	for _, r := range rows {
+		if !slices.Contains(profiles, r.Profile) {
+			profiles = append(profiles, r.Profile)
+		}
+	}
+	for _, p := range profiles {
+		fmt.Fprintf(tw, "\n%s (%s)\n", p, order)
+		fmt.Fprintln(tw, "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced\t")
+		for _, g := range byWorkload(rows, p) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", g[0].Workload, tags(g[0].Shortcomings),
+				each(g, func(r *Row) uint64 { return r.Cycles }),
+				each(g, func(r *Row) uint64 { return r.StallCycles }),
+				each(g, func(r *Row) uint64 { return r.FlushedLines }),
+				each(g, func(r *Row) uint64 { return r.DecompressedBytes }),
+				each(g, func(r *Row) uint64 { return uint64(r.BarrierCalls) }),
+				ratio(g, Legacy, Enhanced))
+		}
+	}
+	failed := 0
+	for _, r := range rows {
+		if !r.Clean() {
+			if failed == 0 {
+				fmt.Fprintln(tw, "\nRuns that were not hazard-free with the reference bytes:")
+			}
+			failed++
+			fmt.Fprintf(tw, "  %s %s %s: %d hazards, reference %s; %s\n", r.Workload, r.Profile, r.Strategy, r.Hazards,
+				map[bool]string{true: "equal", false: "differs"}[r.ReferenceOK], strings.Join(r.Failures, "; "))
+		}
+	}
+	return tw.Flush()
+}
+
+// byWorkload groups a profile's rows by workload, in the order they came.
+func byWorkload(rows []Row, profile string) [][]*Row {
+	var groups [][]*Row
+	index := map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		if r.Profile != profile {
+			continue
+		}
+		j, ok := index[r.Workload]
+		if !ok {
+			j = len(groups)
+			index[r.Workload] = j
+			groups = append(groups, nil)
+		}
+		groups[j] = append(groups[j], r)
+	}
+	return groups
+}
+
+func each(g []*Row, f func(*Row) uint64) string {
+	parts := make([]string, len(g))
+	for i, r := range g {
+		parts[i] = strconv.FormatUint(f(r), 10)
+	}
+	return strings.Join(parts, " / ")
+}
+
+// ratio is a's cycles over b's, "-" when either did not run.
+func ratio(g []*Row, a, b Strategy) string {
+	var x, y *Row
+	for _, r := range g {
+		switch r.Strategy {
+		case a:
+			x = r
+		case b:
+			y = r
+		}
+	}
+	if x == nil || y == nil || y.Cycles == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", float64(x.Cycles)/float64(y.Cycles))
+}
+
+func tags(s []int) string {
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hwmodel"
+)
+
+// Row is one workload run with one strategy on one profile: what its
+// barriers cost the modelled GPU. The JSON keys are the report's
+// (docs/bench.md).
+type Row struct {
+	Workload          string            `json:"workload"`
+	Shortcomings      []int             `json:"shortcomings"`
+	Profile           string            `json:"profile"`
+	Strategy          Strategy          `json:"strategy"`
+	Cycles            uint64            `json:"cycles"`
+	StallCycles       uint64            `json:"stall_cycles"`
+	FlushedLines      uint64            `json:"flushed_lines"`
+	InvalidatedLines  uint64            `json:"invalidated_lines"`
+	DecompressedBytes uint64            `json:"decompressed_bytes"`
+	MetadataBytes     uint64            `json:"metadata_bytes"`
+	BarrierCalls      int               `json:"barrier_calls"`
+	Packets           map[string]uint64 `json:"packets"`
+	Hazards           int               `json:"hazards"`
+	ReferenceOK       bool              `json:"reference_ok"`
+	// Failures say why a run is not clean: a hazard, bytes that differ
+	// from the reference, a validation message (none when it is).
+	Failures []string `json:"failures,omitempty"`
+}
+
+// Clean reports whether the run was hazard-free with the reference bytes.
+func (r *Row) Clean() bool { return r.Hazards == 0 && r.ReferenceOK && len(r.Failures) == 0 }
+
+// Config selects what Run runs.
+type Config struct {
+	Workloads  []*Workload // nil: Workloads
+	Profiles   []string    // nil: every profile
+	Strategies []Strategy  // nil: Strategies
+}
+
+// Run runs every selected workload with every selected strategy on every
+// selected profile, in that order (workload, profile, strategy), and
+// returns a row per run. A workload that does not compile is an error; a
+// run that is not clean is a row with its failures.
+func Run(ctx context.Context, c Config) ([]Row, error) {
+	ws, profiles, strategies := c.Workloads, c.Profiles, c.Strategies
+	if ws == nil {
+		ws = Workloads
+	}
+	if profiles == nil {
+		profiles = hwmodel.ProfileNames()
+	}
+	if strategies == nil {
+		strategies = Strategies
+	}
+	var rows []Row
+	for _, w := range ws {
+		cases := map[Strategy]*hlk.Scenario{}
+		for _, s := range strategies {
+			sc, err := Scenario(w, s)
+			if err != nil {
+				return nil, err
+			}
+			cases[s] = sc
+		}
+		for _, p := range profiles {
+			prof, err := hwmodel.LookupProfile(p)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range strategies {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				rows = append(rows, run(ctx, w, cases[s], prof, s))
+			}
+		}
+	}
+	return rows, nil
+}
+
+// Scenario is a workload written in a strategy's barriers, parsed.
+func Scenario(w *Workload, s Strategy) (*hlk.Scenario, error) {
+	src, err := Source(w, s)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, s), src, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s (%s): %w", w.Name, s, err)
+	}
+	return cases[0], nil
+}
+
+// ParseStrategy accepts a strategy's name.
+func ParseStrategy(name string) (Strategy, error) {
+	for _, s := range Strategies {
+		if string(s) == name {
+			return s, nil
+		}
+	}
+	return "", fmt.Errorf("no strategy %q (the strategies: %v)", name, Strategies)
+}
+
+// Source is a workload written in a strategy's barriers, as scenario text
+// `ebref run` runs.
+func Source(w *Workload, s Strategy) (string, error) {
+	if _, err := ParseStrategy(string(s)); err != nil {
+		return "", err
+	}
+	return compile(w, s)
+}
+
+func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy) Row {
+	res := hlk.RunContext(ctx, hlk.Reference, sc, p, "")
+	c := res.Counters
+	row := Row{Workload: w.Name, Shortcomings: w.Shortcomings, Profile: p.Name, Strategy: s,
+		Cycles: c.Cycles, StallCycles: c.StallCycles, DecompressedBytes: c.DecompressedBytes, MetadataBytes: c.MetadataBytes,
+		Packets: map[string]uint64{}, Hazards: len(res.Hazards), ReferenceOK: true}
+	for i := range c.FlushedLines {
+		row.FlushedLines += c.FlushedLines[i]
+		row.InvalidatedLines += c.InvalidatedLines[i]
+	}
+	for _, op := range cmdbuf.Opcodes() {
+		if n := c.PacketCount(op); n > 0 {
+			row.Packets[op.String()] = n
+		}
+	}
+	for _, l := range res.Lists {
+		row.BarrierCalls += len(l.Calls)
+	}
+	for _, e := range res.Expectations {
+		if e.Text == "expect reference" && !e.OK {
+			row.ReferenceOK = false
+		}
+	}
+	if res.Status != hlk.Pass {
+		row.Failures = res.Failures
+	}
+	return row
+}

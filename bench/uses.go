@@ -1,0 +1,68 @@
+package bench
+
+// A use is how one work command touches one of its views: the legacy state
+// that use needs and the enhanced barrier members (sync, access, layout)
+// that stand for it. The table is by command and role, the role being the
+// scenario language's (docs/scenarios.md "Work"): a keyword such as "rt",
+// or a position ("0", "2") for positional views.
+type use struct {
+	state  string // D3D12_RESOURCE_STATES, without the prefix
+	sync   string // D3D12_BARRIER_SYNC
+	access string // D3D12_BARRIER_ACCESS
+	// layout is the texture layout on a direct list; compute lists use the
+	// COMPUTE_QUEUE_ form and copy lists the common one (layoutOn).
+	layout string
+	write  bool
+	// whole: the command replaces every byte of the view (a clear of a
+	// whole subresource), so its contents before do not matter (000
+	// "Full-Subresource Clear, Copy or Discard").
+	whole bool
+	// ordered: successive uses of this kind are ordered without a
+	// barrier (render-target and depth writes retire in order).
+	ordered bool
+}
+
+var (
+	useRT         = use{"RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", true, false, true}
+	useClearRT    = use{"RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", true, true, true}
+	useDepthWrite = use{"DEPTH_WRITE", "DEPTH_STENCIL", "DEPTH_STENCIL_WRITE", "DEPTH_STENCIL_WRITE", true, false, true}
+	useClearDS    = use{"DEPTH_WRITE", "DEPTH_STENCIL", "DEPTH_STENCIL_WRITE", "DEPTH_STENCIL_WRITE", true, true, true}
+	useDepthRead  = use{"DEPTH_READ", "DEPTH_STENCIL", "DEPTH_STENCIL_READ", "DEPTH_STENCIL_READ", false, false, false}
+	usePixelSRV   = use{"PIXEL_SHADER_RESOURCE", "PIXEL_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", false, false, false}
+	useVertexSRV  = use{"NON_PIXEL_SHADER_RESOURCE", "VERTEX_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", false, false, false}
+	useComputeSRV = use{"NON_PIXEL_SHADER_RESOURCE", "COMPUTE_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", false, false, false}
+	useComputeUAV = use{"UNORDERED_ACCESS", "COMPUTE_SHADING", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", true, false, false}
+	usePixelUAV   = use{"UNORDERED_ACCESS", "PIXEL_SHADING", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", true, false, false}
+	useClearUAV   = use{"UNORDERED_ACCESS", "CLEAR_UNORDERED_ACCESS_VIEW", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", true, true, false}
+	useCopySrc    = use{"COPY_SOURCE", "COPY", "COPY_SOURCE", "DIRECT_QUEUE_COPY_SOURCE", false, false, false}
+	useCopyDst    = use{"COPY_DEST", "COPY", "COPY_DEST", "DIRECT_QUEUE_COPY_DEST", true, false, false}
+	useResolveSrc = use{"RESOLVE_SOURCE", "RESOLVE", "RESOLVE_SOURCE", "RESOLVE_SOURCE", false, false, false}
+	useResolveDst = use{"RESOLVE_DEST", "RESOLVE", "RESOLVE_DEST", "RESOLVE_DEST", true, false, false}
+	useArgs       = use{"INDIRECT_ARGUMENT", "EXECUTE_INDIRECT", "INDIRECT_ARGUMENT", "", false, false, false}
+	useIndex      = use{"INDEX_BUFFER", "INDEX_INPUT", "INDEX_BUFFER", "", false, false, false}
+	useVertex     = use{"VERTEX_AND_CONSTANT_BUFFER", "VERTEX_SHADING", "VERTEX_BUFFER", "", false, false, false}
+)
+
+// uses gives each command's roles their use. A role a command has that
+// is missing here is an error when a workload uses it (compile).
+var uses = map[string]map[string]use{
+	"draw": {"rt": useRT, "ds-write": useDepthWrite, "ds": useDepthRead, "ps-srv": usePixelSRV, "vs-srv": useVertexSRV,
+		"ps-uav": usePixelUAV, "args": useArgs, "ib": useIndex, "vb": useVertex},
+	"dispatch":     {"srv": useComputeSRV, "uav": useComputeUAV, "args": useArgs},
+	"clear-rt":     {"0": useClearRT},
+	"clear-ds":     {"0": useClearDS},
+	"clear-uav":    {"0": useClearUAV},
+	"copy-buffer":  {"0": useCopyDst, "2": useCopySrc},
+	"copy-texture": {"0": useCopyDst, "4": useCopySrc},
+	"resolve":      {"0": useResolveDst, "1": useResolveSrc},
+}
+
+// layoutOn is the layout a use takes on a list of the given type: the
+// DIRECT_QUEUE_ layouts become COMPUTE_QUEUE_ ones on compute lists
+// (the layouts a queue type may use, 000 "Barrier Layouts").
+func (u use) layoutOn(listType string) string {
+	if listType == "COMPUTE" && len(u.layout) > len("DIRECT_QUEUE_") && u.layout[:len("DIRECT_QUEUE_")] == "DIRECT_QUEUE_" {
+		return "COMPUTE_QUEUE_" + u.layout[len("DIRECT_QUEUE_"):]
+	}
+	return u.layout
+}

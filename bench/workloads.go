@@ -1,0 +1,166 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Workload is a frame structure written once as the application's intent:
+// its resources, queues, lists, the work each list records and the
+// submissions, in the scenario language without a barrier, a layout or a
+// state (compile writes those per strategy). Shortcomings are the legacy
+// shortcomings it exposes, numbered in the order 000 "D3D12 Legacy
+// Resource Barrier Shortcomings" lists them (Shortcomings).
+type Workload struct {
+	Name         string
+	Shortcomings []int
+	About        string
+	Frame        string
+}
+
+// Shortcomings names the eleven legacy shortcomings, 1-based as workloads
+// tag them (000 "D3D12 Legacy Resource Barrier Shortcomings").
+var Shortcomings = [...]string{1: "excessive sync latency", 2: "excessive flush operations",
+	3: "aliasing barriers are very expensive", 4: "asymmetric aliasing is even more expensive",
+	5: "resource state promotion and decay", 6: "compute queues and PIXEL_SHADER_RESOURCE",
+	7: "full-subresource clear, copy or discard", 8: "simultaneous access, but only across queues",
+	9: "inefficient batching of subresource range transitions", 10: "synchronous copy, discard and resolve",
+	11: "no self copy"}
+
+// Workloads are the frame structures, in report order.
+var Workloads = []*Workload{
+	{
+		Name: "deferred-gbuffer", Shortcomings: []int{2, 7},
+		About: "a depth prepass, four G-buffer targets drawn against it, a lighting pass sampling them and the depth into an HDR target, then tone mapping",
+		Frame: `
+texture D 1920x1080 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE
+texture G0 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture G1 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture G2 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture G3 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture HDR 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture OUT 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-ds D 0x3f800000
+  draw ds-write D
+  clear-rt G0 0
+  clear-rt G1 0
+  clear-rt G2 0
+  clear-rt G3 0
+  draw rt G0 G1 G2 G3 ds D
+  clear-rt HDR 0
+  draw ps-srv G0 G1 G2 G3 D rt HDR
+  draw ps-srv HDR rt OUT
+end
+execute Q L
+`,
+	},
+	{
+		Name: "shadow-cascades", Shortcomings: []int{2},
+		About: "four 2048x2048 shadow cascades cleared and drawn, then sampled by the lighting pass",
+		Frame: `
+texture S0 2048x2048 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE
+texture S1 2048x2048 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE
+texture S2 2048x2048 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE
+texture S3 2048x2048 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE
+texture HDR 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-ds S0 0x3f800000
+  draw ds-write S0
+  clear-ds S1 0x3f800000
+  draw ds-write S1
+  clear-ds S2 0x3f800000
+  draw ds-write S2
+  clear-ds S3 0x3f800000
+  draw ds-write S3
+  draw ps-srv S0 S1 S2 S3 rt HDR
+end
+execute Q L
+`,
+	},
+	{
+		Name: "compute-to-pixel", Shortcomings: []int{1},
+		About: "screen-space ambient occlusion and light culling in compute shaders while a particle pass shades pixels, both read by the lighting pass",
+		Frame: `
+texture D 1920x1080 format D32_FLOAT flags DEPTH_STENCIL|SHADER_RESOURCE
+texture AO 1920x1080 flags UNORDERED_ACCESS|SHADER_RESOURCE
+buffer LIGHTS 4MiB flags UNORDERED_ACCESS
+texture NOISE 2048x2048 flags SHADER_RESOURCE
+texture PARTICLES 512x512 flags RENDER_TARGET|SHADER_RESOURCE
+texture HDR 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-ds D 0x3f800000
+  draw ds-write D
+  clear-rt PARTICLES 0
+  draw ps-srv NOISE NOISE NOISE NOISE rt PARTICLES
+  dispatch srv D uav AO
+  dispatch srv D uav LIGHTS
+  draw ps-srv AO LIGHTS PARTICLES rt HDR
+end
+execute Q L
+`,
+	},
+	{
+		Name: "uav-pingpong", Shortcomings: []int{1},
+		About: "a chain of six compute passes over two 8 MiB buffers, each reading what the last wrote and writing what the one before read, beside a pixel pass they do not touch; then drawn from",
+		Frame: `
+buffer A 8MiB flags UNORDERED_ACCESS
+buffer B 8MiB flags UNORDERED_ACCESS
+texture NOISE 2048x2048 flags SHADER_RESOURCE
+texture SKY 512x512 flags RENDER_TARGET|SHADER_RESOURCE
+texture OUT 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  draw ps-srv NOISE NOISE NOISE NOISE rt SKY
+  dispatch uav A
+  dispatch srv A uav B
+  dispatch srv B uav A
+  dispatch srv A uav B
+  dispatch srv B uav A
+  dispatch srv A uav B
+  draw ps-srv B SKY rt OUT
+end
+execute Q L
+`,
+	},
+	{
+		Name: "mip-chain", Shortcomings: []int{9},
+		About: "a hierarchical-Z chain: each mip of a 2048x1024 11-mip texture computed from the one above, then the whole chain sampled",
+		Frame: mipChain(11),
+	},
+}
+
+// mipChain is the hierarchical-Z frame: mip 0 copied in from the depth's
+// colour copy, mip N+1 computed from mip N, then every mip sampled.
+func mipChain(mips int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `
+texture SRC 2048x1024 flags RENDER_TARGET|SHADER_RESOURCE
+texture HZ 2048x1024 mips %d flags UNORDERED_ACCESS|SHADER_RESOURCE
+texture OUT 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-rt SRC 0x3f800000
+  dispatch srv SRC uav HZ@0
+`, mips)
+	for m := 1; m < mips; m++ {
+		fmt.Fprintf(&b, "  dispatch srv HZ@%d uav HZ@%d\n", m-1, m)
+	}
+	b.WriteString("  draw ps-srv HZ rt OUT\nend\nexecute Q L\n")
+	return b.String()
+}
+
+// Lookup returns a workload by name.
+func Lookup(name string) (*Workload, error) {
+	var names []string
+	for _, w := range Workloads {
+		if w.Name == name {
+			return w, nil
+		}
+		names = append(names, w.Name)
+	}
+	return nil, fmt.Errorf("no workload %q (the workloads: %s)", name, strings.Join(names, ", "))
+}
