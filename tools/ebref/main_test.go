@@ -291,6 +291,7 @@ func TestOutputThatCannotBeWrittenFails(t *testing.T) {
 	for _, args := range [][]string{
 		{"caps"}, {"rules"}, {"rules", "--json"}, {"decode", "-"}, {"hlk", "--suite", "validation", "--profile", "coherent"},
 		{"run", "../../hlk/suites/barriers/global.ebs", "--profile", "coherent"},
+		{"bench", "--workload", "uav-pingpong", "--profile", "coherent"}, {"bench", "--emit"},
 	} {
 		var errb bytes.Buffer
 		code := run(&env{bytes.NewReader(raw), fullWriter{}, &errb}, args)

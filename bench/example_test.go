@@ -1,0 +1,50 @@
+package bench_test
+
+import (
+	"fmt"
+
+	"github.com/ebref/ebref/bench"
+)
+
+// A workload is its frame as the application means it: resources, lists
+// and work, no barriers. Source writes it in one strategy's barriers; the
+// frame starts where the previous one ended, so the render target that
+// was last sampled comes back to RENDER_TARGET from UNDEFINED for its
+// clear (nothing of its old contents is kept), and is sampled after a
+// barrier that waits for the colour writes.
+func ExampleSource() {
+	w := &bench.Workload{Name: "blit", Frame: `
+texture RT 256x256 flags RENDER_TARGET|SHADER_RESOURCE
+texture OUT 256x256 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-rt RT 0
+  draw rt RT
+  draw ps-srv RT rt OUT
+end
+execute Q L
+`}
+	src, err := bench.Source(w, bench.Enhanced)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(src)
+	// Output:
+	// texture RT 256x256 flags RENDER_TARGET|SHADER_RESOURCE layout DIRECT_QUEUE_SHADER_RESOURCE
+	// texture OUT 256x256 flags RENDER_TARGET layout RENDER_TARGET
+	// queue Q DIRECT
+	// list L DIRECT
+	//   call
+	//     texture RT sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET
+	//   end
+	//   clear-rt RT 0
+	//   draw rt RT
+	//   call
+	//     texture RT sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE
+	//   end
+	//   draw ps-srv RT rt OUT
+	// end
+	// execute Q L
+	// expect reference
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBench(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bench.json")
+	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "mip-chain", "--profile", "coherent", "--json", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "not calibrated against any hardware")
+	assert.Contains(t, stdout, "coherent (legacy / enhanced)")
+	assert.Contains(t, stdout, "\nmip-chain ")
+	raw, err := os.ReadFile(out)
+	require.NoError(t, err)
+	var rep struct {
+		Rows []struct {
+			Workload, Profile, Strategy string
+			Cycles                      uint64
+		}
+	}
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	require.Len(t, rep.Rows, 2)
+	assert.Equal(t, "legacy", rep.Rows[0].Strategy)
+	assert.Equal(t, "enhanced", rep.Rows[1].Strategy)
+	assert.Less(t, rep.Rows[1].Cycles, rep.Rows[0].Cycles)
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
+		{[]string{"--profile", "nope"}, `"nope"`},
+		{[]string{"--strategy", "oracle"}, `no strategy "oracle"`},
+		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: open"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	} {
+		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
+		assert.Equal(t, 2, code, "%v", c.args)
+		assert.Contains(t, stderr, c.want, "%v", c.args)
+		assert.Contains(t, stderr, "usage: ebref bench", "%v", c.args)
+		assert.Empty(t, stdout, "%v", c.args)
+	}
+}
+
+// What --emit prints is a scenario file `ebref run` runs: a case per
+// strategy, each passing.
+func TestBenchEmitRuns(t *testing.T) {
+	code, src, stderr := ebref(t, nil, "bench", "--emit", "--workload", "uav-pingpong")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, 2, strings.Count(src, "\nscenario "), src)
+	code, stdout, stderr := ebref(t, []byte(src), "run", "-", "--profile", "discrete")
+	require.Equal(t, 0, code, stderr+stdout)
+	assert.Contains(t, stdout, "uav-pingpong, legacy on discrete: Pass")
+	assert.Contains(t, stdout, "uav-pingpong, enhanced on discrete: Pass")
+}
