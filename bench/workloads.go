@@ -127,6 +127,34 @@ execute Q L
 `,
 	},
 	{
+		Name: "temporal-history", Shortcomings: []int{2, 5},
+		About: "two frames of temporal anti-aliasing, one submission each: the scene drawn, resolved against last frame's history into this frame's, which the next frame reads",
+		Frame: `
+texture SCENE 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture H0 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+texture H1 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE
+buffer EXPOSURE 64KiB flags UNORDERED_ACCESS
+texture OUT 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list F0 DIRECT
+  clear-rt SCENE 0
+  draw rt SCENE
+  dispatch srv SCENE uav EXPOSURE
+  draw ps-srv SCENE H1 EXPOSURE rt H0
+  draw ps-srv H0 rt OUT
+end
+execute Q F0
+list F1 DIRECT
+  clear-rt SCENE 0
+  draw rt SCENE
+  dispatch srv SCENE uav EXPOSURE
+  draw ps-srv SCENE H0 EXPOSURE rt H1
+  draw ps-srv H1 rt OUT
+end
+execute Q F1
+`,
+	},
+	{
 		Name: "mip-chain", Shortcomings: []int{9},
 		About: "a hierarchical-Z chain: each mip of a 2048x1024 11-mip texture computed from the one above, then the whole chain sampled",
 		Frame: mipChain(11),
