@@ -56,9 +56,9 @@ func WriteTable(w io.Writer, rows []Row) error {
 	}
 	for _, p := range profiles {
 		fmt.Fprintf(tw, "\n%s (%s)\n", p, order)
-		fmt.Fprintln(tw, "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced\t")
+		fmt.Fprintln(tw, "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced")
 		for _, g := range byWorkload(rows, p) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", g[0].Workload, tags(g[0].Shortcomings),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g[0].Workload, tags(g[0].Shortcomings),
 				each(g, func(r *Row) uint64 { return r.Cycles }),
 				each(g, func(r *Row) uint64 { return r.StallCycles }),
 				each(g, func(r *Row) uint64 { return r.FlushedLines }),
