@@ -180,8 +180,11 @@ func TestCompiledBarriers(t *testing.T) {
 texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE
 buffer B 4096 flags UNORDERED_ACCESS
 texture O 64x64 flags RENDER_TARGET
+texture U 64x64 flags UNORDERED_ACCESS
 queue Q DIRECT
 list L1 DIRECT
+  dispatch uav U
+  clear-uav U 0
   clear-rt T@0 0
   draw rt T@0
   dispatch srv T@0 uav T@1
@@ -213,6 +216,9 @@ execute Q L2
 		"    texture T sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE subresources 1\n" +
 			"    buffer B sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE\n  end\n  draw ps-srv T B rt O\n  draw ps-srv T rt O\nend\n",
 		"list L2 DIRECT\n  dispatch uav B\nend\n",
+		// A whole clear in the layout the last use left keeps it: its
+		// write after a write still waits and flushes.
+		"  dispatch uav U\n  call\n    texture U sync COMPUTE_SHADING -> CLEAR_UNORDERED_ACCESS_VIEW access UNORDERED_ACCESS -> UNORDERED_ACCESS layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_UNORDERED_ACCESS\n  end\n  clear-uav U 0\n",
 	} {
 		if !strings.Contains(enh, want) {
 			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)

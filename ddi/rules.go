@@ -422,7 +422,7 @@ var LegacyStates = []LegacyStateRow{
 	{"INDEX_BUFFER", StateIndexBuffer, false, 0, AccessIndexBuffer, SyncInputAssembler, citeLegacy, "E-INDEX-INPUT"},
 	{"RENDER_TARGET", StateRenderTarget, true, LayoutRenderTarget, AccessRenderTarget, SyncRenderTarget, citeLegacy, ""},
 	{"UNORDERED_ACCESS", StateUnorderedAccess, true, LayoutUnorderedAccess, AccessUnorderedAccess,
-		SyncAllShading | SyncBuildRaytracingAccelerationStructure | SyncCopyRaytracingAccelerationStructure |
+		SyncAllShading | SyncClearUnorderedAccessView | SyncBuildRaytracingAccelerationStructure | SyncCopyRaytracingAccelerationStructure |
 			SyncEmitRaytracingAccelerationStructurePostbuildInfo, citeLegacySync002, "E-LEGACY-UAV-SYNC"},
 	{"DEPTH_WRITE", StateDepthWrite, true, LayoutDepthStencilWrite, AccessDepthStencilWrite, SyncDepthStencil, citeLegacy, ""},
 	{"DEPTH_READ", StateDepthRead, true, LayoutDepthStencilRead, AccessDepthStencilRead, SyncDepthStencil, citeLegacy, ""},

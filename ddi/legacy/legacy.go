@@ -115,11 +115,12 @@ type Resource struct {
 	AccelerationStructure bool
 }
 
-// uavSync and uavAccess are a UAV barrier's scopes: every shader and
-// acceleration-structure operation that may access unordered memory (000
-// "UAV Barriers"; 002 adds the acceleration-structure scopes, E-LEGACY-UAV-SYNC).
+// uavSync and uavAccess are a UAV barrier's scopes: every shader,
+// unordered-access clear and acceleration-structure operation that may
+// access unordered memory (000 "UAV Barriers"; 002 adds the
+// acceleration-structure scopes; the clears' own scope, E-LEGACY-UAV-SYNC).
 const (
-	uavSync = ddi.SyncAllShading | ddi.SyncBuildRaytracingAccelerationStructure |
+	uavSync = ddi.SyncAllShading | ddi.SyncClearUnorderedAccessView | ddi.SyncBuildRaytracingAccelerationStructure |
 		ddi.SyncCopyRaytracingAccelerationStructure | ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo
 	uavAccess = ddi.AccessUnorderedAccess | ddi.AccessRaytracingAccelerationStructureRead |
 		ddi.AccessRaytracingAccelerationStructureWrite
@@ -163,7 +164,8 @@ func Translate(b Barrier, res Resource, q ddi.CommandListType) (ddi.Barrier, err
 		if res.Simultaneous {
 			layout = ddi.LayoutCommon
 		}
-		return ddi.NewTextureBarrier(ddi.TextureBarrier{SyncBefore: ddi.SyncAllShading, SyncAfter: ddi.SyncAllShading,
+		const textureSync = ddi.SyncAllShading | ddi.SyncClearUnorderedAccessView
+		return ddi.NewTextureBarrier(ddi.TextureBarrier{SyncBefore: textureSync, SyncAfter: textureSync,
 			AccessBefore: ddi.AccessUnorderedAccess, AccessAfter: ddi.AccessUnorderedAccess,
 			LayoutBefore: layout, LayoutAfter: layout, Resource: b.Resource, Subresources: allSubresources}), nil
 	case TypeAliasing:
