@@ -153,6 +153,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"texture T 64x64 flags RENDER_TARGET\nqueue Q DIRECT\nlist L DIRECT\n  discard T\nend\nexecute Q L\n", "line 4: discard: the workloads' compiler does not know"},
 		{"buffer B 4096\nqueue Q DIRECT\nlist L DIRECT\n  dispatch cbv B\nend\nexecute Q L\n", "line 4: dispatch cbv: the workloads' compiler does not know this role"},
 		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nexecute Q L\n", "line 5: list L: each list is executed once"},
+		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nreset L\nend\n", "line 5: list L: each list is recorded once"},
 		{"queue Q DIRECT\nexecute Q L\nlist L DIRECT\nend\n", "t.ebs:2:11: no list is named L"},
 		{"scenario \"a\"\nscenario \"b\"\n", "the frame must be one scenario, not 2"},
 		{"texture T 64x64 frobnicate\n", "t.ebs:1:"},

@@ -99,7 +99,7 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 			c.res[s.Name] = t
 			c.order = append(c.order, t)
 		case *hlk.ListStep:
-			if s.Reset || c.lists[s.Name] != nil {
+			if s.Reset { // a second `list` of one name is the parser's error
 				return fmt.Errorf("line %d: list %s: each list is recorded once", s.Line, s.Name)
 			}
 			c.lists[s.Name] = s
@@ -323,16 +323,16 @@ func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType stri
 	switch {
 	case before == after && earlier:
 		return ""
-	case before == after && !prev.u.write && !next.write:
+	case before == after && !prev.u.writes() && !next.writes():
 		return ""
-	case before == after && prev.u.ordered && next.ordered && prev.u.access == next.access:
+	case before == after && prev.u.flags&next.flags&ordered != 0 && prev.u.access == next.access:
 		return ""
 	}
 	syncBefore, accessBefore := prev.u.sync, prev.u.access
 	if earlier {
 		syncBefore, accessBefore = "NONE", "NO_ACCESS"
 	}
-	if t.texture && next.whole && before != after {
+	if t.texture && next.flags&whole != 0 && before != after {
 		before, accessBefore = "UNDEFINED", "NO_ACCESS"
 	}
 	if !t.texture {

@@ -74,8 +74,12 @@ func WriteTable(w io.Writer, rows []Row) error {
 				fmt.Fprintln(tw, "\nRuns that were not hazard-free with the reference bytes:")
 			}
 			failed++
+			ref := "equal"
+			if !r.ReferenceOK {
+				ref = "differs"
+			}
 			fmt.Fprintf(tw, "  %s %s %s: %d hazards, reference %s; %s\n", r.Workload, r.Profile, r.Strategy, r.Hazards,
-				map[bool]string{true: "equal", false: "differs"}[r.ReferenceOK], strings.Join(r.Failures, "; "))
+				ref, strings.Join(r.Failures, "; "))
 		}
 	}
 	return tw.Flush()

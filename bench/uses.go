@@ -1,5 +1,7 @@
 package bench
 
+import "strings"
+
 // A use is how one work command touches one of its views: the legacy state
 // that use needs and the enhanced barrier members (sync, access, layout)
 // that stand for it. The table is by command and role, the role being the
@@ -10,37 +12,47 @@ type use struct {
 	sync   string // D3D12_BARRIER_SYNC
 	access string // D3D12_BARRIER_ACCESS
 	// layout is the texture layout on a direct list; compute lists use the
-	// COMPUTE_QUEUE_ form and copy lists the common one (layoutOn).
+	// COMPUTE_QUEUE_ form (layoutOn).
 	layout string
-	write  bool
+	flags  useFlags
+}
+
+// useFlags say what a use does beyond its members.
+type useFlags uint8
+
+const (
+	// write: the use writes.
+	write useFlags = 1 << iota
 	// whole: the command replaces every byte of the view (a clear of a
 	// whole subresource), so its contents before do not matter (000
 	// "Full-Subresource Clear, Copy or Discard").
-	whole bool
+	whole
 	// ordered: successive uses of this kind are ordered without a
 	// barrier (render-target and depth writes retire in order).
-	ordered bool
-}
+	ordered
+)
+
+func (u use) writes() bool { return u.flags&write != 0 }
 
 var (
-	useRT         = use{"RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", true, false, true}
-	useClearRT    = use{"RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", true, true, true}
-	useDepthWrite = use{"DEPTH_WRITE", "DEPTH_STENCIL", "DEPTH_STENCIL_WRITE", "DEPTH_STENCIL_WRITE", true, false, true}
-	useClearDS    = use{"DEPTH_WRITE", "DEPTH_STENCIL", "DEPTH_STENCIL_WRITE", "DEPTH_STENCIL_WRITE", true, true, true}
-	useDepthRead  = use{"DEPTH_READ", "DEPTH_STENCIL", "DEPTH_STENCIL_READ", "DEPTH_STENCIL_READ", false, false, false}
-	usePixelSRV   = use{"PIXEL_SHADER_RESOURCE", "PIXEL_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", false, false, false}
-	useVertexSRV  = use{"NON_PIXEL_SHADER_RESOURCE", "VERTEX_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", false, false, false}
-	useComputeSRV = use{"NON_PIXEL_SHADER_RESOURCE", "COMPUTE_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", false, false, false}
-	useComputeUAV = use{"UNORDERED_ACCESS", "COMPUTE_SHADING", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", true, false, false}
-	usePixelUAV   = use{"UNORDERED_ACCESS", "PIXEL_SHADING", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", true, false, false}
-	useClearUAV   = use{"UNORDERED_ACCESS", "CLEAR_UNORDERED_ACCESS_VIEW", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", true, true, false}
-	useCopySrc    = use{"COPY_SOURCE", "COPY", "COPY_SOURCE", "DIRECT_QUEUE_COPY_SOURCE", false, false, false}
-	useCopyDst    = use{"COPY_DEST", "COPY", "COPY_DEST", "DIRECT_QUEUE_COPY_DEST", true, false, false}
-	useResolveSrc = use{"RESOLVE_SOURCE", "RESOLVE", "RESOLVE_SOURCE", "RESOLVE_SOURCE", false, false, false}
-	useResolveDst = use{"RESOLVE_DEST", "RESOLVE", "RESOLVE_DEST", "RESOLVE_DEST", true, false, false}
-	useArgs       = use{"INDIRECT_ARGUMENT", "EXECUTE_INDIRECT", "INDIRECT_ARGUMENT", "", false, false, false}
-	useIndex      = use{"INDEX_BUFFER", "INDEX_INPUT", "INDEX_BUFFER", "", false, false, false}
-	useVertex     = use{"VERTEX_AND_CONSTANT_BUFFER", "VERTEX_SHADING", "VERTEX_BUFFER", "", false, false, false}
+	useRT         = use{"RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", write | ordered}
+	useClearRT    = use{"RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", "RENDER_TARGET", write | whole | ordered}
+	useDepthWrite = use{"DEPTH_WRITE", "DEPTH_STENCIL", "DEPTH_STENCIL_WRITE", "DEPTH_STENCIL_WRITE", write | ordered}
+	useClearDS    = use{"DEPTH_WRITE", "DEPTH_STENCIL", "DEPTH_STENCIL_WRITE", "DEPTH_STENCIL_WRITE", write | whole | ordered}
+	useDepthRead  = use{"DEPTH_READ", "DEPTH_STENCIL", "DEPTH_STENCIL_READ", "DEPTH_STENCIL_READ", 0}
+	usePixelSRV   = use{"PIXEL_SHADER_RESOURCE", "PIXEL_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", 0}
+	useVertexSRV  = use{"NON_PIXEL_SHADER_RESOURCE", "VERTEX_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", 0}
+	useComputeSRV = use{"NON_PIXEL_SHADER_RESOURCE", "COMPUTE_SHADING", "SHADER_RESOURCE", "DIRECT_QUEUE_SHADER_RESOURCE", 0}
+	useComputeUAV = use{"UNORDERED_ACCESS", "COMPUTE_SHADING", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", write}
+	usePixelUAV   = use{"UNORDERED_ACCESS", "PIXEL_SHADING", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", write}
+	useClearUAV   = use{"UNORDERED_ACCESS", "CLEAR_UNORDERED_ACCESS_VIEW", "UNORDERED_ACCESS", "DIRECT_QUEUE_UNORDERED_ACCESS", write | whole}
+	useCopySrc    = use{"COPY_SOURCE", "COPY", "COPY_SOURCE", "DIRECT_QUEUE_COPY_SOURCE", 0}
+	useCopyDst    = use{"COPY_DEST", "COPY", "COPY_DEST", "DIRECT_QUEUE_COPY_DEST", write}
+	useResolveSrc = use{"RESOLVE_SOURCE", "RESOLVE", "RESOLVE_SOURCE", "RESOLVE_SOURCE", 0}
+	useResolveDst = use{"RESOLVE_DEST", "RESOLVE", "RESOLVE_DEST", "RESOLVE_DEST", write}
+	useArgs       = use{"INDIRECT_ARGUMENT", "EXECUTE_INDIRECT", "INDIRECT_ARGUMENT", "", 0}
+	useIndex      = use{"INDEX_BUFFER", "INDEX_INPUT", "INDEX_BUFFER", "", 0}
+	useVertex     = use{"VERTEX_AND_CONSTANT_BUFFER", "VERTEX_SHADING", "VERTEX_BUFFER", "", 0}
 )
 
 // uses gives each command's roles their use. A role a command has that
@@ -61,8 +73,8 @@ var uses = map[string]map[string]use{
 // DIRECT_QUEUE_ layouts become COMPUTE_QUEUE_ ones on compute lists
 // (the layouts a queue type may use, 000 "Barrier Layouts").
 func (u use) layoutOn(listType string) string {
-	if listType == "COMPUTE" && len(u.layout) > len("DIRECT_QUEUE_") && u.layout[:len("DIRECT_QUEUE_")] == "DIRECT_QUEUE_" {
-		return "COMPUTE_QUEUE_" + u.layout[len("DIRECT_QUEUE_"):]
+	if rest, ok := strings.CutPrefix(u.layout, "DIRECT_QUEUE_"); ok && listType == "COMPUTE" {
+		return "COMPUTE_QUEUE_" + rest
 	}
 	return u.layout
 }

@@ -53,7 +53,10 @@ func runBench(e *env, args []string) int {
 		c.Strategies = []bench.Strategy{s}
 	}
 	if *emit {
-		return emitWorkloads(e, c)
+		if err := bench.Emit(e.stdout, c); err != nil {
+			return benchError(e, err)
+		}
+		return 0
 	}
 	var out *os.File
 	if *jsonFile != "" {
@@ -70,7 +73,7 @@ func runBench(e *env, args []string) int {
 		return inputError(e, "bench", err)
 	}
 	if err := bench.WriteTable(e.stdout, rows); err != nil {
-		return 1 // the output is lost; run names why (checkedWriter)
+		return benchError(e, err)
 	}
 	if out != nil {
 		err := bench.WriteJSON(out, rows)
@@ -89,24 +92,11 @@ func runBench(e *env, args []string) int {
 	return 0
 }
 
-// emitWorkloads prints each selected workload's scenario per strategy.
-func emitWorkloads(e *env, c bench.Config) int {
-	ws, ss := c.Workloads, c.Strategies
-	if ws == nil {
-		ws = bench.Workloads
+// benchError reports err, unless it is the standard output that was lost,
+// which run reports once (checkedWriter).
+func benchError(e *env, err error) int {
+	if cw, ok := e.stdout.(*checkedWriter); ok && cw.err != nil {
+		return 1
 	}
-	if ss == nil {
-		ss = bench.Strategies
-	}
-	for _, w := range ws {
-		for _, s := range ss {
-			src, err := bench.Source(w, s)
-			if err != nil {
-				return inputError(e, "bench", err)
-			}
-			fmt.Fprintf(e.stdout, "# ebref bench --emit: %s (shortcomings %v), %s barriers\n# %s\nscenario \"%s, %s\"%s\n",
-				w.Name, w.Shortcomings, s, w.About, w.Name, s, src)
-		}
-	}
-	return 0
+	return inputError(e, "bench", err)
 }
