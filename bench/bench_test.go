@@ -169,6 +169,13 @@ func TestCompileRefuses(t *testing.T) {
 	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "deferred-gbuffer") {
 		t.Errorf("an unknown workload: %v", err)
 	}
+	// A name a megabyte long is cut in the error, which stays a line.
+	if _, err := Lookup(strings.Repeat("x", 1<<20)); err == nil || len(err.Error()) > 400 {
+		t.Errorf("a huge workload name gives a %d-byte error", len(fmt.Sprint(err)))
+	}
+	if _, err := ParseStrategy(strings.Repeat("y", 1<<20)); err == nil || len(err.Error()) > 200 {
+		t.Errorf("a huge strategy name gives a %d-byte error", len(fmt.Sprint(err)))
+	}
 }
 
 // What the compiler writes, one call later: a barrier for every change

@@ -129,7 +129,7 @@ func ParseStrategy(name string) (Strategy, error) {
 			return s, nil
 		}
 	}
-	return "", fmt.Errorf("no strategy %q (the strategies: %v)", name, Strategies)
+	return "", fmt.Errorf("no strategy %.64q (the strategies: %v)", name, Strategies)
 }
 
 // Source is a workload written in a strategy's barriers, as scenario text

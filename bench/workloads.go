@@ -190,5 +190,5 @@ func Lookup(name string) (*Workload, error) {
 		}
 		names = append(names, w.Name)
 	}
-	return nil, fmt.Errorf("no workload %q (the workloads: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no workload %.64q (the workloads: %s)", name, strings.Join(names, ", "))
 }
