@@ -216,7 +216,10 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		}
 		block := m.scratch.block[:bhi-blo]
 		if lo != blo || hi != bhi {
-			// A partial write: decode the rest of the block as this op sees it.
+			// A partial write: decode the rest of the block as this op
+			// sees it, and store it again, re-encoded: a reader of the rest
+			// not ordered before this op may see it half rewritten.
+			m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: a.Client, Surface: a.Surface})
 			rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
 				Surface: a.Surface, Compressed: true}
 			m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block)
@@ -265,6 +268,9 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
 		a := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
 			Surface: s.ID, Compressed: true}
+		// It rewrites the block: a reader not ordered before it may see
+		// the block half rewritten (its data and metadata from either side).
+		m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit, Surface: s.ID})
 		plain, _, _ := m.readAccess(ctx, a)
 		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
 		// The reference's bytes do not change, but they are now the

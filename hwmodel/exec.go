@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -263,6 +264,7 @@ func (m *Machine) writeAccess(ctx *opCtx, a cmdbuf.Access, data []byte) {
 	m.spoilMetadata(a.Addr, uint64(a.Size))
 	m.checkWAW(ctx, a, data)
 	m.checkWAR(ctx, a)
+	m.checkOlderDirty(ctx, a)
 	lv := e.paths[a.Client][0]
 	if a.Surface != 0 {
 		m.writeSurface(ctx, a, lv, data)
@@ -333,6 +335,48 @@ func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
 			m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, w.op, fix)
 		}
 	}
+}
+
+// checkOlderDirty: an earlier write of these bytes, ordered before this
+// one, still dirty in a cache this write neither goes through nor writes
+// back into, is written back whenever that cache is: caches write back in
+// no fixed order with each other (a real one evicts when it likes), so it
+// may land over this write. Flushing that cache before this write prevents
+// it.
+func (m *Machine) checkOlderDirty(ctx *opCtx, a cmdbuf.Access) {
+	path := ctx.e.paths[a.Client]
+	for _, lv := range ctx.e.flushOrder {
+		if slices.Contains(path, lv) {
+			continue
+		}
+		var older blockSpan
+		var by *opRec
+		for la := range lv.heldLines(a.Addr, uint64(a.Size), true) {
+			ln := lv.lineAt(la)
+			lo, hi := max(la, a.Addr), min(la+LineSize, a.End())
+			if ln.dirty&spanMask(int(lo-la), int(hi-lo)) == 0 {
+				continue
+			}
+			w := m.opAt(ln.tag)
+			if w == nil || w == ctx.op || !m.orderedBefore(w, cmdbuf.ClientBlit, ctx) {
+				continue // an unordered writer is checkWAW's
+			}
+			older.add(lo, hi)
+			by = w
+		}
+		if older.set() {
+			m.addHazard(ctx, HazardWriteAfterWrite, a, older.lo, older.hi-older.lo, by,
+				fmt.Sprintf("%s still holds its older bytes dirty: flush %s before %s writes", lv.name, lv.name, ctx.op.at()))
+		}
+	}
+}
+
+// opAt is the op with gid g, nil if it is gone.
+func (m *Machine) opAt(g uint32) *opRec {
+	if int(g) < len(m.ops) {
+		return m.ops[g]
+	}
+	return nil
 }
 
 // checkWAR: an earlier read of these bytes by an op this one is not ordered
@@ -535,7 +579,7 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 		a := addr + uint64(i)
 		w := m.ref.writer(a)
 		pi, di := m.plainAt(nil, a, parent[i]), m.plainAt(nil, a, data[i])
-		if w > tag && (lv.parent.isMem() || bit(pv, i)) && pi == ref[i] && di != ref[i] {
+		if w > tag && (lv.parent.isMem() || bit(pv, i)) && pi == ref[i] && di != ref[i] && !m.pendingBelow(w, a, lv.parent) {
 			if lo < 0 {
 				lo, newer = i, w
 			}
@@ -552,6 +596,30 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 	a := cmdbuf.Access{Addr: addr, Size: uint32(len(data)), Dir: cmdbuf.DirWrite, Client: ctx.client}
 	m.addHazard(ctx, HazardWriteAfterWrite, a, addr+uint64(lo), uint64(hi-lo+1), nw,
 		fmt.Sprintf("flushing %s wrote %s's older data over it: flush %s before %s writes", lv.name, older.describe(m), lv.name, nw.describe(m)))
+}
+
+// pendingBelow reports whether the write of the byte at a by op gid w is
+// still dirty in the first cache it went into, one that is not parent:
+// then parent does not hold it yet, and a parent byte equal to it holds an
+// older write's value that happens to be the same (three writers of a
+// byte leave that by chance one byte in 256).
+func (m *Machine) pendingBelow(w uint32, a uint64, parent *level) bool {
+	if int(w) >= len(m.ops) || m.ops[w] == nil {
+		return false
+	}
+	op := m.ops[w]
+	e := m.engines[op.engine]
+	for c := range cmdbuf.NumClients {
+		if op.writeClients&(1<<c) == 0 {
+			continue
+		}
+		if lv := e.paths[c][0]; lv != parent && !lv.isMem() {
+			if ln := lv.lineAt(a &^ (LineSize - 1)); ln != nil && ln.dirty>>(a&(LineSize-1))&1 != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // invalidateLevel drops lv's lines in the range, as far as the op may see
