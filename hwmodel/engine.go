@@ -107,6 +107,9 @@ type opCtx struct {
 // Name is the engine's name, e.g. DIRECT#0.
 func (e *Engine) Name() string { return e.name }
 
+// Machine is the machine the engine belongs to.
+func (e *Engine) Machine() *Machine { return e.m }
+
 // Kind is the engine's kind.
 func (e *Engine) Kind() EngineKind { return e.kind }
 
@@ -379,6 +382,7 @@ func (e *Engine) step() bool {
 			e.nbatch++
 			e.marker = ""
 			progress = true
+			e.rewriteBatch()
 		}
 		blocked := e.runBatch()
 		if blocked {

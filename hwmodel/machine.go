@@ -158,6 +158,7 @@ type Machine struct {
 	// its floor (tests set 0 to retire after every packet).
 	retireAt, retireMin int
 	onPacket            func(PacketCost)
+	rewrite             Rewriter
 }
 
 // New returns an idle machine on a profile.
