@@ -269,8 +269,10 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 		a := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
 			Surface: s.ID, Compressed: true}
 		// It rewrites the block: a reader not ordered before it may see
-		// the block half rewritten (its data and metadata from either side).
+		// the block half rewritten (its data and metadata from either
+		// side), and a writer not ordered before it may land under it.
 		m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit, Surface: s.ID})
+		m.checkRedefine(ctx, blo, bhi)
 		plain, _, _ := m.readAccess(ctx, a)
 		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
 		// The reference's bytes do not change, but they are now the
@@ -292,6 +294,7 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) uint64 {
 	off, n := r.Offset, r.Size
 	first, last := blocksOf(s, s.Base+off, n)
+	m.checkRedefine(ctx, s.Base+first*BlockSize, min(s.Base+(last+1)*BlockSize, s.Base+s.Size))
 	if r.Plain && !r.Discard {
 		var lost blockSpan
 		for b := first; b <= last; b++ {
@@ -333,6 +336,30 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) u
 		// differs from it, as it may.
 	}
 	return uint64(len(meta))
+}
+
+// checkRedefine: a DECOMPRESS or METADATA_INIT redefines what the bytes
+// of [lo, hi) mean; a write of them by an op it is not ordered after may
+// land on either side of it (a compressing write's metadata over the new,
+// a discarded block's data after the discard). It taints the earlier
+// write.
+func (m *Machine) checkRedefine(ctx *opCtx, lo, hi uint64) {
+	if m.effects.accesses == 0 {
+		return
+	}
+	for _, lv := range m.allLevels() {
+		for _, w := range m.effects.overlapping(lv, lo, int(hi-lo)) {
+			if w.kind == accessRead || w.op == ctx.op || m.orderedBefore(w.op, w.client, ctx) {
+				continue
+			}
+			l, h := max(lo, w.addr), min(hi, w.addr+uint64(w.n))
+			a := cmdbuf.Access{Addr: l, Size: uint32(h - l), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
+			if m.addHazard(ctx, HazardWriteAfterWrite, a, l, h-l, w.op,
+				fmt.Sprintf("a WAIT draining %s before %s would order them", w.op.stage.Mask(), ctx.op.at())) {
+				w.op.tainted = true
+			}
+		}
+	}
 }
 
 // plainAt is what raw byte v stored at addr means to a client that decodes:

@@ -95,3 +95,39 @@ func TestRewritingABlockUnderAReader(t *testing.T) {
 		}
 	}
 }
+
+// TestRedefiningBlocksUnderAWriter: a DECOMPRESS or METADATA_INIT redefines
+// what a block's bytes mean; a write of the block it is not ordered after
+// may land on either side of it (a compressing write's metadata over the
+// new). It is a write-after-write, whatever the values.
+func TestRedefiningBlocksUnderAWriter(t *testing.T) {
+	p, err := LookupProfile("discrete")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name     string
+		redefine func(pr *prog)
+	}{
+		{"METADATA_INIT", func(pr *prog) {
+			pr.raw(cmdbuf.AppendMetadataInit(nil, cmdbuf.SurfaceRegion{Surface: 1, Size: 1024, Plain: true, Discard: true}, false))
+		}},
+		{"DECOMPRESS", func(pr *prog) { pr.decompress(1, 1024) }},
+	} {
+		for _, ordered := range []bool{false, true} {
+			r := newRig(t, p)
+			s := r.surface("S", 1024, 1, true)
+			pr := r.prog().work(cmdbuf.WorkDraw, cmdbuf.StageColor, onSurface(wr(s, 1024, cmdbuf.ClientColor), 1, true))
+			if ordered {
+				pr.wait(stages(cmdbuf.StageColor), stages(cmdbuf.StageCP)).cache(caches(cmdbuf.CacheColor), 0)
+			}
+			tc.redefine(pr)
+			r.run(r.direct, pr)
+			if ordered {
+				require.Empty(t, r.m.Hazards(), tc.name)
+				continue
+			}
+			require.NotEmpty(t, r.m.Hazards(), tc.name)
+			require.Equal(t, HazardWriteAfterWrite, r.m.Hazards()[0].Kind, "%s: %s", tc.name, r.m.Hazards()[0].Message)
+			require.Contains(t, r.m.Hazards()[0].Message, "a WAIT draining COLOR before", tc.name)
+		}
+	}
+}
