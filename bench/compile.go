@@ -20,10 +20,23 @@ const (
 	// Enhanced: the enhanced Barrier calls an expert writes for the same
 	// frame.
 	Enhanced Strategy = "enhanced"
+	// Oracle: the limit. The enhanced recording, with its waits, cache
+	// and surface operations replaced at the packet level by the least
+	// its work's accesses need on the profile (bench/internal/oracle).
+	Oracle Strategy = "oracle"
 )
 
 // Strategies lists the strategies in report order.
-var Strategies = []Strategy{Legacy, Enhanced}
+var Strategies = []Strategy{Legacy, Enhanced, Oracle}
+
+// recorded is the strategy whose scenario a strategy runs: the oracle
+// runs the enhanced one.
+func (s Strategy) recorded() Strategy {
+	if s == Oracle {
+		return Enhanced
+	}
+	return s
+}
 
 // compile writes a workload's frame in one strategy's barriers as a
 // scenario (docs/scenarios.md): the frame's lines as written, each

@@ -31,9 +31,9 @@ func WriteJSON(w io.Writer, rows []Row) error {
 }
 
 // WriteTable writes a table per profile, a line per workload: each
-// measure for every strategy that ran, "legacy / enhanced", and the ratio
-// of legacy's cycles to enhanced's; then every run that was not clean
-// with why.
+// measure for every strategy that ran ("legacy / enhanced / oracle"), and
+// the ratios of legacy's cycles to enhanced's and of enhanced's to the
+// oracle's; then every run that was not clean with why.
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "ebref bench: %s.\n", Modelled)
@@ -56,15 +56,15 @@ func WriteTable(w io.Writer, rows []Row) error {
 	}
 	for _, p := range profiles {
 		fmt.Fprintf(tw, "\n%s (%s)\n", p, order)
-		fmt.Fprintln(tw, "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced")
+		fmt.Fprintln(tw, "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced\tenhanced/oracle")
 		for _, g := range byWorkload(rows, p) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g[0].Workload, tags(g[0].Shortcomings),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g[0].Workload, tags(g[0].Shortcomings),
 				each(g, func(r *Row) uint64 { return r.Cycles }),
 				each(g, func(r *Row) uint64 { return r.StallCycles }),
 				each(g, func(r *Row) uint64 { return r.FlushedLines }),
 				each(g, func(r *Row) uint64 { return r.DecompressedBytes }),
 				each(g, func(r *Row) uint64 { return uint64(r.BarrierCalls) }),
-				ratio(g, Legacy, Enhanced))
+				ratio(g, Legacy, Enhanced), ratio(g, Enhanced, Oracle))
 		}
 	}
 	failed := 0

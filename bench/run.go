@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ebref/ebref/bench/internal/oracle"
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hwmodel"
@@ -64,6 +65,12 @@ func Emit(w io.Writer, c Config) error {
 	c = c.withDefaults()
 	for _, wl := range c.Workloads {
 		for _, s := range c.Strategies {
+			if s == Oracle {
+				if _, err := fmt.Fprintf(w, "# ebref bench --emit: %s, oracle: the enhanced scenario, its synchronisation replaced at the packet level when it runs\n\n", wl.Name); err != nil {
+					return err
+				}
+				continue
+			}
 			src, err := Source(wl, s)
 			if err != nil {
 				return err
@@ -133,16 +140,21 @@ func ParseStrategy(name string) (Strategy, error) {
 }
 
 // Source is a workload written in a strategy's barriers, as scenario text
-// `ebref run` runs.
+// `ebref run` runs. The oracle's is the enhanced scenario, which it runs
+// with its synchronisation replaced.
 func Source(w *Workload, s Strategy) (string, error) {
 	if _, err := ParseStrategy(string(s)); err != nil {
 		return "", err
 	}
-	return compile(w, s)
+	return compile(w, s.recorded())
 }
 
 func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy) Row {
-	res := hlk.RunContext(ctx, hlk.Reference, sc, p, "")
+	var drv hlk.Driver = hlk.Reference
+	if s == Oracle {
+		drv = oracleDriver{Driver: hlk.Reference}
+	}
+	res := hlk.RunContext(ctx, drv, sc, p, "")
 	c := res.Counters
 	row := Row{Workload: w.Name, Shortcomings: w.Shortcomings, Profile: p.Name, Strategy: s,
 		Cycles: c.Cycles, StallCycles: c.StallCycles, DecompressedBytes: c.DecompressedBytes, MetadataBytes: c.MetadataBytes,
@@ -157,7 +169,9 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 		}
 	}
 	for _, l := range res.Lists {
-		row.BarrierCalls += len(l.Calls)
+		if s != Oracle { // it replaced them
+			row.BarrierCalls += len(l.Calls)
+		}
 	}
 	for _, e := range res.Expectations { // compile writes one: expect reference
 		row.ReferenceOK = row.ReferenceOK && e.OK
@@ -166,4 +180,22 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 		row.Failures = res.Failures
 	}
 	return row
+}
+
+// oracleDriver is the reference driver on a machine whose submissions the
+// oracle rewrites.
+type oracleDriver struct {
+	hlk.Driver
+	edit oracle.Edit
+}
+
+func (d oracleDriver) Name() string { return "oracle" }
+
+func (d oracleDriver) Open(p *hwmodel.Profile, o hlk.DeviceOptions) (hlk.Device, error) {
+	dev, err := d.Driver.Open(p, o)
+	if err != nil {
+		return nil, err
+	}
+	dev.Machine().SetRewriter(oracle.Rewriter(d.edit))
+	return dev, nil
 }

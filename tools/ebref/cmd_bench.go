@@ -12,16 +12,17 @@ import (
 
 func runBench(e *env, args []string) int {
 	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--emit]\n\n" +
-		"Runs frame-structure workloads with legacy ResourceBarrier and with enhanced\n" +
-		"barriers on every hardware profile and prints, per profile, what the barriers\n" +
-		"cost the simulated GPU (docs/bench.md). The figures are modelled, not calibrated\n" +
+		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
+		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
+		"every hardware profile and prints, per profile, what the barriers cost the\n" +
+		"simulated GPU (docs/bench.md). The figures are modelled, not calibrated\n" +
 		"against hardware. Exit status: 0 when every run was hazard-free with the\n" +
 		"reference bytes, 1 when one was not, 2 on a usage error. --emit prints the\n" +
 		"selected workloads' scenarios instead (one per strategy), which `ebref run` runs."
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	workload := fs.String("workload", "", "run only this workload (default: every one)")
 	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
-	strategy := fs.String("strategy", "", "run only this strategy: legacy or enhanced (default: both)")
+	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced or oracle (default: all three)")
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
 	emit := fs.Bool("emit", false, "print the workloads' scenarios instead of running them")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)

@@ -16,7 +16,7 @@ func TestBench(t *testing.T) {
 	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "mip-chain", "--profile", "coherent", "--json", out)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "not calibrated against any hardware")
-	assert.Contains(t, stdout, "coherent (legacy / enhanced)")
+	assert.Contains(t, stdout, "coherent (legacy / enhanced / oracle)")
 	assert.Contains(t, stdout, "\nmip-chain ")
 	raw, err := os.ReadFile(out)
 	require.NoError(t, err)
@@ -27,10 +27,12 @@ func TestBench(t *testing.T) {
 		}
 	}
 	require.NoError(t, json.Unmarshal(raw, &rep))
-	require.Len(t, rep.Rows, 2)
+	require.Len(t, rep.Rows, 3)
 	assert.Equal(t, "legacy", rep.Rows[0].Strategy)
 	assert.Equal(t, "enhanced", rep.Rows[1].Strategy)
+	assert.Equal(t, "oracle", rep.Rows[2].Strategy)
 	assert.Less(t, rep.Rows[1].Cycles, rep.Rows[0].Cycles)
+	assert.LessOrEqual(t, rep.Rows[2].Cycles, rep.Rows[1].Cycles)
 }
 
 func TestBenchUsageErrors(t *testing.T) {
@@ -40,7 +42,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
-		{[]string{"--strategy", "oracle"}, `no strategy "oracle"`},
+		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle])`},
 		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: open"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
@@ -50,6 +52,19 @@ func TestBenchUsageErrors(t *testing.T) {
 		assert.Contains(t, stderr, "usage: ebref bench", "%v", c.args)
 		assert.Empty(t, stdout, "%v", c.args)
 	}
+}
+
+// The oracle runs on its own, and --emit says what it runs instead of a
+// scenario of its own.
+func TestBenchOracle(t *testing.T) {
+	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "coherent (oracle)")
+	assert.Contains(t, stdout, "compute-to-pixel  1             4825706")
+	code, stdout, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--strategy", "oracle", "--emit")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "oracle: the enhanced scenario, its synchronisation replaced")
+	assert.NotContains(t, stdout, "\nscenario ")
 }
 
 // What --emit prints is a scenario file `ebref run` runs: a case per
