@@ -301,3 +301,49 @@ execute Q L2
 		}
 	}
 }
+
+// --barriers: a record per barrier call of legacy and enhanced, each with
+// the source that asked for it and the counters of its packets; for the
+// oracle, one per command it synchronised, adding up to what its
+// synchronisation cost.
+func TestBarrierRecords(t *testing.T) {
+	w, err := Lookup("uav-pingpong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Run(context.Background(), Config{Workloads: []*Workload{w}, Profiles: []string{"discrete"}, Barriers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		var drops, lines uint64
+		for _, b := range r.Barriers {
+			drops += b.InvalidatedLines
+			lines += b.FlushedLines
+			want := map[Strategy]string{Legacy: "runtime (ResourceBarrier)", Enhanced: "application", Oracle: "oracle"}[r.Strategy]
+			if b.Source != want || b.List != "L" || b.Command == 0 {
+				t.Errorf("%s: record %+v", r.Strategy, b)
+			}
+			if (r.Strategy == Oracle) != (len(b.Barriers) == 0) {
+				t.Errorf("%s: record %+v: barriers %q", r.Strategy, b, b.Barriers)
+			}
+		}
+		if r.Strategy != Oracle && len(r.Barriers) != r.BarrierCalls {
+			t.Errorf("%s: %d records for %d barrier calls", r.Strategy, len(r.Barriers), r.BarrierCalls)
+		}
+		// Barriers are where CACHE packets come from: their lines are the run's.
+		if drops != r.InvalidatedLines || lines != r.FlushedLines {
+			t.Errorf("%s: records drop %d lines and flush %d; the run %d and %d", r.Strategy, drops, lines, r.InvalidatedLines, r.FlushedLines)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteBarriers(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"not calibrated", "uav-pingpong on discrete, enhanced: 7 records", "L     #4       application  1114169",
+		"uav-pingpong on discrete, oracle: 6 records"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("--barriers lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -32,6 +32,8 @@ type Row struct {
 	// Failures say why a run is not clean: a hazard, bytes that differ
 	// from the reference, a validation message (none when it is).
 	Failures []string `json:"failures,omitempty"`
+	// Barriers is a record per barrier call (Config.Barriers).
+	Barriers []BarrierRecord `json:"barriers,omitempty"`
 }
 
 // Clean reports whether the run was hazard-free with the reference bytes.
@@ -42,6 +44,10 @@ type Config struct {
 	Workloads  []*Workload // nil: Workloads
 	Profiles   []string    // nil: every profile
 	Strategies []Strategy  // nil: Strategies
+	Barriers   bool        // keep a record per barrier call in each row
+	// Result, if set, sees every run's full result (its timelines), as
+	// the run ends.
+	Result func(w *Workload, p *hwmodel.Profile, s Strategy, r hlk.Result)
 }
 
 // withDefaults fills in what c leaves nil.
@@ -109,7 +115,14 @@ func Run(ctx context.Context, c Config) ([]Row, error) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				rows = append(rows, run(ctx, w, cases[s], prof, s))
+				row, res := run(ctx, w, cases[s], prof, s)
+				if c.Barriers {
+					row.Barriers = barrierRecords(res, s)
+				}
+				if c.Result != nil {
+					c.Result(w, prof, s, res)
+				}
+				rows = append(rows, row)
 			}
 		}
 	}
@@ -149,7 +162,7 @@ func Source(w *Workload, s Strategy) (string, error) {
 	return compile(w, s.recorded())
 }
 
-func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy) Row {
+func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy) (Row, hlk.Result) {
 	var drv hlk.Driver = hlk.Reference
 	if s == Oracle {
 		drv = oracleDriver{Driver: hlk.Reference}
@@ -179,7 +192,7 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 	if res.Status != hlk.Pass {
 		row.Failures = res.Failures
 	}
-	return row
+	return row, res
 }
 
 // oracleDriver is the reference driver on a machine whose submissions the

@@ -80,6 +80,20 @@ type EngineCost struct {
 	Engine   string
 	Counters hwmodel.Counters
 	Timeline []hwmodel.Span // the first hwmodel.TimelineLimit spans
+	// Samples are the engine's running totals after each packet that
+	// changed them (the first hwmodel.TimelineLimit), for counter tracks.
+	Samples []CounterSample
+}
+
+// CounterSample is an engine's running totals, at the end of a packet, of
+// what synchronisation cost it: stall cycles, lines written back by CACHE
+// packets, bytes decompressed. The ends of submissions are not packets and
+// add nothing here.
+type CounterSample struct {
+	Time              uint64 // the command processor's time once the packet is done, in cycles
+	StallCycles       uint64
+	FlushedLines      uint64
+	DecompressedBytes uint64
 }
 
 // ExpectResult is one expectation's outcome.
@@ -163,6 +177,7 @@ type exec struct {
 	legLists   map[string]*legacy.List
 	res0       Result
 	msgs       int // the device messages observed so far
+	samples    map[*hwmodel.Engine][]CounterSample
 }
 
 // Run runs a case on a profile with a driver. It does not recover panics:
@@ -209,7 +224,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	x.res0.Counters = m.Total()
 	for _, e := range m.Engines() {
 		if c := e.Counters(); c.Submissions > 0 {
-			x.res0.Engines = append(x.res0.Engines, EngineCost{e.Name(), c, e.Timeline()})
+			x.res0.Engines = append(x.res0.Engines, EngineCost{e.Name(), c, e.Timeline(), x.samples[e]})
 		}
 	}
 	for _, st := range sc.Steps {
@@ -460,6 +475,7 @@ func markers(b *cmdbuf.Buffer) []markerAt {
 // attribute adds a packet's cost to the command of a recorded list whose
 // MARKER it follows.
 func (x *exec) attribute(pc hwmodel.PacketCost) {
+	x.sample(pc)
 	d := x.dumps[pc.Buffer.Name()]
 	if d == nil {
 		return
@@ -479,6 +495,31 @@ func (x *exec) attribute(pc hwmodel.PacketCost) {
 	c.Add(pc.Cost)
 	c.Cycles = cycles // Add keeps the maximum, for engines side by side
 	d.Costs[d.markers[i].tag] = c
+}
+
+// sample adds to the engine's counter samples, if the packet changed them.
+func (x *exec) sample(pc hwmodel.PacketCost) {
+	c := pc.Cost
+	var lines uint64
+	for _, n := range c.FlushedLines {
+		lines += n
+	}
+	if c.StallCycles == 0 && lines == 0 && c.DecompressedBytes == 0 {
+		return
+	}
+	if x.samples == nil {
+		x.samples = map[*hwmodel.Engine][]CounterSample{}
+	}
+	ss := x.samples[pc.Engine]
+	if len(ss) >= hwmodel.TimelineLimit {
+		return
+	}
+	var last CounterSample
+	if len(ss) > 0 {
+		last = ss[len(ss)-1]
+	}
+	x.samples[pc.Engine] = append(ss, CounterSample{Time: pc.End, StallCycles: last.StallCycles + c.StallCycles,
+		FlushedLines: last.FlushedLines + lines, DecompressedBytes: last.DecompressedBytes + c.DecompressedBytes})
 }
 
 // handle resolves a view's resource.

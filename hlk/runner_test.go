@@ -487,4 +487,22 @@ execute Q L
 	assert.Equal(t, e.DecompressedBytes, sum.DecompressedBytes)
 	assert.Equal(t, uint64(2), l.Costs[2].PacketCount(cmdbuf.OpWait), "two executions, one WAIT each")
 	assert.NotZero(t, l.Costs[2].DecompressedBytes, "the generic layout decompresses")
+
+	// The counter samples run up to what the packets cost, in time order.
+	ss := r.Engines[0].Samples
+	require.NotEmpty(t, ss)
+	for i := 1; i < len(ss); i++ {
+		a, b := ss[i-1], ss[i]
+		assert.True(t, b.Time >= a.Time && b.StallCycles >= a.StallCycles && b.FlushedLines >= a.FlushedLines &&
+			b.DecompressedBytes >= a.DecompressedBytes, "%+v then %+v", a, b)
+	}
+	var lines uint64
+	for _, n := range sum.FlushedLines {
+		lines += n
+	}
+	last := ss[len(ss)-1]
+	assert.Equal(t, lines, last.FlushedLines)
+	assert.Equal(t, e.DecompressedBytes, last.DecompressedBytes)
+	assert.Equal(t, sum.StallCycles, last.StallCycles, "the stalls of packets (not of the ends of submissions)")
+	assert.LessOrEqual(t, last.Time, e.Cycles)
 }

@@ -146,6 +146,7 @@ type PacketCost struct {
 	Offset int            // the packet's dword offset in Buffer, as listings print it
 	Op     cmdbuf.Opcode
 	Cost   Counters
+	End    uint64 // the command processor's time once the packet is done (its stall included)
 }
 
 // OnPacket has f called after every packet any engine executes (a packet

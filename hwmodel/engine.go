@@ -481,7 +481,7 @@ func (e *Engine) reportPacket(f *frame, p cmdbuf.Packet) {
 	}
 	c := e.counters.since(e.snap)
 	c.Cycles = e.cp - e.snapCP
-	e.m.onPacket(PacketCost{Engine: e, Batch: e.cur.ordinal, Buffer: f.buf, Offset: f.base + p.Offset, Op: p.Op(), Cost: c})
+	e.m.onPacket(PacketCost{Engine: e, Batch: e.cur.ordinal, Buffer: f.buf, Offset: f.base + p.Offset, Op: p.Op(), Cost: c, End: e.cp})
 }
 
 // advance moves a frame past packet p, following CHAIN.

@@ -7,24 +7,30 @@ import (
 	"os"
 
 	"github.com/ebref/ebref/bench"
+	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hwmodel"
 )
 
 func runBench(e *env, args []string) int {
-	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--emit]\n\n" +
+	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--trace FILE] [--barriers] [--emit]\n\n" +
 		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
 		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
 		"every hardware profile and prints, per profile, what the barriers cost the\n" +
 		"simulated GPU (docs/bench.md). The figures are modelled, not calibrated\n" +
 		"against hardware. Exit status: 0 when every run was hazard-free with the\n" +
-		"reference bytes, 1 when one was not, 2 on a usage error. --emit prints the\n" +
-		"selected workloads' scenarios instead (one per strategy), which `ebref run` runs."
+		"reference bytes, 1 when one was not, 2 on a usage error. --barriers adds a\n" +
+		"record per barrier call (and per point the oracle synchronised); --trace writes\n" +
+		"the runs' timelines as Chrome trace-event JSON, which Perfetto opens. --emit\n" +
+		"prints the selected workloads' scenarios instead (one per strategy), which\n" +
+		"`ebref run` runs."
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	workload := fs.String("workload", "", "run only this workload (default: every one)")
 	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
 	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced or oracle (default: all three)")
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
 	emit := fs.Bool("emit", false, "print the workloads' scenarios instead of running them")
+	barriers := fs.Bool("barriers", false, "print a record per barrier call after the table (and add them to --json)")
+	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet, counter tracks)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
@@ -69,12 +75,35 @@ func runBench(e *env, args []string) int {
 		defer f.Close() // on an early return; the report's write closes it
 		out = f
 	}
+	c.Barriers = *barriers
+	var trace *traceWriter
+	if *tracePath != "" {
+		f, err := os.Create(*tracePath)
+		if err != nil {
+			return usageError(e, fs, synopsis, "--trace: %v", err)
+		}
+		trace = newTraceWriter(f)
+		defer trace.close() // on an early return; closing twice is closing once
+		c.Result = func(w *bench.Workload, p *hwmodel.Profile, s bench.Strategy, r hlk.Result) {
+			trace.add(fmt.Sprintf("%s, %s", w.Name, s), p.Name, r)
+		}
+	}
 	rows, err := bench.Run(context.Background(), c)
 	if err != nil {
 		return inputError(e, "bench", err)
 	}
 	if err := bench.WriteTable(e.stdout, rows); err != nil {
 		return benchError(e, err)
+	}
+	if *barriers {
+		if err := bench.WriteBarriers(e.stdout, rows); err != nil {
+			return benchError(e, err)
+		}
+	}
+	if trace != nil {
+		if err := trace.close(); err != nil {
+			return inputError(e, "bench", fmt.Errorf("--trace: %w", err))
+		}
 	}
 	if out != nil {
 		err := bench.WriteJSON(out, rows)

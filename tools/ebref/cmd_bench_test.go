@@ -44,6 +44,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--profile", "nope"}, `"nope"`},
 		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle])`},
 		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: open"},
+		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: open"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
@@ -65,6 +66,46 @@ func TestBenchOracle(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "oracle: the enhanced scenario, its synchronisation replaced")
 	assert.NotContains(t, stdout, "\nscenario ")
+}
+
+// --barriers prints a record per call after the table; --trace writes a
+// trace Perfetto opens: a process per workload, strategy and profile,
+// slices per packet and counter tracks.
+func TestBenchBarriersAndTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "discrete", "--barriers", "--trace", path)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "ebref bench --barriers:")
+	assert.Contains(t, stdout, "compute-to-pixel on discrete, enhanced: 4 records")
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var tr struct {
+		TraceEvents []struct {
+			Name string         `json:"name"`
+			Ph   string         `json:"ph"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &tr))
+	phases, processes, counters := map[string]int{}, map[string]bool{}, map[string]bool{}
+	for _, ev := range tr.TraceEvents {
+		phases[ev.Ph]++
+		if ev.Name == "process_name" {
+			processes[ev.Args["name"].(string)] = true
+		}
+		if ev.Ph == "C" {
+			counters[ev.Name] = true
+		}
+	}
+	assert.NotZero(t, phases["X"])
+	for _, s := range []string{"legacy", "enhanced", "oracle"} {
+		assert.True(t, processes["compute-to-pixel, "+s+" on discrete"], "%v", processes)
+	}
+	assert.Equal(t, map[string]bool{"stall cycles": true, "flushed lines": true, "decompressed bytes": true}, counters)
+	// A trace that cannot be written fails the command after the run.
+	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--trace", "/dev/full")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "ebref bench: --trace: write /dev/full: no space left on device")
 }
 
 // What --emit prints is a scenario file `ebref run` runs: a case per

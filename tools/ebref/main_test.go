@@ -292,6 +292,7 @@ func TestOutputThatCannotBeWrittenFails(t *testing.T) {
 		{"caps"}, {"rules"}, {"rules", "--json"}, {"decode", "-"}, {"hlk", "--suite", "validation", "--profile", "coherent"},
 		{"run", "../../hlk/suites/barriers/global.ebs", "--profile", "coherent"},
 		{"bench", "--workload", "uav-pingpong", "--profile", "coherent"}, {"bench", "--emit"},
+		{"bench", "--workload", "uav-pingpong", "--profile", "coherent", "--barriers"},
 	} {
 		var errb bytes.Buffer
 		code := run(&env{bytes.NewReader(raw), fullWriter{}, &errb}, args)

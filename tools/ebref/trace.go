@@ -13,7 +13,9 @@ import (
 // traceWriter streams runs' timelines to a file as Chrome trace-event
 // JSON, the format Perfetto (ui.perfetto.dev) and chrome://tracing open: a
 // process per case and profile, a thread per engine and stage, a complete
-// ("X") event per packet on the command processor or a stage. One cycle is
+// ("X") event per packet on the command processor or a stage, and counter
+// tracks of each engine's running stall cycles, lines written back and
+// bytes decompressed. One cycle is
 // shown as one microsecond, the unit of the format's timestamps. Events are
 // written as they come, so memory stays flat however many cases run; the
 // file holds at most maxTraceEvents of them.
@@ -93,6 +95,14 @@ func (t *traceWriter) add(name, profile string, r hlk.Result) {
 				}
 			}
 			t.emit(ev)
+		}
+		for _, c := range e.Samples {
+			for _, v := range []struct {
+				name string
+				n    uint64
+			}{{"stall cycles", c.StallCycles}, {"flushed lines", c.FlushedLines}, {"decompressed bytes", c.DecompressedBytes}} {
+				t.emit(traceEvent{Name: v.name, Ph: "C", Ts: c.Time, Pid: t.pid, Args: map[string]any{e.Engine: v.n}})
+			}
 		}
 	}
 }
