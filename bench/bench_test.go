@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -345,5 +347,47 @@ func TestBarrierRecords(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("--barriers lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// The chart is well-formed SVG with a bar per workload and strategy, each
+// titled with its ratio to the oracle (the oracle's 1).
+func TestSVG(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSVG(&b, "discrete", rows(t)); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(b.Bytes()))
+	var titles []string
+	inTitle := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed: %v\n%s", err, b.String())
+		}
+		switch v := tok.(type) {
+		case xml.StartElement:
+			inTitle = v.Name.Local == "title"
+		case xml.CharData:
+			if inTitle {
+				titles = append(titles, string(v))
+			}
+		case xml.EndElement:
+			inTitle = false
+		}
+	}
+	if want := len(Workloads) * len(Strategies); len(titles) != want {
+		t.Fatalf("%d bars, want %d: %q", len(titles), want, titles)
+	}
+	for _, w := range Workloads {
+		if !slices.Contains(titles, w.Name+", oracle: 1.000") {
+			t.Errorf("no oracle bar of 1 for %s: %q", w.Name, titles)
+		}
+	}
+	if !strings.Contains(b.String(), "not calibrated") {
+		t.Error("the chart does not say the figures are modelled")
 	}
 }

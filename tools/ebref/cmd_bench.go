@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/ebref/ebref/bench"
 	"github.com/ebref/ebref/hlk"
@@ -12,14 +14,15 @@ import (
 )
 
 func runBench(e *env, args []string) int {
-	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--trace FILE] [--barriers] [--emit]\n\n" +
+	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit]\n\n" +
 		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
 		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
 		"every hardware profile and prints, per profile, what the barriers cost the\n" +
 		"simulated GPU (docs/bench.md). The figures are modelled, not calibrated\n" +
 		"against hardware. Exit status: 0 when every run was hazard-free with the\n" +
 		"reference bytes, 1 when one was not, 2 on a usage error. --barriers adds a\n" +
-		"record per barrier call (and per point the oracle synchronised); --trace writes\n" +
+		"record per barrier call (and per point the oracle synchronised); --svg writes a\n" +
+		"chart per profile (PROFILE.svg, cycles over the oracle's); --trace writes\n" +
 		"the runs' timelines as Chrome trace-event JSON, which Perfetto opens. --emit\n" +
 		"prints the selected workloads' scenarios instead (one per strategy), which\n" +
 		"`ebref run` runs."
@@ -29,6 +32,7 @@ func runBench(e *env, args []string) int {
 	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced or oracle (default: all three)")
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
 	emit := fs.Bool("emit", false, "print the workloads' scenarios instead of running them")
+	svgDir := fs.String("svg", "", "write a chart per profile to this directory (PROFILE.svg), made if missing")
 	barriers := fs.Bool("barriers", false, "print a record per barrier call after the table (and add them to --json)")
 	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet, counter tracks)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
@@ -75,6 +79,12 @@ func runBench(e *env, args []string) int {
 		defer f.Close() // on an early return; the report's write closes it
 		out = f
 	}
+	if *svgDir != "" {
+		// Made first, so a directory that cannot be made fails before the run.
+		if err := os.MkdirAll(*svgDir, 0o755); err != nil {
+			return usageError(e, fs, synopsis, "--svg: %v", err)
+		}
+	}
 	c.Barriers = *barriers
 	var trace *traceWriter
 	if *tracePath != "" {
@@ -98,6 +108,11 @@ func runBench(e *env, args []string) int {
 	if *barriers {
 		if err := bench.WriteBarriers(e.stdout, rows); err != nil {
 			return benchError(e, err)
+		}
+	}
+	if *svgDir != "" {
+		if err := writeCharts(*svgDir, rows); err != nil {
+			return inputError(e, "bench", fmt.Errorf("--svg: %w", err))
 		}
 	}
 	if trace != nil {
@@ -129,4 +144,28 @@ func benchError(e *env, err error) int {
 		return 1
 	}
 	return inputError(e, "bench", err)
+}
+
+// writeCharts writes dir/PROFILE.svg for every profile the rows ran on.
+func writeCharts(dir string, rows []bench.Row) error {
+	var profiles []string
+	for _, r := range rows {
+		if !slices.Contains(profiles, r.Profile) {
+			profiles = append(profiles, r.Profile)
+		}
+	}
+	for _, p := range profiles {
+		f, err := os.Create(filepath.Join(dir, p+".svg"))
+		if err != nil {
+			return err
+		}
+		err = bench.WriteSVG(f, p, rows)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -45,6 +45,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle])`},
 		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: open"},
 		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: open"},
+		{[]string{"--svg", "/dev/null/charts"}, "--svg: mkdir /dev/null: not a directory"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
@@ -68,13 +69,21 @@ func TestBenchOracle(t *testing.T) {
 	assert.NotContains(t, stdout, "\nscenario ")
 }
 
-// --barriers prints a record per call after the table; --trace writes a
-// trace Perfetto opens: a process per workload, strategy and profile,
-// slices per packet and counter tracks.
+// --barriers prints a record per call after the table; --svg writes a chart
+// per profile; --trace writes a trace Perfetto opens: a process per
+// workload, strategy and profile, slices per packet and counter tracks.
 func TestBenchBarriersAndTrace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trace.json")
-	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "discrete", "--barriers", "--trace", path)
+	charts := filepath.Join(t.TempDir(), "charts")
+	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "discrete", "--barriers", "--trace", path,
+		"--svg", charts)
 	require.Equal(t, 0, code, stderr)
+	svg, err := os.ReadFile(filepath.Join(charts, "discrete.svg"))
+	require.NoError(t, err)
+	assert.Contains(t, string(svg), "<title>compute-to-pixel, oracle: 1.000</title>")
+	entries, err := os.ReadDir(charts)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "a chart per profile that ran")
 	assert.Contains(t, stdout, "ebref bench --barriers:")
 	assert.Contains(t, stdout, "compute-to-pixel on discrete, enhanced: 4 records")
 	raw, err := os.ReadFile(path)
@@ -102,6 +111,12 @@ func TestBenchBarriersAndTrace(t *testing.T) {
 		assert.True(t, processes["compute-to-pixel, "+s+" on discrete"], "%v", processes)
 	}
 	assert.Equal(t, map[string]bool{"stall cycles": true, "flushed lines": true, "decompressed bytes": true}, counters)
+	// A chart that cannot be written fails the command after the run.
+	blocked := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(blocked, "coherent.svg"), 0o755))
+	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--svg", blocked)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "--svg: open "+filepath.Join(blocked, "coherent.svg")+": is a directory")
 	// A trace that cannot be written fails the command after the run.
 	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--trace", "/dev/full")
 	assert.Equal(t, 1, code)
