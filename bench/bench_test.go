@@ -47,11 +47,12 @@ func TestEveryRunIsClean(t *testing.T) {
 }
 
 // The spec's cost claim, workload by workload: the enhanced barriers cost
-// the GPU fewer cycles than the legacy ones, on every profile (each
-// workload's shortcomings apply on every profile: the sync and flush ones
-// through their waits, the layout ones through decompression where the
-// profile compresses and through their barriers' packets where it does
-// not).
+// the GPU fewer cycles than the legacy ones, on every profile where the
+// workload's shortcomings cost something (the sync and flush ones through
+// their waits, the layout ones through decompression where the profile
+// compresses and through their barriers' packets where it does not); where
+// a workload says they cost nothing on a profile (Workload.Even, with why),
+// the two are within 2 %.
 func TestEnhancedCheaperThanLegacy(t *testing.T) {
 	cost := map[string]uint64{}
 	for _, r := range rows(t) {
@@ -60,6 +61,13 @@ func TestEnhancedCheaperThanLegacy(t *testing.T) {
 	for _, w := range Workloads {
 		for _, p := range hwmodel.ProfileNames() {
 			l, e := cost[w.Name+"/"+p+"/legacy"], cost[w.Name+"/"+p+"/enhanced"]
+			if why, ok := w.Even[p]; ok {
+				// Measured even: within 2 % either way, and docs say why.
+				if float64(e) > 1.02*float64(l) || why == "" {
+					t.Errorf("%s on %s: enhanced %d cycles, legacy %d: more than 2 %% apart (%q)", w.Name, p, e, l, why)
+				}
+				continue
+			}
 			if e >= l {
 				t.Errorf("%s on %s: enhanced %d cycles, legacy %d: enhanced is not cheaper", w.Name, p, e, l)
 			}
@@ -67,9 +75,12 @@ func TestEnhancedCheaperThanLegacy(t *testing.T) {
 	}
 }
 
-// The oracle is the limit: no strategy costs fewer cycles, and the
-// enhanced barriers an expert writes come within 5 % of it on every
-// workload and profile (docs/bench.md "Oracle" says where the rest goes).
+// The oracle is the limit: no strategy costs fewer cycles (but legacy
+// where a workload says its extra write-backs overlap work, Workload.Even:
+// the oracle is the least synchronisation, which is not always the
+// shortest frame), and the enhanced barriers an expert writes come within
+// 5 % of it on every workload and profile (docs/bench.md "Oracle" says
+// where the rest goes).
 func TestEnhancedNearTheOracle(t *testing.T) {
 	cost := map[string]uint64{}
 	for _, r := range rows(t) {
@@ -79,6 +90,9 @@ func TestEnhancedNearTheOracle(t *testing.T) {
 		for _, p := range hwmodel.ProfileNames() {
 			o := cost[w.Name+"/"+p+"/oracle"]
 			for _, s := range []Strategy{Legacy, Enhanced} {
+				if _, even := w.Even[p]; s == Legacy && even {
+					continue // legacy's early write-backs may overlap work and beat it (Workload.Even)
+				}
 				if c := cost[w.Name+"/"+p+"/"+string(s)]; c < o {
 					t.Errorf("%s on %s: %s %d cycles, below the oracle's %d", w.Name, p, s, c, o)
 				}
@@ -389,5 +403,86 @@ func TestSVG(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "not calibrated") {
 		t.Error("the chart does not say the figures are modelled")
+	}
+}
+
+// Copies into one subresource: with the enhanced barriers the lists run
+// their copies asynchronously (ALLOW_EXTENDED_ASYNC), and copies into
+// regions that do not meet need no barrier between them in one list; one
+// that meets an earlier region, or comes in another list, does. Legacy
+// writes nothing between copies in one state and keeps copies
+// synchronous. Each form runs clean everywhere.
+func TestCompiledCopies(t *testing.T) {
+	w := &Workload{Name: "t", Frame: `
+texture A 64x64 flags SHADER_RESOURCE
+texture S 32x32
+buffer B 4096
+buffer C 4096
+texture O 64x64 flags RENDER_TARGET
+queue Q DIRECT
+list L1 DIRECT
+  copy-texture A@0 0 0 0 S@0
+  copy-texture A@0 32 0 0 S@0
+  copy-texture A@0 0 16 0 S@0 box 0 0 0 16 16 1
+  copy-buffer B 0 C 0 1024
+  copy-buffer B 1024 C 1024 1024
+end
+list L2 DIRECT
+  copy-texture A@0 0 48 0 S@0 box 0 0 0 16 16 1
+  draw ps-srv A B rt O
+end
+list L3 DIRECT
+  draw rt O
+end
+execute Q L1 L2 L3
+`}
+	enh, err := Source(w, Enhanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leg, err := Source(w, Legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyBarrier := "  call\n    texture A sync COPY -> COPY access COPY_DEST -> COPY_DEST layout DIRECT_QUEUE_COPY_DEST -> DIRECT_QUEUE_COPY_DEST subresources 0\n  end\n"
+	for _, want := range []string{
+		"list L1 DIRECT flags ALLOW_EXTENDED_ASYNC\n",
+		"list L2 DIRECT flags ALLOW_EXTENDED_ASYNC\n",
+		"list L3 DIRECT\n",
+		// The third meets the first, not the second.
+		"  copy-texture A@0 0 0 0 S@0\n  copy-texture A@0 32 0 0 S@0\n" + copyBarrier + "  copy-texture A@0 0 16 0 S@0 box 0 0 0 16 16 1\n",
+		"  copy-buffer B 0 C 0 1024\n  copy-buffer B 1024 C 1024 1024\n",
+		// Disjoint from L1's last region, but in another list.
+		"list L2 DIRECT flags ALLOW_EXTENDED_ASYNC\n" + copyBarrier + "  copy-texture A@0 0 48 0 S@0 box 0 0 0 16 16 1\n",
+	} {
+		if !strings.Contains(enh, want) {
+			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
+		}
+	}
+	if strings.Contains(leg, "ALLOW_EXTENDED_ASYNC") || strings.Contains(leg, "transition A COPY_DEST -> COPY_DEST") {
+		t.Errorf("the legacy form:\n%s", leg)
+	}
+	for _, want := range []string{
+		"  copy-texture A@0 0 0 0 S@0\n  copy-texture A@0 32 0 0 S@0\n  copy-texture A@0 0 16 0 S@0 box 0 0 0 16 16 1\n",
+		"list L2 DIRECT\n  copy-texture A@0 0 48 0 S@0 box 0 0 0 16 16 1\n",
+	} {
+		if !strings.Contains(leg, want) {
+			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
+		}
+	}
+	for _, src := range []string{enh, leg} {
+		cases, err := hlk.Parse("t.ebs", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range hwmodel.Profiles() {
+			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
+				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
+			}
+		}
+	}
+	if _, err := compile(&Workload{Name: "t", Frame: "queue Q DIRECT\nlist L DIRECT flags ALLOW_EXTENDED_ASYNC\nend\nexecute Q L\n"}, Enhanced); err == nil ||
+		!strings.Contains(err.Error(), "line 2: list L: the frame writes no list flags") {
+		t.Errorf("a frame with list flags: %v", err)
 	}
 }

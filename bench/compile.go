@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ebref/ebref/hlk"
@@ -73,6 +75,7 @@ func compile(w *Workload, s Strategy) (string, error) {
 type tracked struct {
 	name    string
 	texture bool
+	r       *resource.Resource
 	line    int // its declaration's line
 	subs    []subState
 	created string // the layout or state it is created in
@@ -82,8 +85,31 @@ type tracked struct {
 type subState struct {
 	u        use
 	listType string
-	exec     int // the submission's ordinal in the frame; -1: the previous frame
+	list     string // the list it was recorded in
+	exec     int    // the submission's ordinal in the frame; -1: the previous frame
 	set      bool
+	// copied are the regions copies have written into it since its last
+	// barrier, while its last uses were copies into it in one list.
+	copied []region
+}
+
+// same reports whether two subresources' last uses were the same.
+func (s subState) same(o subState) bool {
+	return s.u == o.u && s.listType == o.listType && s.list == o.list && s.exec == o.exec && s.set == o.set &&
+		slices.Equal(s.copied, o.copied)
+}
+
+// region is a box of a subresource a copy writes: texels of a texture, or
+// bytes of a buffer (x only).
+type region struct{ lo, hi [3]uint64 }
+
+func (a region) meets(b region) bool {
+	for i := range a.lo {
+		if a.hi[i] <= b.lo[i] || b.hi[i] <= a.lo[i] {
+			return false
+		}
+	}
+	return true
 }
 
 type compiler struct {
@@ -108,12 +134,15 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 			if err != nil {
 				return fmt.Errorf("line %d: %s: %w", s.Line, s.Name, err)
 			}
-			t := &tracked{name: s.Name, texture: !d.IsBuffer(), line: s.Line, subs: make([]subState, r.SubresourceCount())}
+			t := &tracked{name: s.Name, texture: !d.IsBuffer(), r: r, line: s.Line, subs: make([]subState, r.SubresourceCount())}
 			c.res[s.Name] = t
 			c.order = append(c.order, t)
 		case *hlk.ListStep:
 			if s.Reset { // a second `list` of one name is the parser's error
 				return fmt.Errorf("line %d: list %s: each list is recorded once", s.Line, s.Name)
+			}
+			if s.Flags != 0 {
+				return fmt.Errorf("line %d: list %s: the frame writes no list flags; the strategy gives them", s.Line, s.Name)
 			}
 			c.lists[s.Name] = s
 		case *hlk.ExecuteStep:
@@ -199,6 +228,57 @@ type need struct {
 	t   *tracked
 	sub int // -1: every subresource
 	u   use
+	// copy is the region a copy writes into it; set only for copies
+	// into part of a subresource
+	copy *region
+}
+
+// copyRegion is the region of its destination a copy command writes, nil
+// if it writes whole subresources (or is not a copy).
+func (c *compiler) copyRegion(cmd hlk.Cmd) *region {
+	switch cmd.Op {
+	case "copy-buffer": // DST DSTOFF SRC SRCOFF SIZE
+		return &region{lo: [3]uint64{cmd.Args[0], 0, 0}, hi: [3]uint64{cmd.Args[0] + cmd.Args[2], 1, 1}}
+	case "copy-texture": // DST@SUB X Y Z SRC@SUB [box]
+		r := region{lo: [3]uint64{cmd.Args[0], cmd.Args[1], cmd.Args[2]}}
+		size := [3]uint64{}
+		if b := cmd.Box; b != nil {
+			size = [3]uint64{uint64(b.Right - b.Left), uint64(b.Bottom - b.Top), uint64(b.Back - b.Front)}
+		} else if src := c.res[cmd.Views["4"][0].Res]; src != nil {
+			fp, err := src.r.Footprint(cmd.Views["4"][0].Sub)
+			if err != nil {
+				return nil
+			}
+			size = [3]uint64{uint64(fp.Width), uint64(fp.Height), uint64(fp.Depth)}
+		}
+		for i := range r.hi {
+			r.hi[i] = r.lo[i] + size[i]
+		}
+		return &r
+	}
+	return nil
+}
+
+// asyncCopies reports whether a list's copies, discards and resolves run
+// without the implicit wait and flush (its list gets ALLOW_EXTENDED_ASYNC):
+// the enhanced strategy's lists do, so the barriers say what orders them.
+func (c *compiler) asyncCopies() bool { return c.strategy != Legacy }
+
+// besideCopies reports whether a copy into region of a subresource needs
+// no barrier after its last uses: copies into it in the same list, of
+// regions it does not meet, with asynchronous copies (000 "Synchronous
+// Copy, Discard and Resolve": independent copies may overlap).
+func (c *compiler) besideCopies(prev subState, n need, l *hlk.ListStep) bool {
+	// One list (which runs once): one submission.
+	if !c.asyncCopies() || n.copy == nil || prev.u != useCopyDst || n.u != useCopyDst || prev.list != l.Name {
+		return false
+	}
+	for _, r := range prev.copied {
+		if r.meets(*n.copy) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
@@ -207,7 +287,8 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 		return fmt.Errorf("line %d: %s: the workloads' compiler does not know this command's uses", cmd.Line, cmd.Op)
 	}
 	var needs []need
-	for role, views := range cmd.Views {
+	for _, role := range slices.Sorted(maps.Keys(cmd.Views)) { // roles in one order: the barriers' order
+		views := cmd.Views[role]
 		u, ok := roles[role]
 		if !ok {
 			return fmt.Errorf("line %d: %s %s: the workloads' compiler does not know this role's use", cmd.Line, cmd.Op, role)
@@ -220,6 +301,9 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 			n := need{t: t, sub: -1, u: u}
 			if v.HasSub {
 				n.sub = int(v.Sub)
+			}
+			if u.writes() && role == "0" {
+				n.copy = c.copyRegion(cmd)
 			}
 			needs = append(needs, n)
 		}
@@ -236,7 +320,16 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 	for _, n := range needs {
 		for i := range n.t.subs {
 			if n.sub < 0 || n.sub == i {
-				n.t.subs[i] = subState{u: n.u, listType: l.Type.String(), exec: c.exec, set: true}
+				prev := n.t.subs[i]
+				next := subState{u: n.u, listType: l.Type.String(), list: l.Name, exec: c.exec, set: true}
+				if n.copy != nil {
+					if c.besideCopies(prev, n, l) {
+						next.copied = append(slices.Clip(prev.copied), *n.copy)
+					} else {
+						next.copied = []region{*n.copy}
+					}
+				}
+				n.t.subs[i] = next
 			}
 		}
 	}
@@ -267,7 +360,7 @@ func (c *compiler) barriers(l *hlk.ListStep, n need) []string {
 	if n.sub < 0 {
 		uniform := true
 		for _, s := range n.t.subs[1:] {
-			uniform = uniform && s == n.t.subs[0]
+			uniform = uniform && s.same(n.t.subs[0])
 		}
 		if !uniform {
 			subs = subs[:0]
@@ -279,7 +372,7 @@ func (c *compiler) barriers(l *hlk.ListStep, n need) []string {
 	var out []string
 	for _, sub := range subs {
 		prev := n.t.subs[max(sub, 0)]
-		if !prev.set {
+		if !prev.set || c.besideCopies(prev, n, l) {
 			continue
 		}
 		var b string
@@ -359,6 +452,11 @@ func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType stri
 	return b
 }
 
+// syncCommands are the commands a list without ALLOW_EXTENDED_ASYNC runs
+// synchronously (000 "Synchronous Copy, Discard and Resolve").
+var syncCommands = map[string]bool{"copy-buffer": true, "copy-texture": true, "copy-resource": true,
+	"copy-texture-to-buffer": true, "copy-buffer-to-texture": true, "resolve": true, "discard": true}
+
 // text is the frame with the strategy's layouts or states and barriers.
 func (c *compiler) text(frame string) string {
 	created := map[int]string{}
@@ -370,6 +468,13 @@ func (c *compiler) text(frame string) string {
 			created[t.line] = " state " + t.created
 		} else {
 			created[t.line] = " layout " + t.created
+		}
+	}
+	if c.asyncCopies() {
+		for _, l := range c.lists {
+			if slices.ContainsFunc(l.Cmds, func(cmd hlk.Cmd) bool { return syncCommands[cmd.Op] }) {
+				created[l.Line] = " flags ALLOW_EXTENDED_ASYNC"
+			}
 		}
 	}
 	var b strings.Builder

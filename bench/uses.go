@@ -49,7 +49,7 @@ var (
 	useCopySrc    = use{"COPY_SOURCE", "COPY", "COPY_SOURCE", "DIRECT_QUEUE_COPY_SOURCE", 0}
 	useCopyDst    = use{"COPY_DEST", "COPY", "COPY_DEST", "DIRECT_QUEUE_COPY_DEST", write}
 	useResolveSrc = use{"RESOLVE_SOURCE", "RESOLVE", "RESOLVE_SOURCE", "RESOLVE_SOURCE", 0}
-	useResolveDst = use{"RESOLVE_DEST", "RESOLVE", "RESOLVE_DEST", "RESOLVE_DEST", write}
+	useResolveDst = use{"RESOLVE_DEST", "RESOLVE", "RESOLVE_DEST", "RESOLVE_DEST", write | whole}
 	useArgs       = use{"INDIRECT_ARGUMENT", "EXECUTE_INDIRECT", "INDIRECT_ARGUMENT", "", 0}
 	useIndex      = use{"INDEX_BUFFER", "INDEX_INPUT", "INDEX_BUFFER", "", 0}
 	useVertex     = use{"VERTEX_AND_CONSTANT_BUFFER", "VERTEX_SHADING", "VERTEX_BUFFER", "", 0}
