@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -78,7 +79,16 @@ type tracked struct {
 	r       *resource.Resource
 	line    int // its declaration's line
 	subs    []subState
+	// spans are a buffer's byte ranges by last use, for the enhanced
+	// form (its buffers have no state; the legacy form follows subs)
+	spans   []span
 	created string // the layout or state it is created in
+}
+
+// span is a byte range of a buffer and its last use.
+type span struct {
+	lo, hi uint64
+	st     subState
 }
 
 // subState is what a subresource's last use was and where.
@@ -91,12 +101,15 @@ type subState struct {
 	// copied are the regions copies have written into it since its last
 	// barrier, while its last uses were copies into it in one list.
 	copied []region
+	// promoted: a legacy buffer's state was reached from COMMON by use
+	// alone, so further reads add to it without a barrier
+	promoted bool
 }
 
 // same reports whether two subresources' last uses were the same.
 func (s subState) same(o subState) bool {
 	return s.u == o.u && s.listType == o.listType && s.list == o.list && s.exec == o.exec && s.set == o.set &&
-		slices.Equal(s.copied, o.copied)
+		slices.Equal(s.copied, o.copied) && s.promoted == o.promoted
 }
 
 // region is a box of a subresource a copy writes: texels of a texture, or
@@ -173,6 +186,10 @@ func (c *compiler) restart() {
 		case t.texture:
 			t.created = first.u.layoutOn(first.listType)
 		}
+		for i := range t.spans {
+			// The previous frame's last uses, each where it was.
+			t.spans[i].st.exec, t.spans[i].st.list = -1, ""
+		}
 		for i := range t.subs {
 			// Every subresource starts as the first did; one that the
 			// frame leaves otherwise gets its barrier in the frame.
@@ -231,6 +248,90 @@ type need struct {
 	// copy is the region a copy writes into it; set only for copies
 	// into part of a subresource
 	copy *region
+	// lo, hi are the bytes of a buffer it uses
+	lo, hi uint64
+}
+
+// bufferBarrier is the one barrier a command needs on a buffer (the
+// enhanced form follows buffers by byte range): the bytes each of its
+// uses touches need one only where an earlier use of them does (000
+// "Simultaneous access, but only across queues": a buffer's disjoint
+// ranges are independent), and the command's uses share one barrier,
+// their syncs and accesses joined, as sequential barriers on one buffer in
+// one call must (000 "Sequential Barriers").
+func (c *compiler) bufferBarrier(l *hlk.ListStep, t *tracked, needs []need) string {
+	var syncBefore, accessBefore, syncAfter, accessAfter []string
+	join := func(set *[]string, v string) {
+		if !slices.Contains(*set, v) {
+			*set = append(*set, v)
+		}
+	}
+	for _, n := range needs {
+		if n.t != t {
+			continue
+		}
+		for _, sp := range t.spans {
+			// A use in an earlier submission needs none: a buffer has
+			// no layout, and that submission's end finished it.
+			if sp.hi <= n.lo || n.hi <= sp.lo || !sp.st.set ||
+				enhancedBarrier(t, -1, sp.st, n.u, l.Type.String(), c.exec) == "" {
+				continue
+			}
+			join(&syncBefore, sp.st.u.sync)
+			join(&accessBefore, sp.st.u.access)
+			join(&syncAfter, n.u.sync)
+			join(&accessAfter, n.u.access)
+		}
+	}
+	if len(syncAfter) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("buffer %s sync %s -> %s access %s -> %s", t.name, strings.Join(syncBefore, "|"),
+		strings.Join(syncAfter, "|"), strings.Join(accessBefore, "|"), strings.Join(accessAfter, "|"))
+}
+
+// mergeReads joins a command's reads of one subresource in different
+// states into one use of the combined read state, as an application
+// writes one transition to INDIRECT_ARGUMENT|INDEX_BUFFER for an
+// ExecuteIndirect that reads both from one buffer.
+func mergeReads(needs []need) []need {
+	var out []need
+	for _, n := range needs {
+		i := slices.IndexFunc(out, func(o need) bool {
+			return o.t == n.t && o.sub == n.sub && !o.u.writes() && !n.u.writes() && o.u.state != n.u.state
+		})
+		if i < 0 {
+			out = append(out, n)
+			continue
+		}
+		out[i].u.state += "|" + n.u.state
+	}
+	return out
+}
+
+// bySpans reports whether a resource's uses are followed by byte range:
+// the enhanced form's buffers.
+func (c *compiler) bySpans(t *tracked) bool { return !t.texture && c.strategy != Legacy }
+
+// use makes st the last use of [lo, hi) of a buffer, cutting the spans it
+// overlaps.
+func (t *tracked) use(lo, hi uint64, st subState) {
+	var out []span
+	for _, sp := range t.spans {
+		if sp.hi <= lo || hi <= sp.lo {
+			out = append(out, sp)
+			continue
+		}
+		if sp.lo < lo {
+			out = append(out, span{sp.lo, lo, sp.st})
+		}
+		if hi < sp.hi {
+			out = append(out, span{hi, sp.hi, sp.st})
+		}
+	}
+	out = append(out, span{lo, hi, st})
+	slices.SortFunc(out, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	t.spans = out
 }
 
 // copyRegion is the region of its destination a copy command writes, nil
@@ -298,9 +399,19 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 			if t == nil {
 				return fmt.Errorf("line %d: %s is not a resource of the frame", cmd.Line, v.Res)
 			}
-			n := need{t: t, sub: -1, u: u}
+			n := need{t: t, sub: -1, u: u, hi: t.r.DataSize}
 			if v.HasSub {
 				n.sub = int(v.Sub)
+			}
+			if v.HasRange {
+				n.lo, n.hi = v.Offset, v.Offset+v.Size
+			}
+			if cmd.Op == "copy-buffer" { // DST DSTOFF SRC SRCOFF SIZE
+				off := cmd.Args[0]
+				if role == "2" {
+					off = cmd.Args[1]
+				}
+				n.lo, n.hi = off, off+cmd.Args[2]
 			}
 			if u.writes() && role == "0" {
 				n.copy = c.copyRegion(cmd)
@@ -308,9 +419,18 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 			needs = append(needs, n)
 		}
 	}
+	if c.strategy == Legacy {
+		needs = mergeReads(needs)
+	}
 	// Map order is random: barriers are written in resource order.
 	var lines []string
 	for _, t := range c.order {
+		if c.bySpans(t) {
+			if b := c.bufferBarrier(l, t, needs); b != "" {
+				lines = append(lines, b)
+			}
+			continue
+		}
 		for _, n := range needs {
 			if n.t == t {
 				lines = append(lines, c.barriers(l, n)...)
@@ -318,10 +438,17 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 		}
 	}
 	for _, n := range needs {
+		if c.bySpans(n.t) {
+			n.t.use(n.lo, n.hi, subState{u: n.u, listType: l.Type.String(), list: l.Name, exec: c.exec, set: true})
+			continue
+		}
 		for i := range n.t.subs {
 			if n.sub < 0 || n.sub == i {
 				prev := n.t.subs[i]
 				next := subState{u: n.u, listType: l.Type.String(), list: l.Name, exec: c.exec, set: true}
+				if c.strategy == Legacy {
+					next.u.state, next.promoted = legacyState(n.t, prev, n.u)
+				}
 				if n.copy != nil {
 					if c.besideCopies(prev, n, l) {
 						next.copied = append(slices.Clip(prev.copied), *n.copy)
@@ -353,7 +480,8 @@ func (c *compiler) call(lines []string) []string {
 }
 
 // barriers are what one view's use needs since the last use of its
-// subresources: one barrier for the whole resource when every
+// subresources (a resource followed by subresource; bufferBarrier is the
+// enhanced form's buffers'): one barrier for the whole resource when every
 // subresource's last use was the same, one per subresource otherwise.
 func (c *compiler) barriers(l *hlk.ListStep, n need) []string {
 	subs := []int{n.sub}
@@ -390,15 +518,17 @@ func (c *compiler) barriers(l *hlk.ListStep, n need) []string {
 
 // legacyBarrier is the ResourceBarrier an application that tracks states
 // writes: a transition when the state changes, a UAV barrier between two
-// unordered-access uses, nothing between uses in one state. A buffer in
-// COMMON is promoted by its use.
+// unordered-access uses, nothing for a use whose state the current one
+// holds. A buffer in COMMON is promoted by its use, and one promoted to
+// read states is promoted further by another read (000 "Resource State
+// Promotion and Decay"; legacy-interop fact 2).
 func legacyBarrier(t *tracked, sub int, prev subState, next use) string {
 	switch {
 	case prev.u.state == next.state && next.state == "UNORDERED_ACCESS":
 		return "uav " + t.name
-	case prev.u.state == next.state:
+	case holds(prev.u.state, next.state):
 		return ""
-	case !t.texture && prev.u.state == "COMMON":
+	case promotes(t, prev, next):
 		return ""
 	}
 	b := fmt.Sprintf("transition %s %s -> %s", t.name, prev.u.state, next.state)
@@ -406,6 +536,57 @@ func legacyBarrier(t *tracked, sub int, prev subState, next use) string {
 		b += fmt.Sprintf(" subresource %d", sub)
 	}
 	return b
+}
+
+// stateSet is a legacy state's parts ("A|B").
+func stateSet(s string) []string { return strings.Split(s, "|") }
+
+// holds reports whether state s includes every part of state x.
+func holds(s, x string) bool {
+	parts := stateSet(s)
+	for _, p := range stateSet(x) {
+		if !slices.Contains(parts, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// legacyWrites are the legacy states that write; a promoted state with one
+// stands alone.
+var legacyWrites = []string{"UNORDERED_ACCESS", "COPY_DEST", "RENDER_TARGET", "DEPTH_WRITE", "RESOLVE_DEST", "STREAM_OUT"}
+
+// promotes reports whether a buffer reaches next's state by promotion:
+// from COMMON, or from read states it was promoted to, by a read.
+func promotes(t *tracked, prev subState, next use) bool {
+	switch {
+	case t.texture:
+		return false
+	case prev.u.state == "COMMON":
+		return true
+	}
+	return prev.promoted && !next.writes() && !slices.ContainsFunc(stateSet(prev.u.state), func(p string) bool {
+		return slices.Contains(legacyWrites, p)
+	})
+}
+
+// legacyState is a subresource's legacy state after a use: the use's, or,
+// without a transition, the state it holds already, or that and the read
+// it was promoted to as well.
+func legacyState(t *tracked, prev subState, next use) (string, bool) {
+	switch {
+	case !prev.set:
+		return next.state, false
+	case holds(prev.u.state, next.state) && next.state != "UNORDERED_ACCESS":
+		return prev.u.state, prev.promoted
+	case promotes(t, prev, next) && prev.u.state != "COMMON":
+		parts := append(stateSet(prev.u.state), next.state)
+		slices.Sort(parts)
+		return strings.Join(slices.Compact(parts), "|"), true
+	case promotes(t, prev, next):
+		return next.state, true
+	}
+	return next.state, false
 }
 
 // enhancedBarrier is the barrier an expert writes between two uses of a

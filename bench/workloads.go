@@ -164,6 +164,27 @@ execute Q F1
 		Frame: mipChain(11),
 	},
 	{
+		Name: "gpu-driven-indirect", Shortcomings: []int{8},
+		About: "GPU culling writes the next frame's indirect arguments and indices into one half of a buffer while ExecuteIndirect draws from the other half, which the last frame's culling wrote; two frames, one submission each",
+		Frame: `
+buffer ARGS 2MiB flags UNORDERED_ACCESS
+buffer VB 8MiB
+buffer CULL 64KiB
+texture OUT 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list F0 DIRECT
+  dispatch srv VB CULL uav ARGS[0+1048576]
+  draw args ARGS[1048576+65536] ib ARGS[1114112+983040] vb VB rt OUT
+end
+execute Q F0
+list F1 DIRECT
+  dispatch srv VB CULL uav ARGS[1048576+1048576]
+  draw args ARGS[0+65536] ib ARGS[65536+983040] vb VB rt OUT
+end
+execute Q F1
+`,
+	},
+	{
 		Name: "streaming-copies", Shortcomings: []int{10},
 		About: "four streamed 1024x1024 tiles copied into the quarters of a 2048x2048 atlas and a 4-sample scene resolved, then both sampled",
 		Even: map[string]string{"coherent": "a synchronous copy's write-back to memory overlaps the draw still running, " +
