@@ -579,3 +579,55 @@ func TestSpansOfUses(t *testing.T) {
 		t.Errorf("spans %v, want %v", tr.spans, want)
 	}
 }
+
+// A copy of a buffer into itself: the enhanced form copies in place; the
+// legacy form copies through a staging buffer, declared first, with the
+// transitions that takes. A frame that names a resource STAGE is refused
+// the legacy form.
+func TestCompiledSelfCopy(t *testing.T) {
+	w := &Workload{Name: "t", Frame: `
+buffer P 8192
+queue Q DIRECT
+list L DIRECT
+  copy-buffer P 0 P 4096 1024
+  copy-buffer P 1024 P 5120 2048
+end
+execute Q L
+`}
+	enh, err := Source(w, Enhanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leg, err := Source(w, Legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(enh, "  copy-buffer P 0 P 4096 1024\n  copy-buffer P 1024 P 5120 2048\nend\n") || strings.Contains(enh, "STAGE") {
+		t.Errorf("the enhanced form:\n%s", enh)
+	}
+	for _, want := range []string{
+		"buffer STAGE 2048 state COMMON\nbuffer P 8192 state COMMON\n",
+		"  copy-buffer STAGE 0 P 4096 1024\n  resource-barriers\n    transition STAGE COPY_DEST -> COPY_SOURCE\n    transition P COPY_SOURCE -> COPY_DEST\n  end\n  copy-buffer P 0 STAGE 0 1024\n",
+		"  copy-buffer STAGE 0 P 5120 2048\n",
+		"  copy-buffer P 1024 STAGE 0 2048\nend\n",
+	} {
+		if !strings.Contains(leg, want) {
+			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
+		}
+	}
+	for _, src := range []string{enh, leg} {
+		cases, err := hlk.Parse("t.ebs", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range hwmodel.Profiles() {
+			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
+				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
+			}
+		}
+	}
+	w.Frame = "buffer STAGE 64\n" + w.Frame
+	if _, err := Source(w, Legacy); err == nil || !strings.Contains(err.Error(), "line 1: STAGE is the name the legacy form's staging buffer takes") {
+		t.Errorf("a frame naming STAGE: %v", err)
+	}
+}

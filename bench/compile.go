@@ -48,7 +48,14 @@ func (s Strategy) recorded() Strategy {
 // before each work command one barrier call of what its views need since
 // their last use.
 func compile(w *Workload, s Strategy) (string, error) {
-	cases, err := hlk.Parse(w.Name+".ebs", w.Frame, nil)
+	frame := w.Frame
+	if s == Legacy {
+		var err error
+		if frame, err = stageSelfCopies(frame); err != nil {
+			return "", fmt.Errorf("%s: %w", w.Name, err)
+		}
+	}
+	cases, err := hlk.Parse(w.Name+".ebs", frame, nil)
 	if err != nil {
 		return "", err
 	}
@@ -69,7 +76,41 @@ func compile(w *Workload, s Strategy) (string, error) {
 			return "", fmt.Errorf("%s: %w", w.Name, err)
 		}
 	}
-	return c.text(w.Frame), nil
+	return c.text(frame), nil
+}
+
+// stageName is the buffer the legacy form copies through.
+const stageName = "STAGE"
+
+// stageSelfCopies rewrites each copy of a buffer into itself as two copies
+// through a staging buffer, declared first: with ResourceBarrier a buffer
+// is never COPY_SOURCE and COPY_DEST at once (000 "No Self Copy"), so an
+// application stages. The rewrite keeps line numbers (the staging copies
+// share a line).
+func stageSelfCopies(frame string) (string, error) {
+	lines := strings.Split(frame, "\n")
+	var size uint64
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) > 0 && (f[0] == "buffer" || f[0] == "texture") && len(f) > 1 && f[1] == stageName {
+			return "", fmt.Errorf("line %d: %s is the name the legacy form's staging buffer takes", i+1, stageName)
+		}
+		if len(f) != 6 || f[0] != "copy-buffer" || f[1] != f[3] {
+			continue
+		}
+		var n uint64
+		if _, err := fmt.Sscan(f[5], &n); err != nil {
+			continue // the parser reports it
+		}
+		size = max(size, n)
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		lines[i] = fmt.Sprintf("%scopy-buffer %s 0 %s %s %s\n%scopy-buffer %s %s %s 0 %s",
+			indent, stageName, f[3], f[4], f[5], indent, f[1], f[2], stageName, f[5])
+	}
+	if size == 0 {
+		return frame, nil
+	}
+	return fmt.Sprintf("\nbuffer %s %d\n", stageName, size) + strings.TrimPrefix(strings.Join(lines, "\n"), "\n"), nil
 }
 
 // tracked is one resource as the compiler follows it.

@@ -185,6 +185,21 @@ execute Q F1
 `,
 	},
 	{
+		Name: "self-copy", Shortcomings: []int{11},
+		About: "in-place defragmentation: two 2 MiB blocks of a 16 MiB pool moved down within it, then the compacted range read by a compute pass",
+		Frame: `
+buffer POOL 16MiB flags UNORDERED_ACCESS
+buffer OUTBUF 4MiB flags UNORDERED_ACCESS
+queue Q DIRECT
+list L DIRECT
+  copy-buffer POOL 0 POOL 8388608 2097152
+  copy-buffer POOL 2097152 POOL 12582912 2097152
+  dispatch srv POOL[0+4194304] uav OUTBUF
+end
+execute Q L
+`,
+	},
+	{
 		Name: "streaming-copies", Shortcomings: []int{10},
 		About: "four streamed 1024x1024 tiles copied into the quarters of a 2048x2048 atlas and a 4-sample scene resolved, then both sampled",
 		Even: map[string]string{"coherent": "a synchronous copy's write-back to memory overlaps the draw still running, " +
