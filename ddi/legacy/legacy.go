@@ -164,8 +164,11 @@ func Translate(b Barrier, res Resource, q ddi.CommandListType) (ddi.Barrier, err
 		if res.Simultaneous {
 			layout = ddi.LayoutCommon
 		}
-		const textureSync = ddi.SyncAllShading | ddi.SyncClearUnorderedAccessView
-		return ddi.NewTextureBarrier(ddi.TextureBarrier{SyncBefore: textureSync, SyncAfter: textureSync,
+		// The state's scopes, the acceleration-structure ones included
+		// though a texture never meets them: a UAV barrier after a
+		// transition to UNORDERED_ACCESS must hold its SyncAfter (000
+		// "Sequential Barriers"; E-LEGACY-UAV-SYNC).
+		return ddi.NewTextureBarrier(ddi.TextureBarrier{SyncBefore: uavSync, SyncAfter: uavSync,
 			AccessBefore: ddi.AccessUnorderedAccess, AccessAfter: ddi.AccessUnorderedAccess,
 			LayoutBefore: layout, LayoutAfter: layout, Resource: b.Resource, Subresources: allSubresources}), nil
 	case TypeAliasing:
