@@ -631,3 +631,83 @@ execute Q L
 		t.Errorf("a frame naming STAGE: %v", err)
 	}
 }
+
+// Placed resources sharing memory: the legacy form writes an aliasing
+// barrier from each resource that used the memory in this submission (two
+// into one: two); the enhanced form deactivates each (once) and activates
+// the new one from UNDEFINED, waiting for every access to the memory in the
+// submission, with DISCARD where the command does not replace it whole and
+// nothing was deactivated. A resource whose memory another took is left out
+// of the reference check.
+func TestCompiledAliasing(t *testing.T) {
+	w := &Workload{Name: "t", Frame: `
+heap H default 1MiB
+texture A 256x128 flags RENDER_TARGET|SHADER_RESOURCE at H 0
+texture B 64x64 flags RENDER_TARGET|SHADER_RESOURCE at H 0
+texture C 64x64 flags RENDER_TARGET|SHADER_RESOURCE at H 65536
+texture D 256x128 flags RENDER_TARGET|SHADER_RESOURCE at H 0
+texture O 64x64 flags RENDER_TARGET
+queue Q DIRECT
+list L1 DIRECT
+  clear-rt A 0
+  draw ps-srv A rt O
+  draw rt B
+  draw rt C
+  draw ps-srv B C rt O
+end
+execute Q L1
+list L2 DIRECT
+  clear-rt D 0
+  draw ps-srv D rt O
+end
+execute Q L2
+`}
+	enh, err := Source(w, Enhanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leg, err := Source(w, Legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		// B takes A's first 64 KiB, C its second (placed resources take
+		// 64 KiB at least). B's draw does not replace it whole: DISCARD,
+		// in a call after the one that deactivates A and flushes its
+		// writes (000 "Resource Aliasing").
+		"  call\n    texture A sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_SHADER_RESOURCE\n  end\n" +
+			"  call\n    texture B sync RENDER_TARGET|PIXEL_SHADING -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET flags DISCARD\n  end\n  draw rt B\n",
+		// A is deactivated already: C only waits for its accesses, and as
+		// its draw does not replace it whole and nothing was deactivated,
+		// discards.
+		"  call\n    texture C sync RENDER_TARGET|PIXEL_SHADING -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET flags DISCARD\n  end\n  draw rt C\n",
+		// D, in the next submission, needs nothing of B and C.
+		"list L2 DIRECT\n  call\n    texture D sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET\n  end\n",
+		"expect reference D O\n",
+	} {
+		if !strings.Contains(enh, want) {
+			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
+		}
+	}
+	for _, want := range []string{
+		"    aliasing A B\n",
+		"    aliasing A C\n",
+		"list L2 DIRECT\n  resource-barriers\n    transition D PIXEL_SHADER_RESOURCE -> RENDER_TARGET\n  end\n",
+		"expect reference D O\n",
+	} {
+		if !strings.Contains(leg, want) {
+			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
+		}
+	}
+	for _, src := range []string{enh, leg} {
+		cases, err := hlk.Parse("t.ebs", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range hwmodel.Profiles() {
+			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
+				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
+			}
+		}
+	}
+}

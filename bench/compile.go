@@ -62,7 +62,8 @@ func compile(w *Workload, s Strategy) (string, error) {
 	if len(cases) != 1 {
 		return "", fmt.Errorf("%s: the frame must be one scenario, not %d", w.Name, len(cases))
 	}
-	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*hlk.ListStep{}, before: map[int][]string{}}
+	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*hlk.ListStep{}, before: map[int][]string{},
+		owners: map[string][]owner{}}
 	if err := c.collect(cases[0]); err != nil {
 		return "", fmt.Errorf("%s: %w", w.Name, err)
 	}
@@ -124,6 +125,20 @@ type tracked struct {
 	// form (its buffers have no state; the legacy form follows subs)
 	spans   []span
 	created string // the layout or state it is created in
+	// heap, at and end place a placed resource's memory
+	heap    string
+	at, end uint64
+	// syncs are the syncs of its uses in submission exec, which a resource
+	// that takes its memory in that submission waits for
+	syncs []string
+	exec  int
+}
+
+// owner says which placed resource used a byte range of a heap last: the
+// one that holds it (000 "Resource Aliasing").
+type owner struct {
+	lo, hi uint64
+	t      *tracked
 }
 
 // span is a byte range of a buffer and its last use.
@@ -173,6 +188,9 @@ type compiler struct {
 	lists    map[string]*hlk.ListStep
 	exec     int
 	before   map[int][]string // lines to insert before a line (1-based), by line
+	// owners are each heap's byte ranges by holder, kept from the first
+	// pass to the second: the frame starts as it ends
+	owners map[string][]owner
 }
 
 func (c *compiler) collect(sc *hlk.Scenario) error {
@@ -188,7 +206,8 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 			if err != nil {
 				return fmt.Errorf("line %d: %s: %w", s.Line, s.Name, err)
 			}
-			t := &tracked{name: s.Name, texture: !d.IsBuffer(), r: r, line: s.Line, subs: make([]subState, r.SubresourceCount())}
+			t := &tracked{name: s.Name, texture: !d.IsBuffer(), r: r, line: s.Line, subs: make([]subState, r.SubresourceCount()),
+				heap: s.Heap, at: s.Offset, end: s.Offset + r.Size}
 			c.res[s.Name] = t
 			c.order = append(c.order, t)
 		case *hlk.ListStep:
@@ -215,6 +234,9 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 func (c *compiler) restart() {
 	c.exec = 0
 	c.before = map[int][]string{}
+	for _, t := range c.order {
+		t.exec, t.syncs = -1, nil // the previous frame's
+	}
 	for _, t := range c.order {
 		first := t.subs[0]
 		t.created = ""
@@ -291,6 +313,122 @@ type need struct {
 	copy *region
 	// lo, hi are the bytes of a buffer it uses
 	lo, hi uint64
+}
+
+// activate is what a command's use of a placed resource needs when other
+// resources used its memory since it did (000 "Resource Aliasing"): in the
+// legacy form an aliasing barrier from each one used in this submission
+// (deact); in the enhanced form a barrier that deactivates each of those
+// still active, its writes made available (deact), and the resource's own
+// from UNDEFINED, waiting for every access to the memory in this
+// submission (act), with DISCARD unless the command replaces it whole.
+// The spec forbids DISCARD in the call that flushes the memory's writes:
+// the command then puts the deactivations in a call of their own. It
+// leaves the resource's last use unset, so no other barrier of it follows
+// in the call.
+func (c *compiler) activate(l *hlk.ListStep, t *tracked, needs []need) (deact []string, act string) {
+	if t.heap == "" {
+		return nil, ""
+	}
+	var displaced []*tracked
+	for _, o := range c.owners[t.heap] {
+		if o.t != t && o.hi > t.at && t.end > o.lo && !slices.Contains(displaced, o.t) {
+			displaced = append(displaced, o.t)
+		}
+	}
+	if len(displaced) == 0 {
+		return nil, ""
+	}
+	slices.SortFunc(displaced, func(a, b *tracked) int { return cmp.Compare(a.line, b.line) })
+	var waits []string
+	for _, x := range displaced {
+		if x.exec != c.exec || len(x.syncs) == 0 {
+			continue // an earlier submission's end finished and wrote back its work
+		}
+		if c.strategy == Legacy {
+			deact = append(deact, fmt.Sprintf("aliasing %s %s", x.name, t.name))
+			continue
+		}
+		for _, s := range x.syncs {
+			if !slices.Contains(waits, s) {
+				waits = append(waits, s)
+			}
+		}
+		if b := c.deactivate(x); b != "" {
+			deact = append(deact, b)
+		}
+	}
+	if c.strategy == Legacy {
+		return deact, ""
+	}
+	n := needs[slices.IndexFunc(needs, func(m need) bool { return m.t == t })]
+	before := "NONE"
+	if len(waits) > 0 {
+		before = strings.Join(waits, "|")
+	}
+	if t.texture {
+		act = fmt.Sprintf("texture %s sync %s -> %s access NO_ACCESS -> %s layout UNDEFINED -> %s", t.name, before, n.u.sync,
+			n.u.access, n.u.layoutOn(l.Type.String()))
+		if n.u.flags&whole == 0 {
+			act += " flags DISCARD"
+		}
+	} else {
+		act = fmt.Sprintf("buffer %s sync %s -> %s access NO_ACCESS -> %s", t.name, before, n.u.sync, n.u.access)
+	}
+	for i := range t.subs {
+		t.subs[i].set = false
+	}
+	t.spans = nil
+	return deact, act
+}
+
+// deactivate is the barrier that ends a resource's accesses in this
+// submission, its writes made available, after which nothing of it may
+// follow here (SyncAfter NONE, AccessAfter NO_ACCESS); "" if it was
+// deactivated already.
+func (c *compiler) deactivate(x *tracked) string {
+	last := x.subs[0]
+	if c.bySpans(x) {
+		last = subState{}
+		for _, sp := range x.spans {
+			if sp.st.set && (!last.set || sp.st.exec >= last.exec) {
+				last = sp.st
+			}
+		}
+	}
+	if !last.set || last.exec != c.exec {
+		return ""
+	}
+	for i := range x.subs {
+		x.subs[i].set = false
+	}
+	x.spans = nil
+	if !x.texture {
+		return fmt.Sprintf("buffer %s sync %s -> NONE access %s -> NO_ACCESS", x.name, last.u.sync, last.u.access)
+	}
+	lay := last.u.layoutOn(last.listType)
+	return fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", x.name, last.u.sync, last.u.access, lay, lay)
+}
+
+// hold makes a placed resource the holder of its memory.
+func (c *compiler) hold(t *tracked) {
+	if t.heap == "" {
+		return
+	}
+	var out []owner
+	for _, o := range c.owners[t.heap] {
+		if o.hi <= t.at || t.end <= o.lo {
+			out = append(out, o)
+			continue
+		}
+		if o.lo < t.at {
+			out = append(out, owner{o.lo, t.at, o.t})
+		}
+		if t.end < o.hi {
+			out = append(out, owner{t.end, o.hi, o.t})
+		}
+	}
+	c.owners[t.heap] = append(out, owner{t.at, t.end, t})
 }
 
 // bufferBarrier is the one barrier a command needs on a buffer (the
@@ -464,7 +602,20 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 		needs = mergeReads(needs)
 	}
 	// Map order is random: barriers are written in resource order.
-	var lines []string
+	var lines, first []string // first: a call of its own before the command's
+	for _, t := range c.order {
+		if slices.ContainsFunc(needs, func(n need) bool { return n.t == t }) {
+			deact, act := c.activate(l, t, needs)
+			if len(deact) > 0 && strings.Contains(act, "DISCARD") {
+				first = append(first, deact...)
+			} else {
+				lines = append(lines, deact...)
+			}
+			if act != "" {
+				lines = append(lines, act)
+			}
+		}
+	}
 	for _, t := range c.order {
 		if c.bySpans(t) {
 			if b := c.bufferBarrier(l, t, needs); b != "" {
@@ -479,6 +630,13 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 		}
 	}
 	for _, n := range needs {
+		c.hold(n.t)
+		if n.t.exec != c.exec {
+			n.t.exec, n.t.syncs = c.exec, nil
+		}
+		if !slices.Contains(n.t.syncs, n.u.sync) {
+			n.t.syncs = append(n.t.syncs, n.u.sync)
+		}
 		if c.bySpans(n.t) {
 			n.t.use(n.lo, n.hi, subState{u: n.u, listType: l.Type.String(), list: l.Name, exec: c.exec, set: true})
 			continue
@@ -500,6 +658,9 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 				n.t.subs[i] = next
 			}
 		}
+	}
+	if len(first) > 0 {
+		c.before[cmd.Line] = append(c.before[cmd.Line], c.call(first)...)
 	}
 	if len(lines) > 0 {
 		c.before[cmd.Line] = append(c.before[cmd.Line], c.call(lines)...)
@@ -706,6 +867,24 @@ func (c *compiler) text(frame string) string {
 		}
 		b.WriteString(line + created[i+1] + "\n")
 	}
-	b.WriteString("expect reference\n")
+	b.WriteString(c.expectReference())
 	return b.String()
+}
+
+// expectReference is the frame's check of the bytes: every resource's,
+// but for placed ones whose memory another took since they used it (their
+// bytes are the other's now).
+func (c *compiler) expectReference() string {
+	var names []string
+	for _, t := range c.order {
+		if t.heap == "" || !slices.ContainsFunc(c.owners[t.heap], func(o owner) bool {
+			return o.t != t && o.hi > t.at && t.end > o.lo
+		}) {
+			names = append(names, t.name)
+		}
+	}
+	if len(names) == len(c.order) {
+		return "expect reference\n"
+	}
+	return "expect reference " + strings.Join(names, " ") + "\n"
 }

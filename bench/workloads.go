@@ -185,6 +185,33 @@ execute Q F1
 `,
 	},
 	{
+		Name: "transient-aliasing", Shortcomings: []int{3, 4, 7},
+		About: "a frame graph's transient heap: an HDR target gives its memory to a compute target and a bloom target (1:2), which give theirs to a colour-grading target (2:1), each cleared whole when it takes the memory",
+		Frame: `
+heap H default 32MiB
+texture HDR 1920x1080 format R16G16B16A16_FLOAT flags RENDER_TARGET|SHADER_RESOURCE at H 0
+texture AO 1920x1080 flags UNORDERED_ACCESS|SHADER_RESOURCE at H 0
+texture BLOOM 1920x1080 flags RENDER_TARGET|SHADER_RESOURCE at H 8388608
+texture GRADE 1920x1080 format R16G16B16A16_FLOAT flags RENDER_TARGET|SHADER_RESOURCE at H 0
+texture OUT 1920x1080 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-rt HDR 0
+  draw rt HDR
+  draw ps-srv HDR rt OUT
+  clear-uav AO 0
+  dispatch uav AO
+  clear-rt BLOOM 0
+  draw rt BLOOM
+  draw ps-srv AO BLOOM rt OUT
+  clear-rt GRADE 0
+  draw rt GRADE
+  draw ps-srv GRADE rt OUT
+end
+execute Q L
+`,
+	},
+	{
 		Name: "self-copy", Shortcomings: []int{11},
 		About: "in-place defragmentation: two 2 MiB blocks of a 16 MiB pool moved down within it, then the compacted range read by a compute pass",
 		Frame: `

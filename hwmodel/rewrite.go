@@ -17,12 +17,14 @@ type Rewriter func(e *Engine, bufs []*cmdbuf.Buffer) ([]*cmdbuf.Buffer, error)
 // SetRewriter installs r (nil removes it) for every later submission.
 func (m *Machine) SetRewriter(r Rewriter) { m.rewrite = r }
 
-// SurfaceBlocks is a compression surface's extent and the metadata code of
-// each of its BlockSize-byte blocks as memory holds it: MetaPlain,
-// MetaCompressed or MetaClear, 0 where nothing defined it.
+// SurfaceBlocks is a compression surface's extent, where its metadata
+// lies, and the metadata code of each of its BlockSize-byte blocks as
+// memory holds it: MetaPlain, MetaCompressed or MetaClear, 0 where nothing
+// defined it.
 type SurfaceBlocks struct {
 	ID         uint16
 	Base, Size uint64
+	Meta       uint64
 	Codes      []byte
 }
 
@@ -35,7 +37,7 @@ func (m *Machine) Surface(id uint16) (SurfaceBlocks, bool) {
 		return SurfaceBlocks{}, false
 	}
 	n := MetadataSize(s.Size) / 2
-	out := SurfaceBlocks{ID: id, Base: s.Base, Size: s.Size, Codes: make([]byte, n)}
+	out := SurfaceBlocks{ID: id, Base: s.Base, Size: s.Size, Meta: s.Meta, Codes: make([]byte, n)}
 	var meta [2]byte
 	for b := uint64(0); b < n; b++ {
 		if s.isDefined(b) {

@@ -67,7 +67,7 @@ func TestSurfaceBlocks(t *testing.T) {
 	require.False(t, ok)
 	sb, ok := r.m.Surface(1)
 	require.True(t, ok)
-	require.Equal(t, SurfaceBlocks{ID: 1, Base: s, Size: 1024, Codes: []byte{0, 0, 0, 0}}, sb)
+	require.Equal(t, SurfaceBlocks{ID: 1, Base: s, Size: 1024, Meta: s + 1024, Codes: []byte{0, 0, 0, 0}}, sb)
 	require.NoError(t, r.m.InitializeMetadataPlain(1))
 	r.run(r.direct, r.prog().work(cmdbuf.WorkDraw, cmdbuf.StageColor, onSurface(wr(s+256, 256, cmdbuf.ClientColor), 1, true)))
 	sb, _ = r.m.Surface(1)

@@ -82,6 +82,7 @@ type readers []op
 // surface is a compression surface's blocks as the submission has left them.
 type surface struct {
 	base, size uint64
+	meta       uint64 // where its metadata lies: two bytes a block
 	codes      []byte
 }
 
@@ -126,6 +127,17 @@ type access struct {
 	// decodes: it goes through compression (and its client decodes), so
 	// it uses the metadata
 	decodes bool
+	// direct: it goes to memory past the caches (a surface's metadata,
+	// which the compression unit writes there)
+	direct bool
+}
+
+// path is the caches an access goes through, nearest first.
+func (b *batch) path(a access) []cmdbuf.Cache {
+	if a.direct {
+		return nil
+	}
+	return b.prof.Path(b.kind, a.client)
 }
 
 // packet handles one packet of the recording.
@@ -191,6 +203,12 @@ func (b *batch) work(p cmdbuf.Packet) error {
 			}
 		}
 		accs = append(accs, acc)
+		if a.Surface != 0 && acc.write && b.aware(a) {
+			// It compresses its blocks: their metadata is written in
+			// memory, where a dirty line written back later would land
+			// over it.
+			accs = append(accs, b.surfs[a.Surface].metaWrite(a, a.Client)...)
+		}
 	}
 	if len(surf) > 0 {
 		if err := b.surfaceOps(merged(surf)); err != nil {
@@ -228,7 +246,7 @@ func (b *batch) surface(id uint16) (*surface, error) {
 	if !ok {
 		return nil, fmt.Errorf("surface %d is not defined", id)
 	}
-	s := &surface{base: sb.Base, size: sb.Size, codes: sb.Codes}
+	s := &surface{base: sb.Base, size: sb.Size, meta: sb.Meta, codes: sb.Codes}
 	b.surfs[id] = s
 	return s, nil
 }
@@ -272,7 +290,7 @@ func (n *needs) cacheWork() bool {
 
 // need adds what an access by an op about to issue in stage s needs.
 func (b *batch) need(n *needs, s cmdbuf.Stage, a access) {
-	path := b.prof.Path(b.kind, a.client)
+	path := b.path(a)
 	// Earlier writes of these bytes: a reader and a writer both follow
 	// them (a writer unless the back end retires both in order).
 	b.writes.each(a.lo, a.hi, func(_, _ uint64, w op) {
@@ -471,7 +489,7 @@ func (b *batch) cacheOrNil(k cmdbuf.Cache) *extents[cached] {
 
 // did records an access of an op just issued.
 func (b *batch) did(o op, a access) {
-	path := b.prof.Path(b.kind, a.client)
+	path := b.path(a)
 	if !a.write {
 		b.reads.update(a.lo, a.hi, func(_, _ uint64, rs readers, _ bool) (readers, bool) {
 			return addReader(rs, o), true

@@ -106,6 +106,32 @@ func merged(ops []surfaceOp) []surfaceOp {
 	return out
 }
 
+// metaWrite is the metadata a compressing write stores: that of the blocks
+// it makes compressed (a block compressed already keeps its metadata),
+// each run a write to memory past the caches.
+func (s *surface) metaWrite(a cmdbuf.Access, client cmdbuf.Client) []access {
+	var out []access
+	first, last := (a.Addr-s.base)/blockSize, (a.End()-1-s.base)/blockSize
+	for b := first; b <= last; b++ {
+		if s.codes[b] == hwmodel.MetaCompressed {
+			continue
+		}
+		lo, hi := s.meta+2*b, s.meta+2*b+2
+		if n := len(out); n > 0 && out[n-1].hi == lo {
+			out[n-1].hi = hi
+			continue
+		}
+		out = append(out, access{lo: lo, hi: hi, write: true, client: client, direct: true})
+	}
+	return out
+}
+
+// metaRegion is the metadata a surface operation stores, a write to memory
+// past the caches.
+func (s *surface) metaRegion(o surfaceOp) access {
+	return access{lo: s.meta + 2*o.first, hi: s.meta + 2*(o.last+1), write: true, client: cmdbuf.ClientBlit, direct: true}
+}
+
 // wrote records a write's effect on the blocks' metadata: a compressing
 // write leaves them compressed, a plain one leaves them as they were (the
 // oracle made them plain first where that mattered).
@@ -143,6 +169,7 @@ func (b *batch) surfaceOps(ops []surfaceOp) error {
 		}
 		a.write, a.meta = true, !o.decompress
 		b.need(&n, cmdbuf.StageCP, a)
+		b.need(&n, cmdbuf.StageCP, b.surfs[o.id].metaRegion(o))
 	}
 	b.sync(&n, cmdbuf.StageCP)
 	for _, o := range ops {
@@ -150,6 +177,7 @@ func (b *batch) surfaceOps(ops []surfaceOp) error {
 		r, a := s.region(o)
 		seq := b.ord.issue(cmdbuf.StageCP)
 		by := op{seq: seq, stage: cmdbuf.StageCP, client: cmdbuf.ClientBlit, decodes: true}
+		b.did(by, s.metaRegion(o))
 		if o.decompress {
 			r.Plain, r.Discard = false, false
 			b.emit(func(d []uint32) []uint32 { return cmdbuf.AppendDecompress(d, r, false) })
