@@ -59,8 +59,9 @@ func barrierRecords(res hlk.Result, s Strategy) []BarrierRecord {
 					continue
 				}
 				r := fromCounters(l.Name, cmd, "oracle", c)
-				r.Drained = stagesOf(c.StallsByStage).String()
-				r.Flushed, r.Invalidated = cachesOf(c.FlushedLines).String(), cachesOf(c.InvalidatedLines).String()
+				r.Drained = nonZero[cmdbuf.StageMask](c.StallsByStage[:]).String()
+				r.Flushed = nonZero[cmdbuf.CacheMask](c.FlushedLines[:]).String()
+				r.Invalidated = nonZero[cmdbuf.CacheMask](c.InvalidatedLines[:]).String()
 				out = append(out, r)
 			}
 			continue
@@ -101,21 +102,13 @@ func syncPackets(c hwmodel.Counters) uint64 {
 		c.PacketCount(cmdbuf.OpMetadataInit)
 }
 
-func stagesOf(v [cmdbuf.NumStages]uint64) cmdbuf.StageMask {
-	var m cmdbuf.StageMask
-	for s, n := range v {
+// nonZero is the mask of the indices where v is not zero: the stages a
+// record stalled on, the caches it wrote back or dropped lines of.
+func nonZero[M ~uint32](v []uint64) M {
+	var m M
+	for i, n := range v {
 		if n != 0 {
-			m |= cmdbuf.Stage(s).Mask()
-		}
-	}
-	return m
-}
-
-func cachesOf(v [cmdbuf.NumCaches]uint64) cmdbuf.CacheMask {
-	var m cmdbuf.CacheMask
-	for k, n := range v {
-		if n != 0 {
-			m |= cmdbuf.Cache(k).Mask()
+			m |= 1 << i
 		}
 	}
 	return m

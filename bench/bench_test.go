@@ -276,15 +276,8 @@ list L2 DIRECT
 end
 execute Q L2
 `}
-	enh, err := Source(w, Enhanced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leg, err := Source(w, Legacy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	enh, leg := forms(t, w)
+	requireHas(t, "enhanced", enh, []string{
 		"texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE layout DIRECT_QUEUE_SHADER_RESOURCE\n",
 		"  call\n    texture T sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET subresources 0\n  end\n  clear-rt T@0 0\n  draw rt T@0\n",
 		"texture T sync RENDER_TARGET -> COMPUTE_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE subresources 0\n",
@@ -296,34 +289,16 @@ execute Q L2
 		// A whole clear in the layout the last use left keeps it: its
 		// write after a write still waits and flushes.
 		"  dispatch uav U\n  call\n    texture U sync COMPUTE_SHADING -> CLEAR_UNORDERED_ACCESS_VIEW access UNORDERED_ACCESS -> UNORDERED_ACCESS layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_UNORDERED_ACCESS\n  end\n  clear-uav U 0\n",
-	} {
-		if !strings.Contains(enh, want) {
-			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
-		}
-	}
-	for _, want := range []string{
+	})
+	requireHas(t, "legacy", leg, []string{
 		"texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state PIXEL_SHADER_RESOURCE\n",
 		"buffer B 4096 flags UNORDERED_ACCESS state COMMON\n",
 		"transition T PIXEL_SHADER_RESOURCE -> RENDER_TARGET subresource 0\n  end\n  clear-rt T@0 0\n  draw rt T@0\n",
 		"transition T RENDER_TARGET -> NON_PIXEL_SHADER_RESOURCE subresource 0\n    transition T PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS subresource 1\n",
 		"  dispatch uav B\n  resource-barriers\n    uav B\n  end\n  dispatch uav B\n",
 		"list L2 DIRECT\n  dispatch uav B\nend\n",
-	} {
-		if !strings.Contains(leg, want) {
-			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
-		}
-	}
-	for _, src := range []string{enh, leg} {
-		cases, err := hlk.Parse("t.ebs", src, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range hwmodel.Profiles() {
-			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
-				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
-			}
-		}
-	}
+	})
+	requireRunsClean(t, enh, leg)
 }
 
 // --barriers: a record per barrier call of legacy and enhanced, each with
@@ -444,16 +419,9 @@ list L3 DIRECT
 end
 execute Q L1 L2 L3
 `}
-	enh, err := Source(w, Enhanced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leg, err := Source(w, Legacy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enh, leg := forms(t, w)
 	copyBarrier := "  call\n    texture A sync COPY -> COPY access COPY_DEST -> COPY_DEST layout DIRECT_QUEUE_COPY_DEST -> DIRECT_QUEUE_COPY_DEST subresources 0\n  end\n"
-	for _, want := range []string{
+	requireHas(t, "enhanced", enh, []string{
 		"list L1 DIRECT flags ALLOW_EXTENDED_ASYNC\n",
 		"list L2 DIRECT flags ALLOW_EXTENDED_ASYNC\n",
 		"list L3 DIRECT\n",
@@ -462,33 +430,15 @@ execute Q L1 L2 L3
 		"  copy-buffer B 0 C 0 1024\n  copy-buffer B 1024 C 1024 1024\n",
 		// Disjoint from L1's last region, but in another list.
 		"list L2 DIRECT flags ALLOW_EXTENDED_ASYNC\n" + copyBarrier + "  copy-texture A@0 0 48 0 S@0 box 0 0 0 16 16 1\n",
-	} {
-		if !strings.Contains(enh, want) {
-			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
-		}
-	}
+	})
 	if strings.Contains(leg, "ALLOW_EXTENDED_ASYNC") || strings.Contains(leg, "transition A COPY_DEST -> COPY_DEST") {
 		t.Errorf("the legacy form:\n%s", leg)
 	}
-	for _, want := range []string{
+	requireHas(t, "legacy", leg, []string{
 		"  copy-texture A@0 0 0 0 S@0\n  copy-texture A@0 32 0 0 S@0\n  copy-texture A@0 0 16 0 S@0 box 0 0 0 16 16 1\n",
 		"list L2 DIRECT\n  copy-texture A@0 0 48 0 S@0 box 0 0 0 16 16 1\n",
-	} {
-		if !strings.Contains(leg, want) {
-			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
-		}
-	}
-	for _, src := range []string{enh, leg} {
-		cases, err := hlk.Parse("t.ebs", src, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range hwmodel.Profiles() {
-			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
-				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
-			}
-		}
-	}
+	})
+	requireRunsClean(t, enh, leg)
 	if _, err := compile(&Workload{Name: "t", Frame: "queue Q DIRECT\nlist L DIRECT flags ALLOW_EXTENDED_ASYNC\nend\nexecute Q L\n"}, Enhanced); err == nil ||
 		!strings.Contains(err.Error(), "line 2: list L: the frame writes no list flags") {
 		t.Errorf("a frame with list flags: %v", err)
@@ -520,49 +470,24 @@ list L2 DIRECT
 end
 execute Q L2
 `}
-	enh, err := Source(w, Enhanced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leg, err := Source(w, Legacy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	enh, leg := forms(t, w)
+	requireHas(t, "enhanced", enh, []string{
 		// One barrier for the command's two uses of A.
 		"  dispatch srv V uav A[0+4096]\n  dispatch uav A[4096+4096]\n  call\n" +
 			"    buffer A sync COMPUTE_SHADING -> EXECUTE_INDIRECT|INDEX_INPUT access UNORDERED_ACCESS -> INDIRECT_ARGUMENT|INDEX_BUFFER\n  end\n",
 		"list L2 DIRECT\n  draw args A[0+64] ib A[64+1024] rt O\nend\n",
-	} {
-		if !strings.Contains(enh, want) {
-			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
-		}
-	}
-	for _, want := range []string{
+	})
+	requireHas(t, "legacy", leg, []string{
 		"  dispatch srv V uav A[0+4096]\n  resource-barriers\n    uav A\n  end\n  dispatch uav A[4096+4096]\n",
 		// A state holding both serves a use of either, then the other.
 		"    transition A UNORDERED_ACCESS -> INDIRECT_ARGUMENT|INDEX_BUFFER\n  end\n  draw args A[4096+64] ib A[4160+1024] vb V rt O\n" +
 			"  draw ib A[4160+1024] rt O\n  draw args A[4096+64] rt O\n",
 		"list L2 DIRECT\n  draw args A[0+64] ib A[64+1024] rt O\nend\n",
-	} {
-		if !strings.Contains(leg, want) {
-			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
-		}
-	}
+	})
 	if strings.Contains(leg, "transition V") {
 		t.Errorf("V, promoted to a read state, needs no transition to another:\n%s", leg)
 	}
-	for _, src := range []string{enh, leg} {
-		cases, err := hlk.Parse("t.ebs", src, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range hwmodel.Profiles() {
-			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
-				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
-			}
-		}
-	}
+	requireRunsClean(t, enh, leg)
 }
 
 // A use cuts the spans it overlaps and keeps the rest as they were.
@@ -594,38 +519,17 @@ list L DIRECT
 end
 execute Q L
 `}
-	enh, err := Source(w, Enhanced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leg, err := Source(w, Legacy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enh, leg := forms(t, w)
 	if !strings.Contains(enh, "  copy-buffer P 0 P 4096 1024\n  copy-buffer P 1024 P 5120 2048\nend\n") || strings.Contains(enh, "STAGE") {
 		t.Errorf("the enhanced form:\n%s", enh)
 	}
-	for _, want := range []string{
+	requireHas(t, "legacy", leg, []string{
 		"buffer STAGE 2048 state COMMON\nbuffer P 8192 state COMMON\n",
 		"  copy-buffer STAGE 0 P 4096 1024\n  resource-barriers\n    transition STAGE COPY_DEST -> COPY_SOURCE\n    transition P COPY_SOURCE -> COPY_DEST\n  end\n  copy-buffer P 0 STAGE 0 1024\n",
 		"  copy-buffer STAGE 0 P 5120 2048\n",
 		"  copy-buffer P 1024 STAGE 0 2048\nend\n",
-	} {
-		if !strings.Contains(leg, want) {
-			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
-		}
-	}
-	for _, src := range []string{enh, leg} {
-		cases, err := hlk.Parse("t.ebs", src, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range hwmodel.Profiles() {
-			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
-				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
-			}
-		}
-	}
+	})
+	requireRunsClean(t, enh, leg)
 	w.Frame = "buffer STAGE 64\n" + w.Frame
 	if _, err := Source(w, Legacy); err == nil || !strings.Contains(err.Error(), "line 1: STAGE is the name the legacy form's staging buffer takes") {
 		t.Errorf("a frame naming STAGE: %v", err)
@@ -662,15 +566,8 @@ list L2 DIRECT
 end
 execute Q L2
 `}
-	enh, err := Source(w, Enhanced)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leg, err := Source(w, Legacy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	enh, leg := forms(t, w)
+	requireHas(t, "enhanced", enh, []string{
 		// B takes A's first 64 KiB, C its second (placed resources take
 		// 64 KiB at least). B's draw does not replace it whole: DISCARD,
 		// in a call after the one that deactivates A and flushes its
@@ -684,22 +581,45 @@ execute Q L2
 		// D, in the next submission, needs nothing of B and C.
 		"list L2 DIRECT\n  call\n    texture D sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET\n  end\n",
 		"expect reference D O\n",
-	} {
-		if !strings.Contains(enh, want) {
-			t.Errorf("the enhanced form lacks\n%s\nin\n%s", want, enh)
-		}
-	}
-	for _, want := range []string{
+	})
+	requireHas(t, "legacy", leg, []string{
 		"    aliasing A B\n",
 		"    aliasing A C\n",
 		"list L2 DIRECT\n  resource-barriers\n    transition D PIXEL_SHADER_RESOURCE -> RENDER_TARGET\n  end\n",
 		"expect reference D O\n",
-	} {
-		if !strings.Contains(leg, want) {
-			t.Errorf("the legacy form lacks\n%s\nin\n%s", want, leg)
+	})
+	requireRunsClean(t, enh, leg)
+}
+
+// forms compiles w in the enhanced and the legacy strategy.
+func forms(t *testing.T, w *Workload) (enh, leg string) {
+	t.Helper()
+	enh, err := Source(w, Enhanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leg, err = Source(w, Legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enh, leg
+}
+
+// requireHas reports each of wants the strategy's form src lacks.
+func requireHas(t *testing.T, strategy, src string, wants []string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(src, want) {
+			t.Errorf("the %s form lacks\n%s\nin\n%s", strategy, want, src)
 		}
 	}
-	for _, src := range []string{enh, leg} {
+}
+
+// requireRunsClean runs each scenario source on every profile and requires
+// it to pass.
+func requireRunsClean(t *testing.T, srcs ...string) {
+	t.Helper()
+	for _, src := range srcs {
 		cases, err := hlk.Parse("t.ebs", src, nil)
 		if err != nil {
 			t.Fatal(err)

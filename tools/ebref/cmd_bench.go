@@ -86,13 +86,11 @@ func runBench(e *env, args []string) int {
 		}
 	}
 	c.Barriers = *barriers
-	var trace *traceWriter
-	if *tracePath != "" {
-		f, err := os.Create(*tracePath)
-		if err != nil {
-			return usageError(e, fs, synopsis, "--trace: %v", err)
-		}
-		trace = newTraceWriter(f)
+	trace, err := createTrace(*tracePath)
+	if err != nil {
+		return usageError(e, fs, synopsis, "--trace: %v", err)
+	}
+	if trace != nil {
 		defer trace.close() // on an early return; closing twice is closing once
 		c.Result = func(w *bench.Workload, p *hwmodel.Profile, s bench.Strategy, r hlk.Result) {
 			trace.add(fmt.Sprintf("%s, %s", w.Name, s), p.Name, r)

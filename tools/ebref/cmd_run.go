@@ -63,14 +63,12 @@ func runRun(e *env, args []string) int {
 		return 2
 	}
 	var out []jsonCase
-	var trace *traceWriter
-	if *tracePath != "" {
-		// Opened first, so a path that cannot be written fails before the run.
-		f, err := os.Create(*tracePath)
-		if err != nil {
-			return usageError(e, fs, synopsis, "--trace: %v", err)
-		}
-		trace = newTraceWriter(f)
+	// Opened first, so a path that cannot be written fails before the run.
+	trace, err := createTrace(*tracePath)
+	if err != nil {
+		return usageError(e, fs, synopsis, "--trace: %v", err)
+	}
+	if trace != nil {
 		defer trace.close() // on an early return; closing twice is closing once
 	}
 	failed, ran := false, 0

@@ -43,6 +43,19 @@ type traceEvent struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
+// createTrace creates path and starts a trace in it, nil for no path.
+// The caller closes it (closing twice is closing once).
+func createTrace(path string) (*traceWriter, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return newTraceWriter(f), nil
+}
+
 // newTraceWriter starts a trace in f.
 func newTraceWriter(f *os.File) *traceWriter {
 	t := &traceWriter{f: f, w: bufio.NewWriter(f)}
