@@ -339,6 +339,10 @@ type Span struct {
 	Batch  int    // the submission's ordinal on the engine
 	Offset int    // the packet's dword offset in its buffer, as listings print it
 	Buffer string // the buffer's name, if any
+	// Fence is a FENCE_SIGNAL's or FENCE_WAIT's fence and value (ID 0
+	// for any other span), for tools that draw which signal released
+	// which wait.
+	Fence cmdbuf.Fence
 }
 
 // TimelineLimit bounds the spans an engine records.
@@ -350,7 +354,11 @@ func (e *Engine) span(stage cmdbuf.Stage, start, end uint64, what string, p cmdb
 		if p.Offset >= 0 {
 			off, buf = e.offsetOf(p), e.bufferName()
 		}
-		e.timeline = append(e.timeline, Span{stage, start, end, what, e.cur.ordinal, off, buf})
+		var f cmdbuf.Fence
+		if op := p.Op(); p.Offset >= 0 && (op == cmdbuf.OpFenceSignal || op == cmdbuf.OpFenceWait) {
+			f = p.Fence()
+		}
+		e.timeline = append(e.timeline, Span{stage, start, end, what, e.cur.ordinal, off, buf, f})
 	}
 }
 

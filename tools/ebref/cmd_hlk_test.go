@@ -314,6 +314,51 @@ func TestRunTrace(t *testing.T) {
 	assert.Contains(t, stderr, "--trace")
 }
 
+// TestRunTraceFenceFlows: each fence wait is drawn as a flow from the
+// signal that released it, on another engine's track, never before it.
+func TestRunTraceFenceFlows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	code, _, stderr := ebref(t, nil, "run", "../../hlk/suites/barriers/queues.ebs", "--profile", "discrete", "--trace", path)
+	require.Equal(t, 0, code, stderr)
+	var tr struct {
+		TraceEvents []struct {
+			Name string `json:"name"`
+			Ph   string `json:"ph"`
+			Ts   uint64 `json:"ts"`
+			Pid  int    `json:"pid"`
+			Tid  int    `json:"tid"`
+			ID   int    `json:"id"`
+			Bp   string `json:"bp"`
+		} `json:"traceEvents"`
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &tr))
+	type end struct {
+		ts       uint64
+		pid, tid int
+	}
+	starts := map[int]end{}
+	flows := 0
+	for _, ev := range tr.TraceEvents {
+		switch ev.Ph {
+		case "s":
+			starts[ev.ID] = end{ev.Ts, ev.Pid, ev.Tid}
+		case "f":
+			s, ok := starts[ev.ID]
+			require.True(t, ok, "flow %d ends before it starts", ev.ID)
+			assert.Equal(t, "e", ev.Bp)
+			assert.Equal(t, s.pid, ev.Pid)
+			assert.NotEqual(t, s.tid, ev.Tid, "%s: a fence orders engines", ev.Name)
+			assert.GreaterOrEqual(t, ev.Ts, s.ts, "%s: released before it was signalled", ev.Name)
+			assert.Regexp(t, `^fence \d+ = \d+$`, ev.Name)
+			flows++
+		}
+	}
+	assert.Equal(t, len(starts), flows)
+	assert.NotZero(t, flows)
+}
+
 // TestRunTraceIsBounded: past the bound the trace stays valid JSON, says
 // in itself how many events it left out, and the command says so too.
 func TestRunTraceIsBounded(t *testing.T) {

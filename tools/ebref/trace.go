@@ -8,14 +8,16 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hwmodel"
 )
 
 // traceWriter streams runs' timelines to a file as Chrome trace-event
 // JSON, the format Perfetto (ui.perfetto.dev) and chrome://tracing open: a
 // process per case and profile, a thread per engine and stage, a complete
-// ("X") event per packet on the command processor or a stage, and counter
+// ("X") event per packet on the command processor or a stage, counter
 // tracks of each engine's running stall cycles, lines written back and
-// bytes decompressed. One cycle is
+// bytes decompressed, and a flow from each fence signal to the waits it
+// released. One cycle is
 // shown as one microsecond, the unit of the format's timestamps. Events are
 // written as they come, so memory stays flat however many cases run; the
 // file holds at most maxTraceEvents of them.
@@ -25,6 +27,7 @@ type traceWriter struct {
 	pid     int
 	events  int
 	dropped int
+	flows   int   // fence flows drawn, the last one's id
 	err     error // the first write error
 	closed  bool
 }
@@ -40,6 +43,8 @@ type traceEvent struct {
 	Dur  uint64         `json:"dur,omitempty"`
 	Pid  int            `json:"pid"`
 	Tid  int            `json:"tid"`
+	ID   int            `json:"id,omitempty"` // a flow's, pairing its start and end
+	Bp   string         `json:"bp,omitempty"` // "e": a flow ends at the enclosing slice
 	Args map[string]any `json:"args,omitempty"`
 }
 
@@ -85,6 +90,7 @@ func (t *traceWriter) emit(ev traceEvent) {
 
 // add adds one case's run on one profile.
 func (t *traceWriter) add(name, profile string, r hlk.Result) {
+	defer t.fenceFlows(r)
 	t.pid++
 	t.emit(traceEvent{Name: "process_name", Ph: "M", Pid: t.pid,
 		Args: map[string]any{"name": fmt.Sprintf("%s on %s", name, profile)}})
@@ -116,6 +122,37 @@ func (t *traceWriter) add(name, profile string, r hlk.Result) {
 			}{{"stall cycles", c.StallCycles}, {"flushed lines", c.FlushedLines}, {"decompressed bytes", c.DecompressedBytes}} {
 				t.emit(traceEvent{Name: v.name, Ph: "C", Ts: c.Time, Pid: t.pid, Args: map[string]any{e.Engine: v.n}})
 			}
+		}
+	}
+}
+
+// fenceFlows draws an arrow from each FENCE_SIGNAL to the FENCE_WAITs of
+// the same fence and value it released, across engines, in the run just
+// added.
+func (t *traceWriter) fenceFlows(r hlk.Result) {
+	type at struct {
+		ts  uint64
+		tid int
+	}
+	signals := map[cmdbuf.Fence]at{}
+	tid := func(engine int, s hwmodel.Span) int { return engine*int(cmdbuf.NumStages) + int(s.Stage) + 1 }
+	for i, e := range r.Engines {
+		for _, s := range e.Timeline {
+			if s.Fence.ID != 0 && s.What == "FENCE_SIGNAL" {
+				signals[s.Fence] = at{s.Start, tid(i, s)}
+			}
+		}
+	}
+	for i, e := range r.Engines {
+		for _, s := range e.Timeline {
+			sig, ok := signals[s.Fence]
+			if s.Fence.ID == 0 || s.What != "FENCE_WAIT" || !ok {
+				continue
+			}
+			t.flows++
+			name := fmt.Sprintf("fence %d = %d", s.Fence.ID, s.Fence.Value)
+			t.emit(traceEvent{Name: name, Cat: "fence", Ph: "s", Ts: sig.ts, Pid: t.pid, Tid: sig.tid, ID: t.flows})
+			t.emit(traceEvent{Name: name, Cat: "fence", Ph: "f", Bp: "e", Ts: s.Start, Pid: t.pid, Tid: tid(i, s), ID: t.flows})
 		}
 	}
 }
