@@ -163,11 +163,7 @@ func Source(w *Workload, s Strategy) (string, error) {
 }
 
 func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy) (Row, hlk.Result) {
-	var drv hlk.Driver = hlk.Reference
-	if s == Oracle {
-		drv = oracleDriver{Driver: hlk.Reference}
-	}
-	res := hlk.RunContext(ctx, drv, sc, p, "")
+	res := hlk.RunContext(ctx, driverFor(s), sc, p, "")
 	c := res.Counters
 	row := Row{Workload: w.Name, Shortcomings: w.Shortcomings, Profile: p.Name, Strategy: s,
 		Cycles: c.Cycles, StallCycles: c.StallCycles, DecompressedBytes: c.DecompressedBytes, MetadataBytes: c.MetadataBytes,
@@ -193,6 +189,16 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 		row.Failures = res.Failures
 	}
 	return row, res
+}
+
+// driverFor is the driver a strategy's scenario runs on: the reference
+// driver, on a machine whose submissions the oracle rewrites for the
+// oracle.
+func driverFor(s Strategy) hlk.Driver {
+	if s == Oracle {
+		return oracleDriver{Driver: hlk.Reference}
+	}
+	return hlk.Reference
 }
 
 // oracleDriver is the reference driver on a machine whose submissions the
