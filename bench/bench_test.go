@@ -631,3 +631,51 @@ func requireRunsClean(t *testing.T, srcs ...string) {
 		}
 	}
 }
+
+// Textures that more than one type of queue uses: the enhanced form gives
+// them generic layouts; the legacy form hands each over, right after its
+// last use in a list, in a state the next queue may use (one call for all
+// after a command). A texture a copy queue shares is refused, for now.
+func TestCompiledQueues(t *testing.T) {
+	w := &Workload{Name: "t", Frame: `
+texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
+texture G 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
+texture O 64x64 flags RENDER_TARGET
+queue QA COMPUTE
+queue QD DIRECT
+fence F
+list LA COMPUTE
+  dispatch uav LUT
+  dispatch uav G
+end
+execute QA LA
+signal QA F 1
+wait QD F 1
+list LD DIRECT
+  draw ps-srv LUT G rt O
+  draw rt O
+end
+execute QD LD
+`}
+	enh, leg := forms(t, w)
+	requireHas(t, "enhanced", enh, []string{
+		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE layout SHADER_RESOURCE\n",
+		"    texture LUT sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n",
+		"    texture LUT sync NONE -> PIXEL_SHADING access NO_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> SHADER_RESOURCE\n",
+	})
+	if strings.Contains(enh, "DIRECT_QUEUE_") || strings.Contains(enh, "COMPUTE_QUEUE_") {
+		t.Errorf("a queue-specific layout:\n%s", enh)
+	}
+	requireHas(t, "legacy", leg, []string{
+		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE state UNORDERED_ACCESS\n",
+		"list LA COMPUTE\n  dispatch uav LUT\n  dispatch uav G\nend\n",
+		"  draw ps-srv LUT G rt O\n  resource-barriers\n    transition LUT PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS\n" +
+			"    transition G PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS\n  end\n  draw rt O\n",
+	})
+	requireRunsClean(t, enh, leg)
+
+	w.Frame = strings.Replace(w.Frame, "queue QA COMPUTE", "queue QA COMPUTE\nqueue QC COPY\nlist LC COPY\n  copy-texture G@0 0 0 0 LUT@0\nend\nexecute QC LC", 1)
+	if _, err := Source(w, Enhanced); err == nil || !strings.Contains(err.Error(), "a texture a copy queue shares with another queue") {
+		t.Errorf("a texture shared with a copy queue: %v", err)
+	}
+}

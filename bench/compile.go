@@ -63,7 +63,7 @@ func compile(w *Workload, s Strategy) (string, error) {
 		return "", fmt.Errorf("%s: the frame must be one scenario, not %d", w.Name, len(cases))
 	}
 	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*hlk.ListStep{}, before: map[int][]string{},
-		owners: map[string][]owner{}}
+		owners: map[string][]owner{}, after: map[int][]string{}}
 	if err := c.collect(cases[0]); err != nil {
 		return "", fmt.Errorf("%s: %w", w.Name, err)
 	}
@@ -132,7 +132,17 @@ type tracked struct {
 	// that takes its memory in that submission waits for
 	syncs []string
 	exec  int
+	// queues are the types of the lists that use it in the frame; a
+	// texture with more than one takes generic layouts (enhanced) and is
+	// handed over in a state the next queue may use (legacy)
+	queues []string
 }
+
+// generic reports whether a texture takes generic layouts.
+func (t *tracked) generic() bool { return len(t.queues) > 1 }
+
+// layout is the layout a use gives the texture on a list of listType.
+func (t *tracked) layout(u use, listType string) string { return u.layoutFor(listType, t.generic()) }
 
 // owner says which placed resource used a byte range of a heap last: the
 // one that holds it (000 "Resource Aliasing").
@@ -191,6 +201,17 @@ type compiler struct {
 	// owners are each heap's byte ranges by holder, kept from the first
 	// pass to the second: the frame starts as it ends
 	owners map[string][]owner
+	// seq is the frame's commands in the order they run; pos is the next
+	// one's index
+	seq   []step
+	pos   int
+	after map[int][]string // lines to insert after a line, by line
+}
+
+// step is one command of the frame, in its list.
+type step struct {
+	l   *hlk.ListStep
+	cmd hlk.Cmd
 }
 
 func (c *compiler) collect(sc *hlk.Scenario) error {
@@ -218,10 +239,35 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 				return fmt.Errorf("line %d: list %s: the frame writes no list flags; the strategy gives them", s.Line, s.Name)
 			}
 			c.lists[s.Name] = s
+			for _, cmd := range s.Cmds {
+				for _, views := range cmd.Views {
+					for _, v := range views {
+						if t := c.res[v.Res]; t != nil && !slices.Contains(t.queues, s.Type.String()) {
+							t.queues = append(t.queues, s.Type.String())
+						}
+					}
+				}
+			}
 		case *hlk.ExecuteStep:
 			for _, l := range s.Lists {
+				if ls := c.lists[l]; ls != nil {
+					for _, cmd := range ls.Cmds {
+						for _, views := range cmd.Views {
+							for _, v := range views {
+								if t := c.res[v.Res]; t != nil && t.texture && len(t.queues) > 1 && slices.Contains(t.queues, "COPY") {
+									return fmt.Errorf("line %d: %s: a texture a copy queue shares with another queue is not one the workloads' compiler writes barriers for yet", t.line, t.name)
+								}
+							}
+						}
+					}
+				}
 				if executed[l] {
 					return fmt.Errorf("line %d: list %s: each list is executed once", s.Line, l)
+				}
+				if ls := c.lists[l]; ls != nil {
+					for _, cmd := range ls.Cmds {
+						c.seq = append(c.seq, step{ls, cmd})
+					}
 				}
 				executed[l] = true
 			}
@@ -232,8 +278,8 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 
 // restart makes the previous frame's last uses the starting point.
 func (c *compiler) restart() {
-	c.exec = 0
-	c.before = map[int][]string{}
+	c.exec, c.pos = 0, 0
+	c.before, c.after = map[int][]string{}, map[int][]string{}
 	for _, t := range c.order {
 		t.exec, t.syncs = -1, nil // the previous frame's
 	}
@@ -247,7 +293,7 @@ func (c *compiler) restart() {
 		case c.strategy == Legacy:
 			t.created = "COMMON" // buffers decay to COMMON at every ExecuteCommandLists
 		case t.texture:
-			t.created = first.u.layoutOn(first.listType)
+			t.created = t.layout(first.u, first.listType)
 		}
 		for i := range t.spans {
 			// The previous frame's last uses, each where it was.
@@ -278,6 +324,10 @@ func (c *compiler) walk(sc *hlk.Scenario) error {
 				if err := c.command(l, cmd); err != nil {
 					return err
 				}
+				c.pos++
+			}
+			if c.strategy == Legacy {
+				c.handOver(l)
 			}
 		}
 		c.exec++
@@ -286,6 +336,89 @@ func (c *compiler) walk(sc *hlk.Scenario) error {
 		}
 	}
 	return nil
+}
+
+// queueStates are the legacy states a compute and a copy queue may use
+// (a direct queue may use all): 000 "Legacy layouts" through the layouts
+// each queue type supports.
+var queueStates = map[string][]string{
+	"COMPUTE": {"COMMON", "UNORDERED_ACCESS", "NON_PIXEL_SHADER_RESOURCE", "COPY_DEST", "COPY_SOURCE", "INDIRECT_ARGUMENT",
+		"VERTEX_AND_CONSTANT_BUFFER"},
+	"COPY": {"COMMON", "COPY_DEST", "COPY_SOURCE"},
+}
+
+// allows reports whether a queue of type q may use legacy state s.
+func allows(q, s string) bool {
+	states, ok := queueStates[q]
+	return !ok || !slices.ContainsFunc(stateSet(s), func(p string) bool { return !slices.Contains(states, p) })
+}
+
+// handOver is what the legacy form writes in a list for each texture it
+// used whose next use, on another type of queue, cannot see the state the
+// list leaves it in (000 "Compute Queues and PIXEL_SHADER_RESOURCE"): a
+// transition, right after the texture's last use in the list, to the next
+// use's state, or to COMMON where this queue may not use that one; one
+// call after each command.
+func (c *compiler) handOver(l *hlk.ListStep) {
+	at := map[int][]string{}
+	defer func() {
+		for _, line := range slices.Sorted(maps.Keys(at)) {
+			c.after[line] = append(c.after[line], c.call(at[line])...)
+		}
+	}()
+	for _, t := range c.order {
+		last := -1
+		for i, cmd := range l.Cmds {
+			if names(cmd, t.name) {
+				last = i
+			}
+		}
+		if !t.texture || len(t.queues) < 2 || last < 0 {
+			continue
+		}
+		next, q, ok := c.nextUse(t)
+		cur := t.subs[0].u.state
+		if !ok || q == l.Type.String() || allows(q, cur) {
+			continue
+		}
+		to := next.state
+		if !allows(l.Type.String(), to) || !allows(q, to) {
+			to = "COMMON"
+		}
+		line := l.Cmds[last].Line
+		at[line] = append(at[line], fmt.Sprintf("transition %s %s -> %s", t.name, cur, to))
+		for i := range t.subs {
+			t.subs[i].u = use{state: to}
+		}
+	}
+}
+
+// names reports whether a command names resource name.
+func names(cmd hlk.Cmd, name string) bool {
+	for _, views := range cmd.Views {
+		for _, v := range views {
+			if v.Res == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nextUse is a texture's next use after the commands walked so far,
+// wrapping to the next frame, and its list's type.
+func (c *compiler) nextUse(t *tracked) (use, string, bool) {
+	for i := range c.seq {
+		st := c.seq[(c.pos+i)%len(c.seq)]
+		for role, views := range st.cmd.Views {
+			for _, v := range views {
+				if v.Res == t.name {
+					return uses[st.cmd.Op][role], st.l.Type.String(), true
+				}
+			}
+		}
+	}
+	return use{}, "", false
 }
 
 // decay is the legacy rule at the end of ExecuteCommandLists: buffers
@@ -368,7 +501,7 @@ func (c *compiler) activate(l *hlk.ListStep, t *tracked, needs []need) (deact []
 	}
 	if t.texture {
 		act = fmt.Sprintf("texture %s sync %s -> %s access NO_ACCESS -> %s layout UNDEFINED -> %s", t.name, before, n.u.sync,
-			n.u.access, n.u.layoutOn(l.Type.String()))
+			n.u.access, t.layout(n.u, l.Type.String()))
 		if n.u.flags&whole == 0 {
 			act += " flags DISCARD"
 		}
@@ -406,7 +539,7 @@ func (c *compiler) deactivate(x *tracked) string {
 	if !x.texture {
 		return fmt.Sprintf("buffer %s sync %s -> NONE access %s -> NO_ACCESS", x.name, last.u.sync, last.u.access)
 	}
-	lay := last.u.layoutOn(last.listType)
+	lay := x.layout(last.u, last.listType)
 	return fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", x.name, last.u.sync, last.u.access, lay, lay)
 }
 
@@ -726,7 +859,7 @@ func (c *compiler) barriers(l *hlk.ListStep, n need) []string {
 // Promotion and Decay"; legacy-interop fact 2).
 func legacyBarrier(t *tracked, sub int, prev subState, next use) string {
 	switch {
-	case prev.u.state == next.state && next.state == "UNORDERED_ACCESS":
+	case prev.u.state == next.state && next.state == "UNORDERED_ACCESS" && prev.u.writes():
 		return "uav " + t.name
 	case holds(prev.u.state, next.state):
 		return ""
@@ -806,7 +939,7 @@ func legacyState(t *tracked, prev subState, next use) (string, bool) {
 func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType string, exec int) string {
 	before, after := "", ""
 	if t.texture {
-		before, after = prev.u.layoutOn(prev.listType), next.layoutOn(listType)
+		before, after = t.layout(prev.u, prev.listType), t.layout(next, listType)
 	}
 	earlier := prev.exec < exec
 	switch {
@@ -866,6 +999,9 @@ func (c *compiler) text(frame string) string {
 			b.WriteString(l + "\n")
 		}
 		b.WriteString(line + created[i+1] + "\n")
+		for _, l := range c.after[i+1] {
+			b.WriteString(l + "\n")
+		}
 	}
 	b.WriteString(c.expectReference())
 	return b.String()

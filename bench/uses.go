@@ -73,6 +73,20 @@ var uses = map[string]map[string]use{
 // DIRECT_QUEUE_ layouts become COMPUTE_QUEUE_ ones on compute lists
 // (the layouts a queue type may use, 000 "Barrier Layouts").
 func (u use) layoutOn(listType string) string {
+	return u.layoutFor(listType, false)
+}
+
+// layoutFor is layoutOn, or with generic the layout without its queue
+// prefix: a texture that more than one type of queue uses takes the
+// layouts they all may (000 "Barrier Layouts": the generic layouts are
+// the direct and compute queues' alike).
+func (u use) layoutFor(listType string, generic bool) string {
+	if generic {
+		if rest, ok := strings.CutPrefix(u.layout, "DIRECT_QUEUE_"); ok {
+			return rest
+		}
+		return u.layout
+	}
 	if rest, ok := strings.CutPrefix(u.layout, "DIRECT_QUEUE_"); ok && listType == "COMPUTE" {
 		return "COMPUTE_QUEUE_" + rest
 	}

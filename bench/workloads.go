@@ -227,6 +227,46 @@ execute Q L
 `,
 	},
 	{
+		Name: "multi-queue", Shortcomings: []int{5, 6},
+		About: "a copy queue uploads a 4 MiB mesh while async compute builds a 1024x1024 lookup texture; the direct queue waits for both fences, draws the mesh sampling the texture, then the user interface",
+		Even: func() map[string]string {
+			why := "the buffer needs no barrier in either form (legacy promotes it and lets it decay); the texture's hand-over " +
+				"out of PIXEL_SHADER_RESOURCE, which the compute queue cannot see, waits for pixel shading that the frame's next " +
+				"pixel work waits for anyway; across frames it would hold the next frame's compute work until then, which one frame does not show"
+			return map[string]string{"coherent": why, "discrete": why, "unified3d": why}
+		}(),
+		Frame: `
+buffer UPLOAD 4MiB in upload
+buffer MESH 4MiB
+texture LUT 1024x1024 flags UNORDERED_ACCESS|SHADER_RESOURCE
+texture OUT 1920x1080 flags RENDER_TARGET
+texture UI 1920x1080 flags RENDER_TARGET
+queue QC COPY
+queue QA COMPUTE
+queue QD DIRECT
+fence FC
+fence FA
+list LC COPY
+  copy-buffer MESH 0 UPLOAD 0 4194304
+end
+execute QC LC
+signal QC FC 1
+list LA COMPUTE
+  dispatch uav LUT
+end
+execute QA LA
+signal QA FA 1
+wait QD FC 1
+wait QD FA 1
+list LD DIRECT
+  draw vb MESH ps-srv LUT rt OUT
+  clear-rt UI 0
+  draw rt UI
+end
+execute QD LD
+`,
+	},
+	{
 		Name: "streaming-copies", Shortcomings: []int{10},
 		About: "four streamed 1024x1024 tiles copied into the quarters of a 2048x2048 atlas and a 4-sample scene resolved, then both sampled",
 		Even: map[string]string{"coherent": "a synchronous copy's write-back to memory overlaps the draw still running, " +
