@@ -34,7 +34,7 @@ func runBench(e *env, args []string) int {
 	emit := fs.Bool("emit", false, "print the workloads' scenarios instead of running them")
 	svgDir := fs.String("svg", "", "write a chart per profile to this directory (PROFILE.svg), made if missing")
 	barriers := fs.Bool("barriers", false, "print a record per barrier call after the table (and add them to --json)")
-	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet, counter tracks)")
+	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet, counter tracks, fence arrows)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
