@@ -79,3 +79,35 @@ func TestWorkAllocatesOnlyItsRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncStreamAllocatesNothing: BenchmarkSyncPackets's submission — 16
+// draws and dispatches, then 6,144 WAIT, CACHE and EVENT packets — submitted
+// as one buffer, allocates less than once a submission on average once the
+// machine is warm (AllocsPerRun, like the benchmark's allocs/op, rounds
+// down): op records come a slab of opSlabSize at a time, and Submit keeps
+// its own copy of the buffer list in a slice an earlier batch gave back.
+func TestSyncStreamAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates: allocation counts are not the model's")
+	}
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) {
+			r := newRig(t, prof)
+			rt, uav := r.alloc("rt", 1<<14), r.alloc("uav", 1<<14)
+			p, _ := barrierStream(r, rt, uav, 8)
+			for range 1024 {
+				syncRound(p)
+			}
+			buf := p.buffer()
+			run := func() {
+				r.direct.Submit(buf)
+				require.NoError(t, r.m.Run())
+			}
+			for range 8 {
+				run()
+			}
+			require.Zero(t, testing.AllocsPerRun(opSlabSize, run))
+			require.Empty(t, r.m.Hazards())
+		})
+	}
+}

@@ -34,6 +34,7 @@ type frame struct {
 }
 
 type batchRun struct {
+	own       []*cmdbuf.Buffer // the slice Submit made, given back when the next batch starts
 	ordinal   int
 	bufs      []*cmdbuf.Buffer
 	next      int // next buffer of bufs to start
@@ -56,7 +57,8 @@ type Engine struct {
 	// flushOrder lists the caches it uses, children before parents.
 	flushOrder []*level
 	queue      [][]*cmdbuf.Buffer
-	cur        *batchRun // &batch while a batch runs, else nil
+	spareBufs  [][]*cmdbuf.Buffer // batches' slices, emptied, for Submit to reuse
+	cur        *batchRun          // &batch while a batch runs, else nil
 	batch      batchRun
 	nbatch     int
 
@@ -137,7 +139,13 @@ func (e *Engine) uses(k cmdbuf.Cache) bool {
 // Run executes it. At its end the engine finishes all work and flushes and
 // invalidates its caches.
 func (e *Engine) Submit(bufs ...*cmdbuf.Buffer) {
-	e.queue = append(e.queue, bufs)
+	// A copy in a slice of its own, so the caller's is not kept (and a
+	// call with a few buffers allocates nothing once the engine is warm).
+	var own []*cmdbuf.Buffer
+	if n := len(e.spareBufs); n > 0 {
+		own, e.spareBufs = e.spareBufs[n-1][:0], e.spareBufs[:n-1]
+	}
+	e.queue = append(e.queue, append(own, bufs...))
 }
 
 // orderedBefore reports whether op w (whose access went through client wc)
@@ -190,14 +198,24 @@ func (e *Engine) order(stage cmdbuf.Stage) clock {
 }
 
 // newOp returns a record for the next op: the last op's, if reuseLastOp
-// gave it back, else a new one.
+// gave it back, else the next of a slab. Records live as long as the
+// machine (m.ops keeps them), so taking them a slab at a time frees
+// nothing sooner and keeps executing packets from allocating one by one.
 func (m *Machine) newOp() *opRec {
 	if op := m.spareOp; op != nil {
 		m.spareOp = nil
 		return op
 	}
-	return new(opRec)
+	if len(m.opSlab) == 0 {
+		m.opSlab = make([]opRec, opSlabSize)
+	}
+	op := &m.opSlab[0]
+	m.opSlab = m.opSlab[1:]
+	return op
 }
+
+// opSlabSize is how many op records newOp allocates at once.
+const opSlabSize = 256
 
 // reuseLastOp takes back the record of op, the last op issued, which left
 // nothing that names it: the next op gets its record and its gid.
@@ -381,7 +399,11 @@ func (e *Engine) step() bool {
 				return progress
 			}
 			// The batch's state lives in the engine, reused batch to batch.
-			e.batch = batchRun{ordinal: e.nbatch, bufs: e.queue[0], stack: e.batch.stack[:0]}
+			if e.batch.own != nil {
+				clear(e.batch.own)
+				e.spareBufs = append(e.spareBufs, e.batch.own[:0])
+			}
+			e.batch = batchRun{ordinal: e.nbatch, bufs: e.queue[0], own: e.queue[0], stack: e.batch.stack[:0]}
 			e.cur = &e.batch
 			e.lastWork.valid = false
 			n := copy(e.queue, e.queue[1:])

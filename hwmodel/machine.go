@@ -134,7 +134,8 @@ type Machine struct {
 	fences     map[uint32]*fence
 	buffers    map[uint32]*cmdbuf.Buffer
 	ops        []*opRec
-	spareOp    *opRec // a record reuseLastOp gave back
+	spareOp    *opRec  // a record reuseLastOp gave back
+	opSlab     []opRec // records newOp hands out next
 	// perLine turns off the shortcuts: the paths that handle a block of
 	// lines at once, and a CACHE packet that finds nothing skipping its op
 	// (tests check they change nothing).
