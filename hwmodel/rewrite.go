@@ -11,7 +11,8 @@ import (
 // submission of that engine has completed. It stands between a driver and
 // the hardware, as a tool that rewrites packet streams would (bench's
 // oracle, which replaces a recording's synchronisation with the least the
-// accesses need). An error ends the submission as a fault.
+// accesses need). An error ends the submission as a fault. It must not
+// keep bufs: the engine reuses the slice for a later submission.
 type Rewriter func(e *Engine, bufs []*cmdbuf.Buffer) ([]*cmdbuf.Buffer, error)
 
 // SetRewriter installs r (nil removes it) for every later submission.
