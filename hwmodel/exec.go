@@ -250,9 +250,45 @@ func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte, same
 	m.ref.mem.Read(a.Addr, ref)
 	if same = bytes.Equal(got, ref); !same {
 		ctx.op.tainted = true
+		explained = m.foreignEncoding(ctx, a, got, ref, explained)
 		m.classifyRead(ctx, a, path, got, ref, &pr, explained)
 	}
 	return got, ref, same
+}
+
+// foreignEncoding explains bytes a read got wrong because they lie in
+// another surface's compressed or cleared blocks, which the access does
+// not decode (memory a compressed resource used, read through one placed
+// over it): a byte that is the right value encoded, or a cleared block's
+// value the memory does not hold. That is a compressed-read, not a cache
+// that missed a flush. It returns explained, grown as needed.
+func (m *Machine) foreignEncoding(ctx *opCtx, a cmdbuf.Access, got, ref []byte, explained []bool) []bool {
+	if !m.anySurface(a.Addr, uint64(a.Size)) {
+		return explained
+	}
+	var found blockSpan
+	var id uint16
+	for i := range got {
+		if got[i] == ref[i] || explained != nil && explained[i] {
+			continue
+		}
+		addr := a.Addr + uint64(i)
+		s := m.surfaceAt(addr)
+		if s == nil || s.ID == a.Surface {
+			continue
+		}
+		code, value := m.metaView(ctx, s, (addr-s.Base)/BlockSize)
+		if code == MetaCompressed && got[i]^key(addr) == ref[i] || code == MetaClear && ref[i] == value {
+			explained = m.explain(explained, a, addr, addr+1)
+			found.add(addr, addr+1)
+			id = s.ID
+		}
+	}
+	if found.set() {
+		m.addHazard(ctx, HazardCompressedRead, a, found.lo, found.hi-found.lo, nil,
+			fmt.Sprintf("the bytes lie in surface %d's compressed blocks, which the access does not decode: a DECOMPRESS of surface %d, or the bytes written whole, before %s would leave them plain", id, id, ctx.op.at()))
+	}
+	return explained
 }
 
 // writeAccess writes one access's output through the client's first cache,

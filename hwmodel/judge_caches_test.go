@@ -131,3 +131,35 @@ func TestRedefiningBlocksUnderAWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingAnotherSurfacesCompressedBytes: a read that does not go
+// through a surface's compression (a resource placed over memory a
+// compressed one used) gets the compressed blocks' encoded bytes: a
+// compressed-read, not a missed flush; a DECOMPRESS before it makes them
+// plain.
+func TestReadingAnotherSurfacesCompressedBytes(t *testing.T) {
+	p, err := LookupProfile("discrete")
+	require.NoError(t, err)
+	for _, decompress := range []bool{false, true} {
+		r := newRig(t, p)
+		s := r.surface("S", 1024, 1, true)
+		pr := r.prog().
+			work(cmdbuf.WorkDraw, cmdbuf.StageColor, onSurface(wr(s, 1024, cmdbuf.ClientColor), 1, true)).
+			wait(stages(cmdbuf.StageColor), stages(cmdbuf.StageCP)).
+			cache(caches(cmdbuf.CacheColor), 0)
+		if decompress {
+			pr.decompress(1, 1024)
+		}
+		pr.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, rd(s, 512, cmdbuf.ClientShaderStore), wr(s+512, 256, cmdbuf.ClientShaderStore))
+		r.run(r.direct, pr)
+		if decompress {
+			require.Empty(t, r.m.Hazards())
+			continue
+		}
+		require.Len(t, r.m.Hazards(), 1)
+		h := r.m.Hazards()[0]
+		require.Equal(t, HazardCompressedRead, h.Kind, h.Message)
+		require.Equal(t, s, h.Addr)
+		require.Contains(t, h.Message, "surface 1's compressed blocks")
+	}
+}
