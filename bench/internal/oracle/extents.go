@@ -1,11 +1,17 @@
 package oracle
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // extents maps disjoint byte ranges to values, sorted by address. The
 // oracle's state is kept per byte range so a 8 MiB render target costs one
 // entry until accesses cut it.
-type extents[V any] struct{ xs []extent[V] }
+type extents[V any] struct {
+	xs      []extent[V]
+	scratch []extent[V] // update's, reused call to call
+}
 
 type extent[V any] struct {
 	lo, hi uint64
@@ -49,7 +55,7 @@ func (m *extents[V]) update(lo, hi uint64, f func(lo, hi uint64, v V, ok bool) (
 	for j < len(m.xs) && m.xs[j].lo < hi {
 		j++
 	}
-	var out []extent[V]
+	out := m.scratch[:0]
 	put := func(lo, hi uint64, v V, ok bool) {
 		if nv, keep := f(lo, hi, v, ok); keep {
 			out = append(out, extent[V]{lo, hi, nv})
@@ -74,7 +80,8 @@ func (m *extents[V]) update(lo, hi uint64, f func(lo, hi uint64, v V, ok bool) (
 		var zero V
 		put(cur, hi, zero, false)
 	}
-	m.xs = append(m.xs[:i], append(out, m.xs[j:]...)...)
+	m.xs = slices.Replace(m.xs, i, j, out...)
+	m.scratch = out
 }
 
 // set gives all of [lo, hi) the value v.
