@@ -226,6 +226,21 @@ func TestCompileRefuses(t *testing.T) {
 		{"queue Q DIRECT\nexecute Q L\nlist L DIRECT\nend\n", "t.ebs:2:11: no list is named L"},
 		{"scenario \"a\"\nscenario \"b\"\n", "the frame must be one scenario, not 2"},
 		{"texture T 64x64 frobnicate\n", "t.ebs:1:"},
+		// Numbers that leave what they index, or wrap around doing so.
+		{"buffer B 4096\nbuffer C 4096\nqueue Q DIRECT\nlist L DIRECT\n  copy-buffer B 18446744073709551000 C 0 4096\nend\nexecute Q L\n",
+			"line 5: copy-buffer: 4096 bytes from 18446744073709551000 leave B (4096 bytes)"},
+		{"buffer B 4096\nbuffer C 4096\nqueue Q DIRECT\nlist L DIRECT\n  copy-buffer B 0 C 4095 2\nend\nexecute Q L\n",
+			"line 5: copy-buffer: 2 bytes from 4095 leave C (4096 bytes)"},
+		{"buffer B 4096 flags UNORDERED_ACCESS\nqueue Q DIRECT\nlist L DIRECT\n  dispatch uav B[18446744073709551000+4096]\nend\nexecute Q L\n",
+			"line 4: dispatch: 4096 bytes from 18446744073709551000 leave B (4096 bytes)"},
+		{"texture A 64x64\ntexture S 64x64\nqueue Q DIRECT\nlist L DIRECT\n  copy-texture A@0 4294967295 0 0 S@0\nend\nexecute Q L\n",
+			"line 5: copy-texture: 64 texels from 4294967295 on axis x leave A@0 (64 texels)"},
+		{"texture A 64x64\ntexture S 64x64\nqueue Q DIRECT\nlist L DIRECT\n  copy-texture A@0 0 0 0 S@0 box 0 8 0 16 4 1\nend\nexecute Q L\n",
+			"line 5: copy-texture: the box 8..4 on axis y leaves S@0 (64 texels)"},
+		{"texture A 64x64\ntexture S 64x64\nqueue Q DIRECT\nlist L DIRECT\n  copy-texture A@3 0 0 0 S@0\nend\nexecute Q L\n",
+			"line 5: copy-texture: A@3: "},
+		{"heap H default 1MiB\ntexture A 64x64 flags RENDER_TARGET at H 18446744073709486080\n",
+			"line 2: A: 65536 bytes at 18446744073709486080 do not lie in heap H (1048576 bytes)"},
 	} {
 		_, err := compile(&Workload{Name: "t", Frame: c.frame}, Enhanced)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -445,6 +460,40 @@ execute Q L1 L2 L3
 	}
 }
 
+// Fan-out: copies into thousands of disjoint places of one resource in
+// one list, in either order, need no barrier between them on a buffer
+// (its spans are found by binary search, so this compiles in linear
+// time), and one every maxCopied copies on a texture, whose regions the
+// compiler follows that far.
+func TestCompiledFanOut(t *testing.T) {
+	const n = 4096
+	var up, down, tiles strings.Builder
+	up.WriteString("buffer B 8MiB\nbuffer C 8MiB\nqueue Q DIRECT\nlist L DIRECT\n")
+	down.WriteString(up.String())
+	tiles.WriteString("texture A 1024x1024\ntexture S 16x16\nqueue Q DIRECT\nlist L DIRECT\n")
+	for i := range n {
+		fmt.Fprintf(&up, "  copy-buffer B %d C %d 256\n", i*1024, i*1024)
+		fmt.Fprintf(&down, "  copy-buffer B %d C %d 256\n", (n-1-i)*1024, (n-1-i)*1024)
+		fmt.Fprintf(&tiles, "  copy-texture A@0 %d %d 0 S@0\n", i%64*16, i/64*16)
+	}
+	for _, f := range []*strings.Builder{&up, &down, &tiles} {
+		f.WriteString("end\nexecute Q L\n")
+	}
+	for name, want := range map[string]int{"up": 0, "down": 0, "tiles": (n - 1) / maxCopied} {
+		frame := map[string]string{"up": up.String(), "down": down.String(), "tiles": tiles.String()}[name]
+		enh, err := compile(&Workload{Name: name, Frame: frame}, Enhanced)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// The first copy's barrier from the previous frame's last copy is
+		// not one between copies: count barriers after the first copy.
+		_, after, _ := strings.Cut(enh, "copy-")
+		if got := strings.Count(after, "sync COPY -> COPY"); got != want {
+			t.Errorf("%s: %d barriers between copies, want %d", name, got, want)
+		}
+	}
+}
+
 // Buffers by byte range in the enhanced form: uses of ranges that do not
 // meet need no barrier between them, one that meets an earlier write does,
 // and one after an earlier submission does not. In the legacy form a
@@ -498,7 +547,7 @@ func TestSpansOfUses(t *testing.T) {
 	tr.use(20, 30, b)
 	tr.use(12, 15, c)
 	tr.use(5, 22, c)
-	if want := []span{{0, 5, a}, {5, 22, c}, {22, 30, b}}; !slices.EqualFunc(tr.spans, want, func(x, y span) bool {
+	if want := []span{{0, 5, &a}, {5, 22, &c}, {22, 30, &b}}; !slices.EqualFunc(tr.spans, want, func(x, y span) bool {
 		return x.lo == y.lo && x.hi == y.hi && x.st.exec == y.st.exec
 	}) {
 		t.Errorf("spans %v, want %v", tr.spans, want)
@@ -677,5 +726,23 @@ execute QD LD
 	w.Frame = strings.Replace(w.Frame, "queue QA COMPUTE", "queue QA COMPUTE\nqueue QC COPY\nlist LC COPY\n  copy-texture G@0 0 0 0 LUT@0\nend\nexecute QC LC", 1)
 	if _, err := Source(w, Enhanced); err == nil || !strings.Contains(err.Error(), "a texture a copy queue shares with another queue") {
 		t.Errorf("a texture shared with a copy queue: %v", err)
+	}
+}
+
+// BenchmarkCompileFanOut compiles a frame of 4096 copies into disjoint
+// ranges of one buffer, the last place first (each use cuts in front of
+// every span the buffer has).
+func BenchmarkCompileFanOut(b *testing.B) {
+	var f strings.Builder
+	f.WriteString("buffer B 8MiB\nbuffer C 8MiB\nqueue Q DIRECT\nlist L DIRECT\n")
+	for i := 4095; i >= 0; i-- {
+		fmt.Fprintf(&f, "  copy-buffer B %d C %d 256\n", i*1024, i*1024)
+	}
+	f.WriteString("end\nexecute Q L\n")
+	w := &Workload{Name: "fan-out", Frame: f.String()}
+	for b.Loop() {
+		if _, err := compile(w, Enhanced); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

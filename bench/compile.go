@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/ebref/ebref/hlk"
@@ -151,10 +152,12 @@ type owner struct {
 	t      *tracked
 }
 
-// span is a byte range of a buffer and its last use.
+// span is a byte range of a buffer and its last use. The use is shared
+// by the pieces a later use cuts it into: spans stay small, and a use
+// that cuts into the middle of many moves pointers, not states.
 type span struct {
 	lo, hi uint64
-	st     subState
+	st     *subState
 }
 
 // subState is what a subresource's last use was and where.
@@ -216,8 +219,11 @@ type step struct {
 
 func (c *compiler) collect(sc *hlk.Scenario) error {
 	executed := map[string]bool{}
+	heaps := map[string]uint64{} // sizes
 	for _, st := range sc.Steps {
 		switch s := st.(type) {
+		case *hlk.HeapStep:
+			heaps[s.Name] = s.Size
 		case *hlk.ResourceStep:
 			if s.HasLayout || s.HasState {
 				return fmt.Errorf("line %d: %s: the frame writes no layout or state; the strategy gives them", s.Line, s.Name)
@@ -226,6 +232,10 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 			r, err := resource.New(d)
 			if err != nil {
 				return fmt.Errorf("line %d: %s: %w", s.Line, s.Name, err)
+			}
+			if size, ok := heaps[s.Heap]; s.Heap != "" && (!ok || s.Offset > size || r.Size > size-s.Offset) {
+				// The owners of a heap's bytes are followed by range.
+				return fmt.Errorf("line %d: %s: %d bytes at %d do not lie in heap %s (%d bytes)", s.Line, s.Name, r.Size, s.Offset, s.Heap, size)
 			}
 			t := &tracked{name: s.Name, texture: !d.IsBuffer(), r: r, line: s.Line, subs: make([]subState, r.SubresourceCount()),
 				heap: s.Heap, at: s.Offset, end: s.Offset + r.Size}
@@ -525,7 +535,7 @@ func (c *compiler) deactivate(x *tracked) string {
 		last = subState{}
 		for _, sp := range x.spans {
 			if sp.st.set && (!last.set || sp.st.exec >= last.exec) {
-				last = sp.st
+				last = *sp.st
 			}
 		}
 	}
@@ -582,11 +592,11 @@ func (c *compiler) bufferBarrier(l *hlk.ListStep, t *tracked, needs []need) stri
 		if n.t != t {
 			continue
 		}
-		for _, sp := range t.spans {
+		i, j := t.meeting(n.lo, n.hi)
+		for _, sp := range t.spans[i:j] {
 			// A use in an earlier submission needs none: a buffer has
 			// no layout, and that submission's end finished it.
-			if sp.hi <= n.lo || n.hi <= sp.lo || !sp.st.set ||
-				enhancedBarrier(t, -1, sp.st, n.u, l.Type.String(), c.exec) == "" {
+			if !sp.st.set || enhancedBarrier(t, -1, *sp.st, n.u, l.Type.String(), c.exec) == "" {
 				continue
 			}
 			join(&syncBefore, sp.st.u.sync)
@@ -625,52 +635,96 @@ func mergeReads(needs []need) []need {
 // the enhanced form's buffers.
 func (c *compiler) bySpans(t *tracked) bool { return !t.texture && c.strategy != Legacy }
 
+// meeting is the spans [i, j) that [lo, hi) meets: spans are sorted by
+// lo and disjoint, so they are found by binary search, and a command
+// costs the spans it touches, not every span the buffer has.
+func (t *tracked) meeting(lo, hi uint64) (i, j int) {
+	i = sort.Search(len(t.spans), func(k int) bool { return t.spans[k].hi > lo })
+	j = i
+	for j < len(t.spans) && t.spans[j].lo < hi {
+		j++
+	}
+	return i, j
+}
+
 // use makes st the last use of [lo, hi) of a buffer, cutting the spans it
 // overlaps.
 func (t *tracked) use(lo, hi uint64, st subState) {
-	var out []span
-	for _, sp := range t.spans {
-		if sp.hi <= lo || hi <= sp.lo {
-			out = append(out, sp)
-			continue
-		}
-		if sp.lo < lo {
-			out = append(out, span{sp.lo, lo, sp.st})
-		}
-		if hi < sp.hi {
-			out = append(out, span{hi, sp.hi, sp.st})
-		}
+	i, j := t.meeting(lo, hi)
+	var cut [3]span
+	n := 0
+	if i < j && t.spans[i].lo < lo {
+		cut[n], n = span{t.spans[i].lo, lo, t.spans[i].st}, n+1
 	}
-	out = append(out, span{lo, hi, st})
-	slices.SortFunc(out, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
-	t.spans = out
+	cut[n], n = span{lo, hi, &st}, n+1
+	if i < j && hi < t.spans[j-1].hi {
+		cut[n], n = span{hi, t.spans[j-1].hi, t.spans[j-1].st}, n+1
+	}
+	t.spans = slices.Replace(t.spans, i, j, cut[:n]...)
 }
 
-// copyRegion is the region of its destination a copy command writes, nil
-// if it writes whole subresources (or is not a copy).
-func (c *compiler) copyRegion(cmd hlk.Cmd) *region {
-	switch cmd.Op {
-	case "copy-buffer": // DST DSTOFF SRC SRCOFF SIZE
-		return &region{lo: [3]uint64{cmd.Args[0], 0, 0}, hi: [3]uint64{cmd.Args[0] + cmd.Args[2], 1, 1}}
-	case "copy-texture": // DST@SUB X Y Z SRC@SUB [box]
-		r := region{lo: [3]uint64{cmd.Args[0], cmd.Args[1], cmd.Args[2]}}
-		size := [3]uint64{}
-		if b := cmd.Box; b != nil {
-			size = [3]uint64{uint64(b.Right - b.Left), uint64(b.Bottom - b.Top), uint64(b.Back - b.Front)}
-		} else if src := c.res[cmd.Views["4"][0].Res]; src != nil {
-			fp, err := src.r.Footprint(cmd.Views["4"][0].Sub)
-			if err != nil {
-				return nil
-			}
-			size = [3]uint64{uint64(fp.Width), uint64(fp.Height), uint64(fp.Depth)}
+// copyRegion is the region of its destination a copy-texture writes,
+// or an error naming the box or point that leaves a subresource (the
+// region is followed per texel, so it must lie inside).
+func (c *compiler) copyRegion(cmd hlk.Cmd) (*region, error) {
+	// DST@SUB X Y Z SRC@SUB [box]
+	dst, src := cmd.Views["0"][0], cmd.Views["4"][0]
+	dims := func(v hlk.ViewRef) ([3]uint64, error) {
+		t := c.res[v.Res]
+		if t == nil {
+			return [3]uint64{}, fmt.Errorf("line %d: %s is not a resource of the frame", cmd.Line, v.Res)
 		}
-		for i := range r.hi {
-			r.hi[i] = r.lo[i] + size[i]
+		fp, err := t.r.Footprint(v.Sub)
+		if err != nil {
+			return [3]uint64{}, fmt.Errorf("line %d: %s: %s: %w", cmd.Line, cmd.Op, v, err)
 		}
-		return &r
+		return [3]uint64{uint64(fp.Width), uint64(fp.Height), uint64(fp.Depth)}, nil
 	}
-	return nil
+	srcDims, err := dims(src)
+	if err != nil {
+		return nil, err
+	}
+	size := srcDims
+	if b := cmd.Box; b != nil {
+		lo, hi := [3]uint64{uint64(b.Left), uint64(b.Top), uint64(b.Front)}, [3]uint64{uint64(b.Right), uint64(b.Bottom), uint64(b.Back)}
+		for i := range size {
+			if hi[i] < lo[i] || hi[i] > srcDims[i] {
+				return nil, fmt.Errorf("line %d: %s: the box %d..%d on axis %s leaves %s (%d texels)", cmd.Line, cmd.Op, lo[i], hi[i], axes[i], src, srcDims[i])
+			}
+			size[i] = hi[i] - lo[i]
+		}
+	}
+	dstDims, err := dims(dst)
+	if err != nil {
+		return nil, err
+	}
+	r := region{lo: [3]uint64{cmd.Args[0], cmd.Args[1], cmd.Args[2]}}
+	for i := range r.hi {
+		if r.lo[i] > dstDims[i] || size[i] > dstDims[i]-r.lo[i] {
+			return nil, fmt.Errorf("line %d: %s: %d texels from %d on axis %s leave %s (%d texels)", cmd.Line, cmd.Op, size[i], r.lo[i], axes[i], dst, dstDims[i])
+		}
+		r.hi[i] = r.lo[i] + size[i]
+	}
+	return &r, nil
 }
+
+// axes name a region's dimensions in errors.
+var axes = [3]string{"x", "y", "z"}
+
+// bytesOf is the bytes [lo, hi) of a buffer a view uses, or an error
+// naming the range that leaves it.
+func bytesOf(cmd hlk.Cmd, t *tracked, lo, size uint64) (uint64, uint64, error) {
+	if n := t.r.DataSize; lo > n || size > n-lo {
+		return 0, 0, fmt.Errorf("line %d: %s: %d bytes from %d leave %s (%d bytes)", cmd.Line, cmd.Op, size, lo, t.name, n)
+	}
+	return lo, lo + size, nil
+}
+
+// maxCopied is how many regions of a subresource the compiler follows
+// between barriers: past it, the next copy gets a barrier, so that each
+// copy costs at most this many comparisons (a frame of 20,000 tiles
+// copied into one texture compiles in linear time).
+const maxCopied = 64
 
 // asyncCopies reports whether a list's copies, discards and resolves run
 // without the implicit wait and flush (its list gets ALLOW_EXTENDED_ASYNC):
@@ -683,7 +737,8 @@ func (c *compiler) asyncCopies() bool { return c.strategy != Legacy }
 // Copy, Discard and Resolve": independent copies may overlap).
 func (c *compiler) besideCopies(prev subState, n need, l *hlk.ListStep) bool {
 	// One list (which runs once): one submission.
-	if !c.asyncCopies() || n.copy == nil || prev.u != useCopyDst || n.u != useCopyDst || prev.list != l.Name {
+	if !c.asyncCopies() || n.copy == nil || prev.u != useCopyDst || n.u != useCopyDst || prev.list != l.Name ||
+		len(prev.copied) >= maxCopied {
 		return false
 	}
 	for _, r := range prev.copied {
@@ -715,18 +770,24 @@ func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
 			if v.HasSub {
 				n.sub = int(v.Sub)
 			}
-			if v.HasRange {
-				n.lo, n.hi = v.Offset, v.Offset+v.Size
-			}
-			if cmd.Op == "copy-buffer" { // DST DSTOFF SRC SRCOFF SIZE
+			var err error
+			switch {
+			case cmd.Op == "copy-buffer": // DST DSTOFF SRC SRCOFF SIZE
 				off := cmd.Args[0]
 				if role == "2" {
 					off = cmd.Args[1]
 				}
-				n.lo, n.hi = off, off+cmd.Args[2]
+				n.lo, n.hi, err = bytesOf(cmd, t, off, cmd.Args[2])
+			case v.HasRange:
+				n.lo, n.hi, err = bytesOf(cmd, t, v.Offset, v.Size)
+			case cmd.Op == "copy-texture" && role == "0":
+				n.copy, err = c.copyRegion(cmd)
 			}
-			if u.writes() && role == "0" {
-				n.copy = c.copyRegion(cmd)
+			if err != nil {
+				return err
+			}
+			if cmd.Op == "copy-buffer" && role == "0" {
+				n.copy = &region{lo: [3]uint64{n.lo, 0, 0}, hi: [3]uint64{n.hi, 1, 1}}
 			}
 			needs = append(needs, n)
 		}
