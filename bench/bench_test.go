@@ -681,6 +681,59 @@ func requireRunsClean(t *testing.T, srcs ...string) {
 	}
 }
 
+// A placed resource left in more than one use when another takes its
+// memory: the enhanced form's deactivation starts where each part was
+// left (000 "Sequential Barriers"), joining a buffer's ranges' syncs and
+// accesses, one barrier per subresource of a texture whose subresources
+// differ. Each took one barrier of the last use alone (found by feeding
+// the compiler mixed uses).
+func TestCompiledDeactivationOfMixedUses(t *testing.T) {
+	buf := &Workload{Name: "t", Frame: `
+heap H default 1MiB
+buffer X 65536 flags UNORDERED_ACCESS at H 0
+buffer Y 65536 flags UNORDERED_ACCESS at H 0
+buffer C 65536
+queue Q DIRECT
+list L DIRECT
+  dispatch uav X[0+256]
+  copy-buffer X 256 C 0 256
+  dispatch uav Y
+end
+execute Q L
+`}
+	enh, leg := forms(t, buf)
+	requireHas(t, "enhanced", enh, []string{
+		"  copy-buffer X 256 C 0 256\n  call\n    buffer X sync COMPUTE_SHADING|COPY -> NONE access UNORDERED_ACCESS|COPY_DEST -> NO_ACCESS\n",
+	})
+	requireRunsClean(t, enh, leg)
+	tex := &Workload{Name: "t", Frame: `
+heap H default 4MiB
+texture A 64x64 mips 2 flags RENDER_TARGET|SHADER_RESOURCE at H 0
+texture B 64x64 flags RENDER_TARGET at H 0
+texture O 64x64 flags RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  clear-rt A@0 0
+  clear-rt A@1 0
+  draw ps-srv A@0 rt A@1
+  clear-rt B 0
+  draw rt O
+end
+execute Q L
+`}
+	enh, _ = forms(t, tex)
+	requireHas(t, "enhanced", enh, []string{
+		"  draw ps-srv A@0 rt A@1\n  call\n" +
+			"    texture A sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_SHADER_RESOURCE subresources 0\n" +
+			"    texture A sync RENDER_TARGET -> NONE access RENDER_TARGET -> NO_ACCESS layout RENDER_TARGET -> RENDER_TARGET subresources 1\n",
+	})
+	// The legacy form of this frame is correct D3D12 and yet corrupts B on
+	// the discrete and unified3d profiles: a defect of the legacy path's
+	// full clear after an aliasing barrier, recorded in docs/bench.md
+	// "Not built yet"; it is not run here.
+	requireRunsClean(t, enh)
+}
+
 // Textures that more than one type of queue uses: the enhanced form gives
 // them generic layouts; the legacy form hands each over, right after its
 // last use in a list, in a state the next queue may use (one call for all

@@ -493,13 +493,9 @@ func (c *compiler) activate(l *hlk.ListStep, t *tracked, needs []need) (deact []
 			continue
 		}
 		for _, s := range x.syncs {
-			if !slices.Contains(waits, s) {
-				waits = append(waits, s)
-			}
+			addOnce(&waits, s)
 		}
-		if b := c.deactivate(x); b != "" {
-			deact = append(deact, b)
-		}
+		deact = append(deact, c.deactivate(x)...)
 	}
 	if c.strategy == Legacy {
 		return deact, ""
@@ -525,32 +521,54 @@ func (c *compiler) activate(l *hlk.ListStep, t *tracked, needs []need) (deact []
 	return deact, act
 }
 
-// deactivate is the barrier that ends a resource's accesses in this
+// deactivate is the barriers that end a resource's accesses in this
 // submission, its writes made available, after which nothing of it may
-// follow here (SyncAfter NONE, AccessAfter NO_ACCESS); "" if it was
-// deactivated already.
-func (c *compiler) deactivate(x *tracked) string {
-	last := x.subs[0]
+// follow here (SyncAfter NONE, AccessAfter NO_ACCESS); none if it was
+// deactivated already. Each starts where the last barriers left what it
+// covers (000 "Sequential Barriers"): a buffer's joins the syncs and
+// accesses of every range used in the submission, and a texture whose
+// subresources were left in different uses gets one per subresource.
+func (c *compiler) deactivate(x *tracked) []string {
+	defer func() {
+		for i := range x.subs {
+			x.subs[i].set = false
+		}
+		x.spans = nil
+	}()
 	if c.bySpans(x) {
-		last = subState{}
+		var syncs, accesses []string
 		for _, sp := range x.spans {
-			if sp.st.set && (!last.set || sp.st.exec >= last.exec) {
-				last = *sp.st
+			if sp.st.set && sp.st.exec == c.exec {
+				addOnce(&syncs, sp.st.u.sync)
+				addOnce(&accesses, sp.st.u.access)
 			}
 		}
+		if len(syncs) == 0 {
+			return nil
+		}
+		return []string{fmt.Sprintf("buffer %s sync %s -> NONE access %s -> NO_ACCESS", x.name, strings.Join(syncs, "|"), strings.Join(accesses, "|"))}
 	}
-	if !last.set || last.exec != c.exec {
-		return ""
+	uniform := !slices.ContainsFunc(x.subs, func(s subState) bool { return !s.same(x.subs[0]) })
+	var out []string
+	for i, s := range x.subs {
+		if !s.set || s.exec != c.exec || uniform && i > 0 {
+			continue
+		}
+		lay := x.layout(s.u, s.listType)
+		b := fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", x.name, s.u.sync, s.u.access, lay, lay)
+		if !uniform {
+			b += fmt.Sprintf(" subresources %d", i)
+		}
+		out = append(out, b)
 	}
-	for i := range x.subs {
-		x.subs[i].set = false
+	return out
+}
+
+// addOnce adds v to a set of barrier members kept in order of first use.
+func addOnce(set *[]string, v string) {
+	if !slices.Contains(*set, v) {
+		*set = append(*set, v)
 	}
-	x.spans = nil
-	if !x.texture {
-		return fmt.Sprintf("buffer %s sync %s -> NONE access %s -> NO_ACCESS", x.name, last.u.sync, last.u.access)
-	}
-	lay := x.layout(last.u, last.listType)
-	return fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", x.name, last.u.sync, last.u.access, lay, lay)
 }
 
 // hold makes a placed resource the holder of its memory.
@@ -583,11 +601,6 @@ func (c *compiler) hold(t *tracked) {
 // one call must (000 "Sequential Barriers").
 func (c *compiler) bufferBarrier(l *hlk.ListStep, t *tracked, needs []need) string {
 	var syncBefore, accessBefore, syncAfter, accessAfter []string
-	join := func(set *[]string, v string) {
-		if !slices.Contains(*set, v) {
-			*set = append(*set, v)
-		}
-	}
 	for _, n := range needs {
 		if n.t != t {
 			continue
@@ -599,10 +612,10 @@ func (c *compiler) bufferBarrier(l *hlk.ListStep, t *tracked, needs []need) stri
 			if !sp.st.set || enhancedBarrier(t, -1, *sp.st, n.u, l.Type.String(), c.exec) == "" {
 				continue
 			}
-			join(&syncBefore, sp.st.u.sync)
-			join(&accessBefore, sp.st.u.access)
-			join(&syncAfter, n.u.sync)
-			join(&accessAfter, n.u.access)
+			addOnce(&syncBefore, sp.st.u.sync)
+			addOnce(&accessBefore, sp.st.u.access)
+			addOnce(&syncAfter, n.u.sync)
+			addOnce(&accessAfter, n.u.access)
 		}
 	}
 	if len(syncAfter) == 0 {
