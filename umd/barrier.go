@@ -22,6 +22,8 @@ import (
 // then the split barriers' halves and the ranged barriers (translate.go).
 // An invalid barrier puts the list in its error state and emits nothing for
 // the call. A call with no barriers is a warning.
+//
+//go:noinline
 func (cl *CommandList) Barrier(bs []ddi.Barrier) {
 	cl.barrierCall(len(bs), func(p *plan, call, i int) bool { return cl.barrier(p, call, i, &bs[i]) })
 }
@@ -32,6 +34,8 @@ func (cl *CommandList) Barrier(bs []ddi.Barrier) {
 // the 0094 ones; a ranged barrier carries syncs and accesses, which are
 // honoured like a buffer barrier's over its byte range (rangedWithSync).
 // The call is validated and translated as one unit, as Barrier's.
+//
+//go:noinline
 func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
 	cl.barrierCall(len(bs), func(p *plan, call, i int) bool { return cl.barrier0088(p, call, i, &bs[i]) })
 }

@@ -85,6 +85,8 @@ func (d *Device) CreateCommandList(t ddi.CommandListType) (*CommandList, error) 
 // CreateCommandListFlags creates a command list with creation flags
 // (ddi.CommandListFlagAllowExtendedAsync: its copies, discards and resolves
 // are asynchronous).
+//
+//go:noinline
 func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.CommandListFlags) (*CommandList, error) {
 	if !t.Valid() {
 		return nil, fmt.Errorf("umd: CreateCommandList: %v is not a command list type", t)
@@ -129,6 +131,8 @@ var errConcurrent = &Message{Severity: SeverityError, Category: CategoryStateSet
 	Call: -1, Barrier: -1, Rule: "the command list was recorded from two goroutines at once; one records a list at a time"}
 
 // Close ends recording; it returns the first error recorded, if any.
+//
+//go:noinline
 func (cl *CommandList) Close() error {
 	if cl.concurrent.Load() && cl.err == nil {
 		cl.err = errConcurrent
@@ -152,6 +156,8 @@ func (cl *CommandList) Close() error {
 // closing, resetting or executing it again is an error. A list that a
 // pending submission holds may be destroyed: the submission keeps its own
 // reference to the recorded packets, as a driver's command allocator does.
+//
+//go:noinline
 func (cl *CommandList) Destroy() {
 	cl.destroyed = true
 	cl.tracks, cl.patches, cl.assumptions = nil, nil, nil
@@ -161,6 +167,8 @@ func (cl *CommandList) Destroy() {
 // recording again, keeping its memory (tracking tables; command buffer
 // chunks no submission holds) for reuse. It returns the list's error: a
 // destroyed list stays destroyed.
+//
+//go:noinline
 func (cl *CommandList) Reset() error {
 	if cl.destroyed {
 		cl.open("Reset")

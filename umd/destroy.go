@@ -50,6 +50,8 @@ func (cl *CommandList) badHandle(h ddi.HResource, field string, report func(id M
 
 // DestroyResource destroys a resource (the resource half of
 // pfnDestroyHeapAndResource). A committed resource's heap goes with it.
+//
+//go:noinline
 func (d *Device) DestroyResource(h ddi.HResource) error {
 	const cmd = "DestroyHeapAndResource"
 	d.mu.Lock()
@@ -95,6 +97,8 @@ func (d *Device) unknownLocked(h uint64) string {
 // pfnDestroyHeapAndResource): its memory is unmapped. Resources placed in
 // it must be destroyed first; a committed resource's heap goes with its
 // resource.
+//
+//go:noinline
 func (d *Device) DestroyHeap(h ddi.HHeap) error {
 	const cmd = "DestroyHeapAndResource"
 	d.mu.Lock()

@@ -154,6 +154,8 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 func (d *Device) Profile() *hwmodel.Profile { return d.prof }
 
 // Options returns D3D12DDI_D3D12_OPTIONS_DATA_0089 (caps.Options).
+//
+//go:noinline
 func (d *Device) Options() ddi.OptionsData0089 { return caps.Options(d.prof) }
 
 // Machine is the simulated GPU, for reading results and hazards. Use it

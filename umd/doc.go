@@ -23,4 +23,9 @@
 // and examples; docs/errata.md records what ebref decided where the spec is
 // wrong or silent. A Device is safe for concurrent use; a CommandList is
 // recorded by one goroutine at a time.
+//
+// The functions every DDI goes through, whichever face of the driver is
+// called, are marked //go:noinline: `ebref trace` puts uprobes on them in a
+// running program, and an inlined copy would run unprobed
+// (internal/dditrace.EntryPoints lists them; a test keeps the marks).
 package umd

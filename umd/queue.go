@@ -69,6 +69,8 @@ func (f *Fence) Value() uint64 {
 
 // Signal queues a signal of f to v after everything submitted so far. The
 // fence must be the queue's device's.
+//
+//go:noinline
 func (q *Queue) Signal(f *Fence, v uint64) error {
 	if err := q.fence("Signal", f); err != nil {
 		return err
@@ -81,6 +83,8 @@ func (q *Queue) Signal(f *Fence, v uint64) error {
 
 // Wait makes the queue wait until f reaches v before what is submitted
 // next. The fence must be the queue's device's.
+//
+//go:noinline
 func (q *Queue) Wait(f *Fence, v uint64) error {
 	if err := q.fence("Wait", f); err != nil {
 		return err
@@ -134,6 +138,8 @@ func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout) {
 // (000 "ExecuteCommandLists Call-Site Validation Phase"). A list that is
 // open, failed recording or has the wrong type is an error, and nothing is
 // submitted.
+//
+//go:noinline
 func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 	for i, cl := range lists {
 		switch {

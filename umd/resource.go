@@ -165,6 +165,8 @@ func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 
 // createHeapAndResource creates under the handles asked for (the
 // function-table view passes the runtime's), or fresh ones where 0.
+//
+//go:noinline
 func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HHeap, res *ddi.CreateResource0088,
 	wantHeap ddi.HHeap, wantRes ddi.HResource) (hh ddi.HHeap, hr ddi.HResource, err error) {
 	const cmd = "CreateHeapAndResource"
@@ -415,6 +417,8 @@ func (d *Device) Aliases(h ddi.HResource) []ddi.HResource {
 // PFND3D12DDI_CALCPRIVATEHEAPANDRESOURCESIZES_0088: the sizes of the driver
 // objects CreateHeapAndResource makes for these arguments (0 for what is
 // not asked for).
+//
+//go:noinline
 func (d *Device) CalcPrivateHeapAndResourceSizes(heap *ddi.CreateHeap0001, res *ddi.CreateResource0088) ddi.HeapAndResourceSizes {
 	var s ddi.HeapAndResourceSizes
 	if heap != nil {
@@ -434,6 +438,8 @@ func (d *Device) CalcPrivateHeapAndResourceSizes(heap *ddi.CreateHeap0001, res *
 // a placed resource occupies ResourceDataSize + AdditionalDataSize rounded up
 // to ResourceDataAlignment. alignment asks for a smaller alignment (4 KiB
 // small textures, 64 KiB small multisample textures), 0 for the default.
+//
+//go:noinline
 func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags ddi.ResourceOptimizationFlags, alignment uint32, visibleNodeMask uint32) (ddi.ResourceAllocationInfo0022, error) {
 	const cmd = "CheckResourceAllocationInfo"
 	if res == nil {

@@ -13,6 +13,8 @@
 //	ebref hlk merge REPORT.json...  join the reports of a sharded run
 //	ebref bench [--workload W] [--profile P] [--json F]
 //	                                what barriers cost on frame structures (docs/bench.md)
+//	ebref trace [--pid PID | -- COMMAND [ARGS...]] [--duration D] [--out FILE] [--json]
+//	                                trace a running program's DDI calls (docs/trace.md)
 //
 // Exit status: 0 on success, 1 when the input is bad or the output cannot
 // be written (one line on stderr names what), 2 for bad usage.
@@ -51,6 +53,7 @@ var commands = []command{
 	{"run", "FILE.ebs [--profile P] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
 	{"hlk", "[flags] | merge REPORT...", "run the conformance suites on every profile; report console/JSON/JUnit", runHLK},
 	{"bench", "[--workload W] [--profile P] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
+	{"trace", "[--pid PID | -- COMMAND...] [--out F]", "trace a running program's DDI calls with eBPF uprobes (Linux amd64)", runTrace},
 }
 
 func main() {

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/internal/dditrace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTraceUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "want --pid PID or -- COMMAND"},
+		{[]string{"--pid", "7", "--", "x"}, "--pid and a command: choose one"},
+		{[]string{"--pid", "-7"}, "--pid -7: want a process id"},
+		{[]string{"--duration", "-1s", "--", "x"}, "--duration -1s: want a positive duration"},
+		{[]string{"stray", "--", "x"}, `unexpected argument "stray": a command to trace follows --`},
+		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
+	} {
+		code, _, stderr := ebref(t, nil, append([]string{"trace"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+		assert.Contains(t, stderr, "usage: ebref trace", "%v", tc.args)
+	}
+	code, stdout, _ := ebref(t, nil, "trace", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stdout, "docs/trace.md")
+}
+
+// build builds a package of this module into dir, readable by anyone.
+func build(t *testing.T, dir, pkg, name string) string {
+	t.Helper()
+	require.NoError(t, os.Chmod(dir, 0o755))
+	out := filepath.Join(dir, name)
+	b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	return out
+}
+
+func needBPF(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and traces programs")
+	}
+	if err := dditrace.Check(); err != nil {
+		t.Skipf("tracing needs privileges here: %v", err)
+	}
+}
+
+// The whole path a user takes: trace a program, write its Barrier calls,
+// decode them.
+func TestTraceOutDecodes(t *testing.T) {
+	needBPF(t)
+	dir := t.TempDir()
+	traced := build(t, dir, "../../internal/dditrace/testdata/traced", "traced")
+	out := filepath.Join(dir, "calls.bin")
+	code, stdout, stderr := ebref(t, nil, "trace", "--out", out, "--", traced)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "barrier calls: 515\n", "the traced program's own output")
+	assert.Contains(t, stdout, "Barrier (PFND3D12DDI_BARRIER_0094)")
+	assert.Contains(t, stdout, "probe overhead: about")
+	assert.Contains(t, stdout, "@Barrier (PFND3D12DDI_BARRIER_0094) latency (ns), 509 calls")
+	assert.Contains(t, stdout, "wrote 515 Barrier calls")
+
+	f, err := os.Open(out + ".calls.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	records := map[string]uint64{}
+	lines := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
+		var l callLine
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l))
+		assert.Equal(t, records[l.File], l.First, "calls follow one another in their file")
+		assert.Equal(t, l.Count, l.Captured)
+		assert.NotZero(t, l.Goroutine)
+		records[l.File] += l.Captured
+	}
+	assert.Equal(t, 515, lines)
+	require.Len(t, records, 2)
+
+	code, stdout, stderr = ebref(t, nil, "decode", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, int(records[out]), strings.Count(stdout, "\n"))
+	code, stdout, stderr = ebref(t, nil, "decode", "--ddi", "0088", out+".0088")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, int(records[out+".0088"]), strings.Count(stdout, "\n"))
+	assert.Contains(t, stdout, `"type":"BUFFER"`)
+}
+
+func TestTraceJSONAndFailingCommand(t *testing.T) {
+	needBPF(t)
+	dir := t.TempDir()
+	traced := build(t, dir, "../../internal/dditrace/testdata/traced", "traced")
+	code, stdout, stderr := ebref(t, nil, "trace", "--json", "--", traced)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "barrier calls: 515", "a traced command's output goes to stderr under --json")
+	var doc struct {
+		PID     int
+		DDIs    []dditrace.DDI
+		Command struct {
+			ExitCode int `json:"exit_code"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc), stdout)
+	assert.Positive(t, doc.PID)
+	assert.Equal(t, uint64(509), doc.DDIs[0].Calls)
+	assert.Zero(t, doc.Command.ExitCode)
+
+	code, _, stderr = ebref(t, nil, "trace", "--", traced, "-no-such-flag")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "ebref trace: the traced command failed: "+traced+" exit status 2")
+
+	code, _, stderr = ebref(t, nil, "trace", "--out", filepath.Join(dir, "no", "such", "dir"), "--", traced)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--out: open")
+}
+
+// The issue's own example: ebref traced running its conformance suites.
+// Without the privilege, the same command says what is missing.
+func TestTraceEbref(t *testing.T) {
+	needBPF(t)
+	dir := t.TempDir()
+	bin := build(t, dir, ".", "ebref")
+	out, err := exec.Command(bin, "trace", "--", bin, "hlk", "--suite", "hlk", "--profile", "discrete").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for _, want := range []string{"CONFORMANT", "Barrier (PFND3D12DDI_BARRIER_0094)", "ExecuteCommandLists", "@GetCaps"} {
+		assert.Contains(t, string(out), want)
+	}
+
+	setpriv, err := exec.LookPath("setpriv")
+	if os.Geteuid() != 0 || err != nil {
+		t.Skip("dropping privileges needs root and setpriv")
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "trace", "--", bin, "rules")
+	out, err = cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	assert.Equal(t, 2, exit.ExitCode())
+	assert.Contains(t, string(out), "ebref trace: loading BPF programs needs root, or CAP_BPF with CAP_PERFMON")
+}
