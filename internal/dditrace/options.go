@@ -3,6 +3,7 @@ package dditrace
 import (
 	"io"
 	"os"
+	"time"
 )
 
 // Options says what to trace.
@@ -12,6 +13,9 @@ type Options struct {
 	// waited for.
 	PID     int
 	Command []string
+	// Duration, if positive, bounds the trace, counted from when the
+	// probes are in.
+	Duration time.Duration
 	// The command's standard streams.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer

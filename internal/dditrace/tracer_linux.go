@@ -43,8 +43,9 @@ func Check() error {
 	return nil
 }
 
-// Run traces until the command ends, the process exits, or ctx is done
-// (with a command, it then stops tracing and waits for the command).
+// Run traces until the command ends, the process exits, o.Duration has
+// passed since the probes went in, or ctx is done (with a command, it then
+// stops tracing and waits for the command).
 func Run(ctx context.Context, o Options) (*Result, error) {
 	if (o.PID == 0) == (len(o.Command) == 0) {
 		return nil, errors.New("trace a PID or a command, one of the two")
@@ -122,7 +123,7 @@ func (t *trace) attach(pid int) error {
 		ring = 64 << 20
 	}
 	cfg := programConfig{tgid: uint32(pid), pidnsDev: dev, pidnsIno: ino, goidOffset: t.bin.GoidOffset,
-		stackHiOffset: t.bin.StackHiOffset, entries: len(EntryPoints), ringBytes: ring}
+		stackHiOffset: t.bin.StackHiOffset, entries: len(EntryPoints), ringBytes: ring, multi: haveUprobeMulti()}
 	if t.p, err = newPrograms(cfg); err != nil {
 		return err
 	}
@@ -130,9 +131,10 @@ func (t *trace) attach(pid int) error {
 		return fmt.Errorf("reading the ring buffer: %w", err)
 	}
 	t.entry, t.ret, err = attachProbes(t.p, t.bin, EntryPoints)
-	t.report.Probes = len(t.entry) + len(t.ret)
 	for _, ep := range EntryPoints {
-		if t.bin.Functions[ep.Symbol] == nil {
+		if fn := t.bin.Functions[ep.Symbol]; fn != nil {
+			t.report.Probes += 1 + len(fn.Returns)
+		} else {
 			t.report.Missing = append(t.report.Missing, ep.Name)
 		}
 	}
@@ -146,32 +148,59 @@ func (t *trace) attach(pid int) error {
 }
 
 // attachProbes puts an entry probe and a probe on every RET of each entry
-// point bin links.
+// point bin links: in one uprobe_multi link for each program where p was
+// loaded for them, else one uprobe each.
 func attachProbes(p *programs, bin *Binary, eps []EntryPoint) (entry, ret []link.Link, err error) {
 	ex, err := link.OpenExecutable(bin.Path)
 	if err != nil {
 		return nil, nil, err
 	}
+	type probe struct {
+		symbol       string
+		addr, offset uint64
+		cookie       uint64
+	}
+	var entries, rets []probe
 	for i, ep := range eps {
-		fn := bin.Functions[ep.Symbol]
-		if fn == nil {
-			continue
-		}
-		ck := cookie(i, ep.Capture)
-		l, err := ex.Uprobe(ep.Symbol, p.entry, &link.UprobeOptions{Address: fn.FileOffset, Cookie: ck})
-		if err != nil {
-			return entry, ret, permission(fmt.Sprintf("attaching a uprobe to %s", ep.Symbol), err)
-		}
-		entry = append(entry, l)
-		for _, off := range fn.Returns {
-			l, err := ex.Uprobe(ep.Symbol, p.ret, &link.UprobeOptions{Address: fn.FileOffset, Offset: off, Cookie: ck})
-			if err != nil {
-				return entry, ret, permission(fmt.Sprintf("attaching a uprobe to the RET at %s+%#x", ep.Symbol, off), err)
+		if fn := bin.Functions[ep.Symbol]; fn != nil {
+			ck := cookie(i, ep.Capture)
+			entries = append(entries, probe{ep.Symbol, fn.FileOffset, 0, ck})
+			for _, off := range fn.Returns {
+				rets = append(rets, probe{ep.Symbol, fn.FileOffset, off, ck})
 			}
-			ret = append(ret, l)
 		}
 	}
-	return entry, ret, nil
+	put := func(prog *ebpf.Program, probes []probe) ([]link.Link, error) {
+		if len(probes) == 0 {
+			return nil, nil
+		}
+		if p.multi {
+			var opts link.UprobeMultiOptions
+			for _, pr := range probes {
+				opts.Addresses = append(opts.Addresses, pr.addr+pr.offset)
+				opts.Cookies = append(opts.Cookies, pr.cookie)
+			}
+			l, err := ex.UprobeMulti(nil, prog, &opts)
+			if err != nil {
+				return nil, permission(fmt.Sprintf("attaching %d uprobes to %s", len(probes), bin.Path), err)
+			}
+			return []link.Link{l}, nil
+		}
+		var ls []link.Link
+		for _, pr := range probes {
+			l, err := ex.Uprobe(pr.symbol, prog, &link.UprobeOptions{Address: pr.addr, Offset: pr.offset, Cookie: pr.cookie})
+			if err != nil {
+				return ls, permission(fmt.Sprintf("attaching a uprobe to %s+%#x", pr.symbol, pr.offset), err)
+			}
+			ls = append(ls, l)
+		}
+		return ls, nil
+	}
+	if entry, err = put(p.entry, entries); err != nil {
+		return entry, nil, err
+	}
+	ret, err = put(p.ret, rets)
+	return entry, ret, err
 }
 
 // startCommand starts the command stopped at its first instruction (it
@@ -252,8 +281,15 @@ func (t *trace) follow(ctx context.Context) (*Result, error) {
 	}
 	res := &Result{Report: &t.report}
 	commandDone := false
+	var limit <-chan time.Time
+	if t.opts.Duration > 0 {
+		timer := time.NewTimer(t.opts.Duration)
+		defer timer.Stop()
+		limit = timer.C
+	}
 	select {
 	case <-ctx.Done():
+	case <-limit:
 	case <-ended:
 		commandDone = true
 	case <-t.readDone:
@@ -361,7 +397,7 @@ func calibrate() (Overhead, error) {
 		return Overhead{}, err
 	}
 	p, err := newPrograms(programConfig{tgid: uint32(os.Getpid()), pidnsDev: dev, pidnsIno: ino, goidOffset: -1,
-		stackHiOffset: bin.StackHiOffset, entries: 1, ringBytes: os.Getpagesize()})
+		stackHiOffset: bin.StackHiOffset, entries: 1, ringBytes: os.Getpagesize(), multi: haveUprobeMulti()})
 	if err != nil {
 		return Overhead{}, err
 	}

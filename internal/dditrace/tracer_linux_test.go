@@ -145,6 +145,19 @@ func checkTracedRun(t *testing.T, r *Report, calls []*Call, expect string, wantC
 
 func TestTraceCommand(t *testing.T) {
 	needBPF(t)
+	traceCommand(t)
+}
+
+// Kernels before 6.6 have no uprobe_multi links: a uprobe each.
+func TestTraceCommandWithSingleUprobes(t *testing.T) {
+	needBPF(t)
+	haveMulti := haveUprobeMulti
+	defer func() { haveUprobeMulti = haveMulti }()
+	haveUprobeMulti = func() bool { return false }
+	traceCommand(t)
+}
+
+func traceCommand(t *testing.T) {
 	bin := tracedProgram(t)
 	expect := filepath.Join(t.TempDir(), "expect")
 	var calls []*Call

@@ -76,12 +76,7 @@ func runTrace(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *duration)
-		defer cancel()
-	}
-	opts := dditrace.Options{PID: *pid, Command: command, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr}
+	opts := dditrace.Options{PID: *pid, Command: command, Duration: *duration, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr}
 	if *asJSON {
 		opts.Stdout = e.stderr
 	}

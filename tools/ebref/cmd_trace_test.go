@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,4 +147,42 @@ func TestTraceEbref(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "%s", out)
 	assert.Equal(t, 2, exit.ExitCode())
 	assert.Contains(t, string(out), "ebref trace: loading BPF programs needs root, or CAP_BPF with CAP_PERFMON")
+}
+
+// --pid with --duration traces a running process for that long, then lets
+// it be.
+func TestTracePIDForADuration(t *testing.T) {
+	needBPF(t)
+	traced := build(t, t.TempDir(), "../../internal/dditrace/testdata/traced", "traced")
+	cmd := exec.Command(traced, "-wait")
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "ready\n", line, "it has created its device and waits")
+
+	pid := strconv.Itoa(cmd.Process.Pid)
+	code, out, stderr := ebref(t, nil, "trace", "--pid", pid, "--duration", "300ms", "--json")
+	require.Equal(t, 0, code, stderr)
+	var doc struct {
+		PID     int
+		Seconds float64
+		DDIs    []dditrace.DDI
+		Command *struct{}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+	assert.Equal(t, cmd.Process.Pid, doc.PID)
+	assert.GreaterOrEqual(t, doc.Seconds, 0.3)
+	assert.Nil(t, doc.Command, "no command was started")
+	for _, d := range doc.DDIs {
+		assert.Zero(t, d.Calls, "%s: the process made no call while traced", d.Name)
+	}
+	// The process goes on untraced.
+	_, err = stdin.Write([]byte("go\n"))
+	require.NoError(t, err)
+	require.NoError(t, cmd.Wait())
 }
