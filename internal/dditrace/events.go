@@ -97,6 +97,9 @@ func (a *assembler) add(ev []byte) (*Call, error) {
 			List: le.Uint64(ev[evList:]), Time: k.time, Count: count}
 		a.pending[k] = call
 	}
+	if call.Count != count || call.Entry != entry {
+		return nil, fmt.Errorf("a chunk of a call of %d records joined a call of %d", count, call.Count)
+	}
 	if first != a.next[k] {
 		// A chunk was lost (the ring buffer was full): the probe stops
 		// copying the call there, so it can never complete.

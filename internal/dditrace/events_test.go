@@ -75,6 +75,9 @@ func TestAssemblerRefusesBadEvents(t *testing.T) {
 	_, err = a.add(chunk(0, 1, 1, uint64(3*per), 2*per, per))
 	assert.ErrorContains(t, err, "a chunk was lost")
 	assert.Equal(t, 1, a.incomplete())
+	// A chunk claiming another length cannot finish the call.
+	_, err = a.add(chunk(0, 1, 1, uint64(per+1), per, 1))
+	assert.ErrorContains(t, err, "joined a call of")
 }
 
 func TestTruncatedCalls(t *testing.T) {
