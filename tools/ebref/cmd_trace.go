@@ -90,6 +90,9 @@ func runTrace(e *env, args []string) int {
 		}
 	}
 	if res == nil {
+		if w != nil {
+			w.remove() // nothing was traced: leave no empty files
+		}
 		if errors.Is(err, dditrace.ErrPermission) {
 			fmt.Fprintf(e.stderr, "ebref trace: %v\n", err)
 			return 2
@@ -228,6 +231,14 @@ func (w *callWriter) close() error {
 	}
 	errs = append(errs, w.callsW.Flush(), w.calls.Close())
 	return errors.Join(errs...)
+}
+
+// remove deletes the closed files.
+func (w *callWriter) remove() {
+	for _, rf := range w.files {
+		os.Remove(rf.name)
+	}
+	os.Remove(w.calls.Name())
 }
 
 func (w *callWriter) summary() string {

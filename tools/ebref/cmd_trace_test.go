@@ -123,6 +123,14 @@ func TestTraceJSONAndFailingCommand(t *testing.T) {
 	code, _, stderr = ebref(t, nil, "trace", "--out", filepath.Join(dir, "no", "such", "dir"), "--", traced)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--out: open")
+
+	// A trace that could not start leaves no files behind.
+	out := filepath.Join(dir, "none.bin")
+	code, _, stderr = ebref(t, nil, "trace", "--out", out, "--", "true")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "links none of ebref's DDI entry points")
+	assert.NoFileExists(t, out)
+	assert.NoFileExists(t, out+".calls.jsonl")
 }
 
 // The issue's own example: ebref traced running its conformance suites.
