@@ -495,6 +495,25 @@ func (d *Device) indexEnds(i int) {
 
 func byAddr(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
 
+// aliasedMetadata adds to s the metadata of every surface whose metadata
+// another resource's memory may overlap: one that starts before it and
+// reaches past the metadata's start, or one that starts after the surface
+// and before the metadata's end (the index keeps resources by address,
+// with each prefix's furthest end).
+func (d *Device) aliasedMetadata(s *spans) {
+	d.rmu.RLock()
+	defer d.rmu.RUnlock()
+	for i, r := range d.byAddr {
+		if r.MetaSize == 0 {
+			continue
+		}
+		lo, hi := r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize
+		if i > 0 && d.maxEnd[i-1] > lo || i+1 < len(d.byAddr) && d.byAddr[i+1].Addr < hi {
+			s.add(lo, hi)
+		}
+	}
+}
+
 // holdsOther reports whether the memory between a cache range before (the
 // range [before.lo, lo)) and hi holds bytes of a resource other than one
 // whose data the range before covers (a texture's metadata follows its

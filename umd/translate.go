@@ -302,6 +302,17 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 	f, i := cl.cacheWork(w, u, toMem)
 	f |= cl.readersFlush(g.AccessBefore, compat, u, toMem)
 	i |= cl.acquired(g.AccessBefore, compat, u)
+	if g.AccessAfter == ddi.AccessCommon && w != 0 {
+		// COMMON after is every access, the compression unit's too: the
+		// clear, copy or discard that initialises the metadata of a
+		// texture placed over other resources' memory (a legacy aliasing
+		// barrier's after-resource, whose layout nothing moves) writes it
+		// to memory past the caches (hardware.md "Compression"). A line
+		// this barrier leaves dirty over that metadata would be written
+		// back over it later, so the caches are written back there as
+		// before a METADATA_INIT (errata E-LEGACY-ALIASING).
+		cl.d.aliasedMetadata(&p.now.meta)
+	}
 	p.now.drain |= Stages(g.SyncBefore)
 	p.hold |= Stages(g.SyncAfter)
 	p.now.flush |= f
