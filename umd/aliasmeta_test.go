@@ -34,6 +34,14 @@ func TestAliasedMetadata(t *testing.T) {
 		"b's metadata, which a's second mip overlaps; not a's, past b's end, nor the committed texture's, nor the one alone in its part of the heap")
 	assert.Greater(t, metaOf(a).lo, b.Addr+b.DataSize+b.MetaSize)
 
+	// A buffer that ends where a texture's metadata begins shares none of
+	// it.
+	abutted := place(2<<20, rt)
+	place(2<<20, BufferDesc(abutted.DataSize, 0))
+	s = spans{}
+	e.d.aliasedMetadata(&s)
+	assert.NotContains(t, s.r, metaOf(abutted))
+
 	// A buffer placed over the lone texture makes its metadata count too.
 	place(alone.Offset, BufferDesc(64<<10, 0))
 	s = spans{}
