@@ -518,12 +518,11 @@ func (d *Device) aliasedMetadata(s *spans) {
 // range [before.lo, lo)) and hi holds bytes of a resource other than one
 // whose data the range before covers (a texture's metadata follows its
 // data: it is the same resource's).
+// rmu must be held for reading.
 func (d *Device) holdsOther(before span, lo, hi uint64) bool {
 	if hi <= lo {
 		return false
 	}
-	d.rmu.RLock()
-	defer d.rmu.RUnlock()
 	i, _ := slices.BinarySearchFunc(d.byAddr, lo, byAddr)
 	j, _ := slices.BinarySearchFunc(d.byAddr, hi, byAddr)
 	if j > i {

@@ -131,6 +131,8 @@ func (s *spans) each(d *Device, f func(addr, size uint64)) {
 		f(0, 0)
 		return
 	}
+	d.rmu.RLock()
+	defer d.rmu.RUnlock()
 	cur := s.r[0]
 	for _, r := range s.r[1:] {
 		if d.holdsOther(cur, cur.hi, r.lo) {
