@@ -6,8 +6,14 @@ package hwmodel
 // writes the value the surface then reads as). It also remembers, per
 // dword, which op wrote last, so a hazard can name the write a read missed.
 type reference struct {
-	mem     *Mem
+	mem *Mem
+	// writers holds a page's last writer per dword, or uniform its one
+	// last writer when a single op wrote it whole (a clear or a draw over
+	// a surface), which spares a table of a quarter of the page's size.
+	// A page is in one map at most; in neither, nobody wrote it.
 	writers map[uint64]*[PageSize / 4]uint32
+	uniform map[uint64]uint32
+	spare   []*[PageSize / 4]uint32
 	// lastPage and last cache the most recent writers lookup (nil: none).
 	lastPage uint64
 	last     *[PageSize / 4]uint32
@@ -26,14 +32,30 @@ func (r *reference) writersOf(pg uint64) *[PageSize / 4]uint32 {
 }
 
 func newReference() *reference {
-	return &reference{mem: newMem(), writers: map[uint64]*[PageSize / 4]uint32{}}
+	return &reference{mem: newMem(), writers: map[uint64]*[PageSize / 4]uint32{}, uniform: map[uint64]uint32{}}
+}
+
+// setTable gives page pg table t (nil: none).
+func (r *reference) setTable(pg uint64, t *[PageSize / 4]uint32) {
+	if old := r.writers[pg]; old != nil && old != t {
+		r.spare = append(r.spare, old)
+	}
+	if t == nil {
+		delete(r.writers, pg)
+	} else {
+		r.writers[pg] = t
+	}
+	if r.lastPage == pg {
+		r.last = nil
+	}
 }
 
 // discard forgets unmapped memory: its bytes and who wrote them.
 func (r *reference) discard(addr, n uint64) {
 	r.mem.Discard(addr, n)
 	for index := (addr + PageSize - 1) / PageSize; index < (addr+n)/PageSize; index++ {
-		delete(r.writers, index)
+		r.setTable(index, nil)
+		delete(r.uniform, index)
 	}
 	r.last = nil
 }
@@ -49,13 +71,29 @@ func (r *reference) tag(addr, n uint64, gid uint32) {
 	for a := addr &^ 3; a < end; {
 		pg := a / PageSize
 		stop := min(end, (pg+1)*PageSize)
+		if a == pg*PageSize && stop == (pg+1)*PageSize {
+			// The whole page: one writer.
+			r.setTable(pg, nil)
+			if gid == 0 {
+				delete(r.uniform, pg)
+			} else {
+				r.uniform[pg] = gid
+			}
+			a = stop
+			continue
+		}
 		t := r.writersOf(pg)
 		if t == nil {
-			if gid == 0 {
+			u, ok := r.uniform[pg]
+			if !ok && gid == 0 {
 				a = stop
 				continue
 			}
-			t = new([PageSize / 4]uint32)
+			t = takeSpare(&r.spare, func() *[PageSize / 4]uint32 { return new([PageSize / 4]uint32) })
+			for i := range t {
+				t[i] = u
+			}
+			delete(r.uniform, pg)
 			r.writers[pg] = t
 		}
 		for ; a < stop; a += 4 {
@@ -79,7 +117,7 @@ func (r *reference) fill(addr, n uint64, v byte, gid uint32) {
 func (r *reference) writer(addr uint64) uint32 {
 	t := r.writersOf(addr / PageSize)
 	if t == nil {
-		return 0
+		return r.uniform[addr/PageSize]
 	}
 	return t[addr%PageSize/4]
 }
@@ -96,6 +134,8 @@ func (r *reference) lastWriter(addr, n uint64) uint32 {
 			for i := a % PageSize / 4; a < stop; a, i = a+4, i+1 {
 				w = max(w, t[i])
 			}
+		} else {
+			w = max(w, r.uniform[pg])
 		}
 		a = stop
 	}
