@@ -11,53 +11,62 @@ type reference struct {
 	// last writer when a single op wrote it whole (a clear or a draw over
 	// a surface), which spares a table of a quarter of the page's size.
 	// A page is in one map at most; in neither, nobody wrote it.
-	writers map[uint64]*[PageSize / 4]uint32
+	writers map[uint64]*writerTable
 	uniform map[uint64]uint32
-	spare   []*[PageSize / 4]uint32
-	// lastPage and last cache the most recent writers lookup (nil: none).
+	spare   []*writerTable
+	// The most recent page looked up, absent ones included: its table,
+	// or its one writer.
 	lastPage uint64
-	last     *[PageSize / 4]uint32
+	lastT    *writerTable
+	lastU    uint32
+	lastOK   bool
 }
 
-// writersOf returns page pg's table of last writers, nil if it has none.
-func (r *reference) writersOf(pg uint64) *[PageSize / 4]uint32 {
-	if r.last != nil && r.lastPage == pg {
-		return r.last
+type writerTable [PageSize / 4]uint32
+
+// page returns page pg's table of last writers, or (nil and) its one
+// writer, 0 if nobody wrote it.
+func (r *reference) page(pg uint64) (*writerTable, uint32) {
+	if r.lastOK && r.lastPage == pg {
+		return r.lastT, r.lastU
 	}
-	t := r.writers[pg]
-	if t != nil {
-		r.lastPage, r.last = pg, t
+	t, u := r.writers[pg], uint32(0)
+	if t == nil {
+		u = r.uniform[pg]
 	}
-	return t
+	r.lastPage, r.lastT, r.lastU, r.lastOK = pg, t, u, true
+	return t, u
 }
 
 func newReference() *reference {
-	return &reference{mem: newMem(), writers: map[uint64]*[PageSize / 4]uint32{}, uniform: map[uint64]uint32{}}
+	return &reference{mem: newMem(), writers: map[uint64]*writerTable{}, uniform: map[uint64]uint32{}}
 }
 
-// setTable gives page pg table t (nil: none).
-func (r *reference) setTable(pg uint64, t *[PageSize / 4]uint32) {
+// setPage makes t page pg's table, or, with t nil, u its one writer.
+func (r *reference) setPage(pg uint64, t *writerTable, u uint32) {
 	if old := r.writers[pg]; old != nil && old != t {
 		r.spare = append(r.spare, old)
 	}
-	if t == nil {
-		delete(r.writers, pg)
-	} else {
+	switch {
+	case t != nil:
 		r.writers[pg] = t
+		delete(r.uniform, pg)
+	case u != 0:
+		delete(r.writers, pg)
+		r.uniform[pg] = u
+	default:
+		delete(r.writers, pg)
+		delete(r.uniform, pg)
 	}
-	if r.lastPage == pg {
-		r.last = nil
-	}
+	r.lastPage, r.lastT, r.lastU, r.lastOK = pg, t, u, true
 }
 
 // discard forgets unmapped memory: its bytes and who wrote them.
 func (r *reference) discard(addr, n uint64) {
 	r.mem.Discard(addr, n)
 	for index := (addr + PageSize - 1) / PageSize; index < (addr+n)/PageSize; index++ {
-		r.setTable(index, nil)
-		delete(r.uniform, index)
+		r.setPage(index, nil, 0)
 	}
-	r.last = nil
 }
 
 func (r *reference) read(addr, n uint64) []byte {
@@ -72,29 +81,21 @@ func (r *reference) tag(addr, n uint64, gid uint32) {
 		pg := a / PageSize
 		stop := min(end, (pg+1)*PageSize)
 		if a == pg*PageSize && stop == (pg+1)*PageSize {
-			// The whole page: one writer.
-			r.setTable(pg, nil)
-			if gid == 0 {
-				delete(r.uniform, pg)
-			} else {
-				r.uniform[pg] = gid
-			}
+			r.setPage(pg, nil, gid) // the whole page: one writer
 			a = stop
 			continue
 		}
-		t := r.writersOf(pg)
+		t, u := r.page(pg)
 		if t == nil {
-			u, ok := r.uniform[pg]
-			if !ok && gid == 0 {
+			if u == 0 && gid == 0 {
 				a = stop
 				continue
 			}
-			t = takeSpare(&r.spare, func() *[PageSize / 4]uint32 { return new([PageSize / 4]uint32) })
+			t = takeSpare(&r.spare, func() *writerTable { return new(writerTable) })
 			for i := range t {
 				t[i] = u
 			}
-			delete(r.uniform, pg)
-			r.writers[pg] = t
+			r.setPage(pg, t, 0)
 		}
 		for ; a < stop; a += 4 {
 			t[a%PageSize/4] = gid
@@ -115,9 +116,9 @@ func (r *reference) fill(addr, n uint64, v byte, gid uint32) {
 // writer is the gid of the op that last wrote addr's dword (0: none since
 // the memory was created, filled or written by the CPU).
 func (r *reference) writer(addr uint64) uint32 {
-	t := r.writersOf(addr / PageSize)
+	t, u := r.page(addr / PageSize)
 	if t == nil {
-		return r.uniform[addr/PageSize]
+		return u
 	}
 	return t[addr%PageSize/4]
 }
@@ -130,12 +131,12 @@ func (r *reference) lastWriter(addr, n uint64) uint32 {
 	for a := addr &^ 3; a < end; {
 		pg := a / PageSize
 		stop := min(end, (pg+1)*PageSize)
-		if t := r.writersOf(pg); t != nil {
+		if t, u := r.page(pg); t != nil {
 			for i := a % PageSize / 4; a < stop; a, i = a+4, i+1 {
 				w = max(w, t[i])
 			}
 		} else {
-			w = max(w, r.uniform[pg])
+			w = max(w, u)
 		}
 		a = stop
 	}
