@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/ebref/ebref/cmdbuf"
 )
@@ -797,8 +798,9 @@ func (m *Machine) readMissBlock(rc *opCtx, client cmdbuf.Client, path []*level, 
 			return false
 		}
 	}
+	// The lines are consecutive in memory and in the slice: one read.
+	mem.mem.Read(la, unsafe.Slice(&lines[0][0], len(lines)*LineSize))
 	for i := range lines {
-		mem.mem.Read(la+uint64(i)*LineSize, lines[i][:])
 		takes[i*len(path)+len(path)-1] = ^uint64(0)
 	}
 	first := uint(la >> 6 % blockLines)
