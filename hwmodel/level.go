@@ -678,6 +678,45 @@ func (m *Machine) store(op *opRec, client cmdbuf.Client, lv *level, addr uint64,
 	if data {
 		m.effects.addAccess(access{op: op, lv: lv, addr: addr, n: len(src), kind: accessWrite, client: client})
 	}
+	for len(src) > 0 {
+		k := addr >> blockShift
+		n := int(min(addr+uint64(len(src)), (k+1)<<blockShift) - addr)
+		if !m.perLine && !lv.isMem() && addr%LineSize == 0 && n%LineSize == 0 && lv.block(k) == nil && lv.fxAt(k) == nil {
+			m.storeAbsent(op, client, lv, addr, src[:n], data)
+		} else {
+			m.storeLines(op, client, lv, addr, src[:n], data)
+		}
+		addr, src = addr+uint64(n), src[n:]
+	}
+}
+
+// storeAbsent is store for whole lines of one block that the cache holds
+// none of and that have no effect in flight there: one effect for them all
+// (logAbsent), and the lines written in place into a new block.
+func (m *Machine) storeAbsent(op *opRec, client cmdbuf.Client, lv *level, la uint64, src []byte, data bool) {
+	n := len(src) / LineSize
+	m.logAbsent(op, client, lv, la, n)
+	b := lv.newBlock(la >> blockShift)
+	var tag uint32
+	if data {
+		tag = op.gid
+	}
+	first := uint(la >> 6 % blockLines)
+	for i := range n {
+		ln := &b.lines[first+uint(i)]
+		ln.data = [LineSize]byte(src[i*LineSize:])
+		ln.valid, ln.dirty, ln.tag = ^uint64(0), ^uint64(0), tag
+	}
+	mask := spanMask(int(first), n)
+	b.held |= mask
+	if b.dirty == 0 {
+		lv.dirtyBlocks++
+	}
+	b.dirty |= mask
+}
+
+// storeLines is store a line at a time.
+func (m *Machine) storeLines(op *opRec, client cmdbuf.Client, lv *level, addr uint64, src []byte, data bool) {
 	lineSpans(addr, len(src), func(la uint64, off, k, i int) {
 		mask := spanMask(off, k)
 		m.logEffect(op, client, lv, la, mask)
