@@ -389,7 +389,9 @@ func (b *asmb) capture(p *programs, cfg programConfig, c Capture, done string) {
 	b.mark(read)
 	b.add(
 		asm.Mov.Reg(asm.R1, asm.R8),
-		asm.Mov.Imm(asm.R2, 0),
+		// BPF_RB_NO_WAKEUP: waking the reader for each chunk costs the
+		// traced call more than the copy; the reader polls (readPoll).
+		asm.Mov.Imm(asm.R2, 1),
 		asm.FnRingbufSubmit.Call(),
 		asm.Add.Imm(asm.R6, per),
 		asm.JGE.Imm(asm.R6, per*maxChunks, done),

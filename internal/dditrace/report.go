@@ -34,6 +34,10 @@ type Overhead struct {
 	// FloorNs is the latency the probes report for that empty
 	// function: the part of every latency below that is the probes'.
 	FloorNs float64 `json:"floor_ns"`
+	// CaptureNs is what a Barrier call of CaptureRecords records costs
+	// more for the copy of its records (outside its latency).
+	CaptureNs      float64 `json:"capture_ns"`
+	CaptureRecords int     `json:"capture_records"`
 }
 
 // DDI is one entry point's calls.
@@ -84,6 +88,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "traced pid %d (%s) for %.2f s with %d uprobes\n", r.PID, r.Executable, r.Seconds, r.Probes)
 	fmt.Fprintf(&b, "probe overhead: about %.0f ns a traced call; the latencies below include about %.0f ns of it\n",
 		r.Overhead.CallNs, r.Overhead.FloorNs)
+	capture := fmt.Sprintf("about %.0f ns", r.Overhead.CaptureNs)
+	if r.Overhead.CaptureNs < 100 {
+		capture = "under 100 ns"
+	}
+	fmt.Fprintf(&b, "copying a Barrier call's records: %s more for %d records, outside its latency\n",
+		capture, r.Overhead.CaptureRecords)
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(&b, "not linked by the program (never called): %s\n", strings.Join(r.Missing, ", "))
 	}

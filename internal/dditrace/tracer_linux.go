@@ -17,6 +17,7 @@ import (
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/ringbuf"
 	"github.com/cilium/ebpf/rlimit"
+	"github.com/ebref/ebref/ddi"
 	"golang.org/x/sys/unix"
 )
 
@@ -244,7 +245,7 @@ func (t *trace) read() {
 	defer close(t.readDone)
 	var rec ringbuf.Record
 	for {
-		if err := t.rd.ReadInto(&rec); err != nil {
+		if err := readPolling(t.rd, &rec); err != nil {
 			if !errors.Is(err, ringbuf.ErrFlushed) && !errors.Is(err, os.ErrClosed) {
 				t.readErr = err
 			}
@@ -267,6 +268,22 @@ func (t *trace) read() {
 		if err != nil {
 			t.readErr = err
 			return
+		}
+	}
+}
+
+// readPoll is how often the reader looks at the ring buffer: the probes
+// submit without waking it.
+const readPoll = 2 * time.Millisecond
+
+// readPolling reads the next record, looking every readPoll; it returns
+// the reader's errors but a deadline's.
+func readPolling(rd *ringbuf.Reader, rec *ringbuf.Record) error {
+	for {
+		rd.SetDeadline(time.Now().Add(readPoll))
+		err := rd.ReadInto(rec)
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			return err
 		}
 	}
 }
@@ -374,48 +391,88 @@ func (t *trace) close() {
 //go:noinline
 func calibrationTarget(x uint64) uint64 { return x + 1 }
 
+// captureTarget takes its arguments where Barrier does (a pointer, then a
+// slice of records), so that its probes copy the records as Barrier's do.
+//
+//go:noinline
+func captureTarget(_ *byte, bs []ddi.Barrier) uint64 { return uint64(len(bs)) }
+
 // calibrationSink keeps the calls' result alive.
 var calibrationSink uint64
 
-const calibrationSymbol = "github.com/ebref/ebref/internal/dditrace.calibrationTarget"
+const (
+	calibrationSymbol = "github.com/ebref/ebref/internal/dditrace.calibrationTarget"
+	captureSymbol     = "github.com/ebref/ebref/internal/dditrace.captureTarget"
+	// calibrationRecords is the records of the measured capture.
+	calibrationRecords = 16
+)
 
-// calibrate measures what a probed call costs: the same loop of calls
-// to an empty function without and with probes, and the latency the
-// probes see for it.
+// calibrate measures what probes cost: the same loop of calls to an empty
+// function without and with probes, the latency the probes see for it,
+// and the same for a function whose probes copy calibrationRecords
+// records as a Barrier call's do.
 func calibrate() (Overhead, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return Overhead{}, err
 	}
-	eps := []EntryPoint{{Name: "calibration", Symbol: calibrationSymbol}}
+	eps := []EntryPoint{{Name: "calibration", Symbol: calibrationSymbol}, {Name: "capture", Symbol: captureSymbol, Capture: Capture0094}}
 	bin, err := ReadBinary(self, eps)
 	if err != nil {
 		return Overhead{}, err
+	}
+	if len(bin.Functions) != len(eps) {
+		return Overhead{}, fmt.Errorf("%s lacks the calibration functions", self)
 	}
 	dev, ino, err := currentPidns()
 	if err != nil {
 		return Overhead{}, err
 	}
 	p, err := newPrograms(programConfig{tgid: uint32(os.Getpid()), pidnsDev: dev, pidnsIno: ino, goidOffset: -1,
-		stackHiOffset: bin.StackHiOffset, entries: 1, ringBytes: os.Getpagesize(), multi: haveUprobeMulti()})
+		stackHiOffset: bin.StackHiOffset, entries: len(eps), ringBytes: 64 << 10, multi: haveUprobeMulti()})
 	if err != nil {
 		return Overhead{}, err
 	}
 	defer p.close()
-	const calls = 4000
-	loop := func() time.Duration {
-		best := time.Duration(1 << 62)
-		for range 3 {
-			x, start := uint64(0), time.Now()
-			for range calls {
-				x = calibrationTarget(x)
-			}
-			best = min(best, time.Since(start))
-			calibrationSink = x
-		}
-		return best
+	rd, err := ringbuf.NewReader(p.events)
+	if err != nil {
+		return Overhead{}, err
 	}
-	bare := loop()
+	drained := make(chan struct{})
+	go func() { // the capture's events are read and dropped
+		defer close(drained)
+		var rec ringbuf.Record
+		for readPolling(rd, &rec) == nil {
+		}
+	}()
+	defer func() { rd.Close(); <-drained }()
+
+	const calls = 2000
+	bs := make([]ddi.Barrier, calibrationRecords)
+	best := func(f func()) time.Duration {
+		d := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			f()
+			d = min(d, time.Since(start))
+		}
+		return d
+	}
+	empty := func() {
+		x := uint64(0)
+		for range calls {
+			x = calibrationTarget(x)
+		}
+		calibrationSink = x
+	}
+	capture := func() {
+		x := uint64(0)
+		for range calls {
+			x += captureTarget(nil, bs)
+		}
+		calibrationSink = x
+	}
+	bareEmpty, bareCapture := best(empty), best(capture)
 	entry, ret, err := attachProbes(p, bin, eps)
 	defer func() {
 		for _, l := range append(entry, ret...) {
@@ -425,7 +482,7 @@ func calibrate() (Overhead, error) {
 	if err != nil {
 		return Overhead{}, err
 	}
-	probed := loop()
+	probedEmpty, probedCapture := best(empty), best(capture)
 	c, err := p.readCounters()
 	if err != nil {
 		return Overhead{}, err
@@ -434,11 +491,14 @@ func calibrate() (Overhead, error) {
 	for _, n := range c[:Buckets] {
 		returned += n
 	}
-	if returned == 0 {
-		return Overhead{}, errors.New("the probes on the tracer's own empty function saw no call")
+	if returned == 0 || c[slotsPerEntry+slotEntries] == 0 {
+		return Overhead{}, errors.New("the probes on the tracer's own calibration functions saw no call")
 	}
+	call := float64(probedEmpty-bareEmpty) / calls
 	return Overhead{
-		CallNs:  float64(probed-bare) / calls,
-		FloorNs: float64(c[slotSumNs]) / float64(returned),
+		CallNs:         call,
+		FloorNs:        float64(c[slotSumNs]) / float64(returned),
+		CaptureNs:      max(0, float64(probedCapture-bareCapture)/calls-call),
+		CaptureRecords: calibrationRecords,
 	}, nil
 }

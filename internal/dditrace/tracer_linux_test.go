@@ -140,6 +140,8 @@ func checkTracedRun(t *testing.T, r *Report, calls []*Call, expect string, wantC
 	assert.Greater(t, len(goroutines), 300, "the main goroutine, 300 fresh ones and four at once")
 	assert.Positive(t, r.Overhead.CallNs)
 	assert.Positive(t, r.Overhead.FloorNs)
+	assert.Equal(t, calibrationRecords, r.Overhead.CaptureRecords)
+	assert.GreaterOrEqual(t, r.Overhead.CaptureNs, 0.0)
 	assert.Equal(t, 15, len(r.DDIs))
 }
 

@@ -69,6 +69,7 @@ func TestTraceOutDecodes(t *testing.T) {
 	assert.Contains(t, stdout, "barrier calls: 515\n", "the traced program's own output")
 	assert.Contains(t, stdout, "Barrier (PFND3D12DDI_BARRIER_0094)")
 	assert.Contains(t, stdout, "probe overhead: about")
+	assert.Contains(t, stdout, "more for 16 records, outside its latency")
 	assert.Contains(t, stdout, "@Barrier (PFND3D12DDI_BARRIER_0094) latency (ns), 509 calls")
 	assert.Contains(t, stdout, "wrote 515 Barrier calls")
 
