@@ -565,6 +565,12 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 		if send == 0 {
 			continue
 		}
+		// Into memory, by an op every later one is ordered after, over
+		// lines with no effect in flight at either level, the write-back
+		// logs nothing (logChange and logClean would return at once): the
+		// bytes go straight to memory.
+		direct := !m.perLine && lv.parent.isMem() && m.settledOp(ctx.op) &&
+			lv.fxAt(la>>blockShift) == nil && lv.parent.fxAt(la>>blockShift) == nil
 		// Write runs of dirty bytes to the parent.
 		for rest := send; rest != 0; {
 			i := bits.TrailingZeros64(rest)
@@ -572,7 +578,12 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 			rest &^= spanMask(i, j-i)
 			a := la + uint64(i)
 			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
-			m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
+			if direct {
+				m.poll()
+				lv.parent.mem.Write(a, ln.data[i:j])
+			} else {
+				m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
+			}
 			if lv.parent.isMem() {
 				m.checkMetadataClobber(ctx, lv, a, uint64(j-i), ln.tag)
 			}
@@ -581,7 +592,9 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 				lv.parent.lineAt(la).tag = ln.tag
 			}
 		}
-		m.logClean(ctx.op, ctx.client, lv, la, send)
+		if !direct {
+			m.logClean(ctx.op, ctx.client, lv, la, send)
+		}
 		ln.dirty &^= send
 		if ln.dirty == 0 {
 			lv.markClean(lv.block(la>>blockShift), uint(la>>6%blockLines))
