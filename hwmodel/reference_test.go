@@ -1,0 +1,72 @@
+package hwmodel
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The reference names each dword's last writer, keeping one gid for a
+// page one op wrote whole and a table where writes cover part of one; the
+// two forms give the same answers as a table per page would.
+func TestReferenceWriters(t *testing.T) {
+	r := newReference()
+	const base = 0x100000000
+	pg := func(i uint64) uint64 { return base + i*PageSize }
+
+	// A whole page: one writer, no table.
+	r.fill(pg(0), PageSize, 0xaa, 7)
+	assert.Equal(t, uint32(7), r.writer(pg(0)))
+	assert.Equal(t, uint32(7), r.writer(pg(0)+PageSize-4))
+	assert.Empty(t, r.writers)
+	assert.Equal(t, map[uint64]uint32{pg(0) / PageSize: 7}, r.uniform)
+
+	// Part of it: a table that keeps the rest's writer.
+	r.write(pg(0)+64, make([]byte, 8), 9)
+	assert.Equal(t, uint32(7), r.writer(pg(0)+60))
+	assert.Equal(t, uint32(9), r.writer(pg(0)+64))
+	assert.Equal(t, uint32(9), r.writer(pg(0)+68))
+	assert.Equal(t, uint32(7), r.writer(pg(0)+72))
+	assert.Len(t, r.writers, 1)
+	assert.Empty(t, r.uniform)
+	assert.Equal(t, uint32(9), r.lastWriter(pg(0), PageSize))
+	assert.Equal(t, uint32(7), r.lastWriter(pg(0)+72, 64))
+
+	// Whole again: the table goes back to the spares.
+	r.fill(pg(0), PageSize, 0, 11)
+	assert.Equal(t, uint32(11), r.writer(pg(0)+64))
+	assert.Empty(t, r.writers)
+	assert.Len(t, r.spare, 1)
+
+	// A write across two pages' edge, whole on neither; then a range over
+	// a written page, an unwritten one and a uniform one.
+	r.write(pg(2)-8, make([]byte, 16), 13)
+	assert.Equal(t, uint32(0), r.writer(pg(2)-12))
+	assert.Equal(t, uint32(13), r.writer(pg(2)-8))
+	assert.Equal(t, uint32(13), r.writer(pg(2)+4))
+	assert.Equal(t, uint32(0), r.writer(pg(2)+8))
+	assert.Equal(t, uint32(13), r.lastWriter(pg(1), 2*PageSize))
+	assert.Equal(t, uint32(11), r.lastWriter(pg(0), PageSize))
+	assert.Equal(t, uint32(0), r.lastWriter(pg(3), 64), "nobody wrote page 3 yet")
+
+	// The CPU writing part of a uniform page: those dwords' writer is
+	// nobody.
+	r.fill(pg(3), PageSize, 2, 15)
+	r.write(pg(3)+128, make([]byte, 4), 0)
+	assert.Equal(t, uint32(0), r.writer(pg(3)+128))
+	assert.Equal(t, uint32(15), r.writer(pg(3)+132))
+
+	// A whole page written by nobody (the CPU): no writer, no entry.
+	r.fill(pg(0), PageSize, 0, 0)
+	assert.Equal(t, uint32(0), r.writer(pg(0)))
+	assert.NotContains(t, r.uniform, pg(0)/PageSize)
+
+	// Discarded memory has no writers left.
+	r.fill(pg(4), 2*PageSize, 1, 17)
+	r.discard(pg(1), 5*PageSize)
+	for i := uint64(1); i < 6; i++ {
+		assert.Equal(t, uint32(0), r.writer(pg(i)+8), "page %d", i)
+	}
+	assert.Empty(t, r.writers)
+	assert.Empty(t, r.uniform)
+}
