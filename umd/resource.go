@@ -517,8 +517,7 @@ func (d *Device) aliasedMetadata(s *spans) {
 // holdsOther reports whether the memory between a cache range before (the
 // range [before.lo, lo)) and hi holds bytes of a resource other than one
 // whose data the range before covers (a texture's metadata follows its
-// data: it is the same resource's).
-// rmu must be held for reading.
+// data: it is the same resource's). The caller holds rmu for reading.
 func (d *Device) holdsOther(before span, lo, hi uint64) bool {
 	if hi <= lo {
 		return false
