@@ -74,14 +74,22 @@ func runTrace(e *env, args []string) int {
 			return usageError(e, fs, traceSynopsis, "--out: %v", err)
 		}
 	}
+	// The first interrupt ends the trace and prints what it saw; the
+	// default handling comes back for a second one.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	opts := dditrace.Options{PID: *pid, Command: command, Duration: *duration, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr}
 	if *asJSON {
 		opts.Stdout = e.stderr
 	}
 	if w != nil {
 		opts.OnCall = w.write
+	}
+	if *pid != 0 {
+		opts.Attached = func(pid int) {
+			fmt.Fprintf(e.stderr, "ebref trace: tracing pid %d; interrupt to stop\n", pid)
+		}
 	}
 	res, err := dditrace.Run(ctx, opts)
 	if w != nil {

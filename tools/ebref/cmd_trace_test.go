@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -194,4 +195,32 @@ func TestTracePIDForADuration(t *testing.T) {
 	_, err = stdin.Write([]byte("go\n"))
 	require.NoError(t, err)
 	require.NoError(t, cmd.Wait())
+}
+
+// An interrupt ends a trace of a running process: the report is printed
+// and the exit status is 0.
+func TestTraceInterrupted(t *testing.T) {
+	needBPF(t)
+	dir := t.TempDir()
+	traced := build(t, dir, "../../internal/dditrace/testdata/traced", "traced")
+	bin := build(t, dir, ".", "ebref")
+	target := exec.Command(traced, "-wait")
+	_, err := target.StdinPipe() // held open: it waits for ever
+	require.NoError(t, err)
+	require.NoError(t, target.Start())
+	defer target.Process.Kill()
+
+	tracer := exec.Command(bin, "trace", "--pid", strconv.Itoa(target.Process.Pid))
+	var stdout strings.Builder
+	tracer.Stdout = &stdout
+	stderr, err := tracer.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, tracer.Start())
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, fmt.Sprintf("ebref trace: tracing pid %d; interrupt to stop\n", target.Process.Pid), line)
+	require.NoError(t, tracer.Process.Signal(os.Interrupt))
+	require.NoError(t, tracer.Wait(), "the interrupted trace ends well")
+	assert.Contains(t, stdout.String(), fmt.Sprintf("traced pid %d", target.Process.Pid))
+	assert.Contains(t, stdout.String(), "Barrier (PFND3D12DDI_BARRIER_0094)")
 }
