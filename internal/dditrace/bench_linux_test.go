@@ -4,6 +4,7 @@ package dditrace
 
 import (
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/cilium/ebpf"
@@ -29,7 +30,7 @@ func BenchmarkProbedCall(b *testing.B) {
 		for b.Loop() {
 			x = calibrationTarget(x)
 		}
-		calibrationSink = x
+		runtime.KeepAlive(x)
 	}
 	b.Run("bare", loop)
 	b.Run("empty-programs", func(b *testing.B) {

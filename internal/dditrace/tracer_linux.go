@@ -397,9 +397,6 @@ func calibrationTarget(x uint64) uint64 { return x + 1 }
 //go:noinline
 func captureTarget(_ *byte, bs []ddi.Barrier) uint64 { return uint64(len(bs)) }
 
-// calibrationSink keeps the calls' result alive.
-var calibrationSink uint64
-
 const (
 	calibrationSymbol = "github.com/ebref/ebref/internal/dditrace.calibrationTarget"
 	captureSymbol     = "github.com/ebref/ebref/internal/dditrace.captureTarget"
@@ -463,14 +460,14 @@ func calibrate() (Overhead, error) {
 		for range calls {
 			x = calibrationTarget(x)
 		}
-		calibrationSink = x
+		runtime.KeepAlive(x)
 	}
 	capture := func() {
 		x := uint64(0)
 		for range calls {
 			x += captureTarget(nil, bs)
 		}
-		calibrationSink = x
+		runtime.KeepAlive(x)
 	}
 	bareEmpty, bareCapture := best(empty), best(capture)
 	entry, ret, err := attachProbes(p, bin, eps)
