@@ -42,8 +42,12 @@ type Binary struct {
 var ErrNotEbref = errors.New("the executable links none of ebref's DDI entry points (is it a Go program that imports github.com/ebref/ebref/umd?)")
 
 // maxFunctionBytes bounds the body decoded for one function, so that a
-// corrupt symbol table cannot make the tracer read gigabytes.
-const maxFunctionBytes = 1 << 20
+// corrupt symbol table cannot make the tracer read gigabytes; maxReturns
+// bounds the probes one function gets (ebref's have a few dozen at most).
+const (
+	maxFunctionBytes = 1 << 20
+	maxReturns       = 1024
+)
 
 // ReadBinary finds the entry points in the executable at path, and their
 // RET instructions. Entry points the program does not link (the linker
@@ -169,6 +173,9 @@ func findReturns(code []byte) ([]uint64, error) {
 			return nil, fmt.Errorf("+%#x: cannot decode the instruction at % x: %w", off, code[off:off+n], err)
 		}
 		if inst.Op == x86asm.RET {
+			if len(rets) == maxReturns {
+				return nil, fmt.Errorf("more than %d RET instructions: not a compiled entry point of ebref", maxReturns)
+			}
 			rets = append(rets, uint64(off))
 		}
 		off += inst.Len

@@ -1,6 +1,7 @@
 package dditrace
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -31,6 +32,15 @@ func TestFindReturnsNamesUndecodableBytes(t *testing.T) {
 	_, err := findReturns([]byte{0x90, 0x0f, 0x0b, 0x06, 0xc3})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "+0x3: cannot decode the instruction at 06 c3")
+}
+
+func TestFindReturnsBoundsTheProbes(t *testing.T) {
+	code := bytes.Repeat([]byte{0xc3}, maxReturns+1)
+	_, err := findReturns(code)
+	assert.ErrorContains(t, err, "more than 1024 RET instructions")
+	rets, err := findReturns(code[:maxReturns])
+	require.NoError(t, err)
+	assert.Len(t, rets, maxReturns)
 }
 
 func TestReadBinaryRefusesWhatIsNotEbref(t *testing.T) {

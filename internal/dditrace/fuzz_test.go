@@ -1,6 +1,8 @@
 package dditrace
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -39,6 +41,41 @@ func FuzzAssembler(f *testing.F) {
 			stride := uint64(EntryPoints[c.Entry].Capture.Stride())
 			if !c.Fault && uint64(len(c.Records)) != min(c.Count, maxCaptured(EntryPoints[c.Entry].Capture))*stride {
 				t.Fatalf("a call of %d records came out with %d bytes", c.Count, len(c.Records))
+			}
+		}
+	})
+}
+
+// Whatever file the tracer is pointed at, reading it ends in an error or
+// in functions with their RETs, never a panic; debug/elf bounds what a
+// section's size makes it allocate, and maxFunctionBytes what is decoded.
+func FuzzReadBinary(f *testing.F) {
+	self, err := os.Executable()
+	if err != nil {
+		f.Fatal(err)
+	}
+	head := make([]byte, 4096)
+	if fd, err := os.Open(self); err == nil {
+		n, _ := fd.Read(head)
+		head = head[:n]
+		fd.Close()
+	}
+	f.Add(head)
+	f.Add([]byte("\x7fELF\x02\x01\x01"))
+	f.Add([]byte("#!/bin/sh\n"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "bin")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Skip(err)
+		}
+		b, err := ReadBinary(path, EntryPoints)
+		if err != nil {
+			return
+		}
+		for _, fn := range b.Functions {
+			if len(fn.Returns) == 0 || len(fn.Returns) > maxReturns || fn.Size > maxFunctionBytes {
+				t.Fatalf("%s: %d RETs in %d bytes", fn.Symbol, len(fn.Returns), fn.Size)
 			}
 		}
 	})
