@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,17 +164,7 @@ func TestTraceEbref(t *testing.T) {
 // it be.
 func TestTracePIDForADuration(t *testing.T) {
 	needBPF(t)
-	traced := build(t, t.TempDir(), "../../internal/dditrace/testdata/traced", "traced")
-	cmd := exec.Command(traced, "-wait")
-	stdin, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	require.NoError(t, err)
-	require.Equal(t, "ready\n", line, "it has created its device and waits")
+	cmd, stdin := startWaiting(t, build(t, t.TempDir(), "../../internal/dditrace/testdata/traced", "traced"))
 
 	pid := strconv.Itoa(cmd.Process.Pid)
 	code, out, stderr := ebref(t, nil, "trace", "--pid", pid, "--duration", "300ms", "--json")
@@ -192,9 +183,26 @@ func TestTracePIDForADuration(t *testing.T) {
 		assert.Zero(t, d.Calls, "%s: the process made no call while traced", d.Name)
 	}
 	// The process goes on untraced.
-	_, err = stdin.Write([]byte("go\n"))
+	_, err := stdin.Write([]byte("go\n"))
 	require.NoError(t, err)
 	require.NoError(t, cmd.Wait())
+}
+
+// startWaiting starts testdata/traced with -wait and returns once it has
+// made its device and waits for a line on the stdin it returns.
+func startWaiting(t *testing.T, traced string) (*exec.Cmd, io.Writer) {
+	t.Helper()
+	cmd := exec.Command(traced, "-wait")
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "ready\n", line, "it has created its device and waits")
+	return cmd, stdin
 }
 
 // An interrupt ends a trace of a running process: the report is printed
@@ -204,11 +212,7 @@ func TestTraceInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	traced := build(t, dir, "../../internal/dditrace/testdata/traced", "traced")
 	bin := build(t, dir, ".", "ebref")
-	target := exec.Command(traced, "-wait")
-	_, err := target.StdinPipe() // held open: it waits for ever
-	require.NoError(t, err)
-	require.NoError(t, target.Start())
-	defer target.Process.Kill()
+	target, _ := startWaiting(t, traced) // its stdin held open: it waits for ever
 
 	tracer := exec.Command(bin, "trace", "--pid", strconv.Itoa(target.Process.Pid))
 	var stdout strings.Builder
