@@ -1,5 +1,11 @@
 package dditrace
 
+import (
+	"unsafe"
+
+	"github.com/ebref/ebref/ddi"
+)
+
 // Capture says which barrier array, if any, an entry point's probe copies
 // out of the traced process.
 type Capture uint8
@@ -15,13 +21,14 @@ const (
 	Capture0088
 )
 
-// Stride is the size of one captured record.
+// Stride is the size of one captured record: the Go record types have the
+// header's C layout (proven by package ddi's cgo layout test).
 func (c Capture) Stride() int {
 	switch c {
 	case Capture0094:
-		return 72
+		return int(unsafe.Sizeof(ddi.Barrier{}))
 	case Capture0088:
-		return 80
+		return int(unsafe.Sizeof(ddi.Barrier0088{}))
 	}
 	return 0
 }
