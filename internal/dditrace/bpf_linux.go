@@ -75,10 +75,6 @@ type programConfig struct {
 // variable so that tests can take the other path.
 var haveUprobeMulti = func() bool { return features.HaveBPFLinkUprobeMulti() == nil }
 
-// ErrPermission wraps the failure to load BPF programs for want of
-// privilege.
-var ErrPermission = errors.New("loading BPF programs needs root, or CAP_BPF with CAP_PERFMON")
-
 func permission(what string, err error) error {
 	if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) {
 		return fmt.Errorf("%w (%s: %v)", ErrPermission, what, err)

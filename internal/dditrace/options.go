@@ -1,10 +1,15 @@
 package dditrace
 
 import (
+	"errors"
 	"io"
 	"os"
 	"time"
 )
+
+// ErrPermission wraps the failure to load BPF programs for want of
+// privilege.
+var ErrPermission = errors.New("loading BPF programs needs root, or CAP_BPF with CAP_PERFMON")
 
 // Options says what to trace.
 type Options struct {

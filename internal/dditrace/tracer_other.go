@@ -7,10 +7,6 @@ import (
 	"errors"
 )
 
-// ErrPermission wraps the failure to load BPF programs for want of
-// privilege.
-var ErrPermission = errors.New("loading BPF programs needs root, or CAP_BPF with CAP_PERFMON")
-
 var errPlatform = errors.New("tracing needs Linux on amd64 (uprobes and BPF programs for Go's amd64 register ABI)")
 
 // Check reports that this platform cannot trace.
