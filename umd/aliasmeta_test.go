@@ -52,3 +52,28 @@ func TestAliasedMetadata(t *testing.T) {
 func metaOf(r *Resource) span {
 	return span{lo: r.Addr + r.DataSize, hi: r.Addr + r.DataSize + r.MetaSize}
 }
+
+// firstAtOrAfter, galloping from a lower bound, finds what a binary search
+// of every resource finds, for every address and every valid start:
+// resources sharing an address, addresses between and past them.
+func TestFirstAtOrAfter(t *testing.T) {
+	d := &Device{}
+	for _, a := range []uint64{0, 0, 64, 64, 64, 128, 4096, 4096, 1 << 20, 1<<20 + 64, 1 << 30} {
+		d.byAddr = append(d.byAddr, &Resource{Addr: a})
+	}
+	var addrs []uint64
+	for _, r := range d.byAddr {
+		addrs = append(addrs, r.Addr-1, r.Addr, r.Addr+1) // 0-1 wraps to past them all
+	}
+	for _, a := range addrs {
+		want := 0
+		for want < len(d.byAddr) && d.byAddr[want].Addr < a {
+			want++
+		}
+		for from := 0; from <= want; from++ {
+			assert.Equal(t, want, d.firstAtOrAfter(a, from), "address %#x from %d", a, from)
+		}
+	}
+	d.byAddr = nil
+	assert.Zero(t, d.firstAtOrAfter(64, 0), "no resources")
+}

@@ -518,14 +518,15 @@ func (d *Device) aliasedMetadata(s *spans) {
 // range [before.lo, lo)) and hi holds bytes of a resource other than one
 // whose data the range before covers (a texture's metadata follows its
 // data: it is the same resource's). The caller holds rmu for reading.
-func (d *Device) holdsOther(before span, lo, hi uint64) bool {
+// Every resource before index from starts below lo; the index of the first
+// that does not is returned, for the next, higher, gap.
+func (d *Device) holdsOther(before span, lo, hi uint64, from int) (bool, int) {
+	i := d.firstAtOrAfter(lo, from)
 	if hi <= lo {
-		return false
+		return false, i
 	}
-	i, _ := slices.BinarySearchFunc(d.byAddr, lo, byAddr)
-	j, _ := slices.BinarySearchFunc(d.byAddr, hi, byAddr)
-	if j > i {
-		return true // one starts in the gap
+	if i < len(d.byAddr) && d.byAddr[i].Addr < hi {
+		return true, i // one starts in the gap
 	}
 	// Those that start before it and reach into it: the furthest end of
 	// each prefix says where to stop looking.
@@ -533,8 +534,21 @@ func (d *Device) holdsOther(before span, lo, hi uint64) bool {
 		r := d.byAddr[k]
 		named := r.Addr < before.hi && before.lo < r.Addr+r.DataSize
 		if r.Addr+r.DataSize+r.MetaSize > lo && !named {
-			return true
+			return true, i
 		}
 	}
-	return false
+	return false, i
+}
+
+// firstAtOrAfter is the index of the first resource that starts at or
+// after a, given that those before index from start below it: a search
+// that gallops from there, so that a call's gaps, which rise, cost about
+// the distance between them rather than a search of every resource each.
+func (d *Device) firstAtOrAfter(a uint64, from int) int {
+	hi, step := from, 1
+	for hi < len(d.byAddr) && d.byAddr[hi].Addr < a {
+		from, hi, step = hi+1, hi+step, step*2
+	}
+	i, _ := slices.BinarySearchFunc(d.byAddr[from:min(hi, len(d.byAddr))], a, byAddr)
+	return from + i
 }

@@ -131,11 +131,16 @@ func (s *spans) each(d *Device, f func(addr, size uint64)) {
 		f(0, 0)
 		return
 	}
+	if len(s.r) == 1 { // no neighbour to join, no index to read
+		f(s.r[0].lo, s.r[0].hi-s.r[0].lo)
+		return
+	}
 	d.rmu.RLock()
 	defer d.rmu.RUnlock()
-	cur := s.r[0]
+	cur, from := s.r[0], 0 // the gaps rise: each search starts where the last one ended
 	for _, r := range s.r[1:] {
-		if d.holdsOther(cur, cur.hi, r.lo) {
+		var other bool
+		if other, from = d.holdsOther(cur, cur.hi, r.lo, from); other {
 			f(cur.lo, cur.hi-cur.lo)
 			cur = r
 			continue
