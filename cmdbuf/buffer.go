@@ -63,13 +63,14 @@ func (b *Buffer) Append(words []uint32) {
 	for len(words) > 0 {
 		cur := b.current()
 		room := cap(cur) - len(cur) - chainDwords
-		// Take as many whole packets as fit.
-		take := 0
+		// Take as many whole packets as fit, noting where the last begins.
+		take, lastStart := 0, 0
 		for take < len(words) {
 			n := packetLen(words[take:])
 			if take+n > room {
 				break
 			}
+			lastStart = take
 			take += n
 		}
 		if take == 0 && len(cur) == 0 {
@@ -85,10 +86,6 @@ func (b *Buffer) Append(words []uint32) {
 			continue
 		}
 		if take > 0 {
-			lastStart := 0
-			for i := 0; i < take; i += packetLen(words[i:]) {
-				lastStart = i
-			}
 			b.last = Pos{len(b.chunks) - 1, len(cur) + lastStart}
 		}
 		b.chunks[len(b.chunks)-1] = append(cur, words[:take]...)

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"strconv"
 	"sync/atomic"
 	"unsafe"
 
@@ -43,6 +44,10 @@ type CommandList struct {
 	// Record-time tracking of the subresources the list touches (track.go).
 	gen    uint32
 	tracks map[ddi.HResource]*track
+	// lastTrack is the tracks entry last found: a barrier asks for its
+	// resource's entry three times (lookup, the sequence check, planning),
+	// and a map lookup costs as much as all of a barrier's field checks.
+	lastTrack *track
 
 	// patches are surface accesses whose compression depends on a layout
 	// the list does not know; the queue sets them at submission.
@@ -160,7 +165,7 @@ func (cl *CommandList) Close() error {
 //go:noinline
 func (cl *CommandList) Destroy() {
 	cl.destroyed = true
-	cl.tracks, cl.patches, cl.assumptions = nil, nil, nil
+	cl.tracks, cl.lastTrack, cl.patches, cl.assumptions = nil, nil, nil, nil
 }
 
 // Reset is pfnResetCommandList: it empties the list and opens it for
@@ -248,7 +253,7 @@ func (cl *CommandList) open(command string) bool {
 // lookup finds a resource by handle, first among those the list has met
 // (no lock), then in the device's table.
 func (cl *CommandList) lookup(h ddi.HResource) *Resource {
-	if t := cl.tracks[h]; t != nil && !t.res.destroyed.Load() {
+	if t := cl.entry(h); t != nil && !t.res.destroyed.Load() {
 		return t.res
 	}
 	return cl.d.resource(h)
@@ -276,22 +281,11 @@ func (cl *CommandList) marker(command string) {
 // appendMarker appends the MARKER of the current command (cl.commands,
 // counted when the command began) to words.
 func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
-	var b [64]byte
+	var b [72]byte // 48 of the command's name, " #", 20 digits at most
 	n := copy(b[:48], command)
 	b[n], b[n+1] = ' ', '#'
-	n += 2
-	var digits [10]byte
-	i := len(digits)
-	for v := cl.commands; ; v /= 10 {
-		i--
-		digits[i] = byte('0' + v%10)
-		if v < 10 {
-			break
-		}
-	}
-	n += copy(b[n:], digits[i:])
-	text := unsafe.String(&b[0], n) // AppendMarker copies it at once
-	return cmdbuf.AppendMarker(words, uint32(cl.commands), text)
+	text := strconv.AppendUint(b[:n+2], uint64(cl.commands), 10)
+	return cmdbuf.AppendMarker(words, uint32(cl.commands), unsafe.String(&text[0], len(text))) // copied at once
 }
 
 // put appends encoded packets (built in cl.words, which it keeps for reuse)

@@ -81,10 +81,11 @@ type track struct {
 // touched it since its last Reset. It allocates only the first time a list
 // meets a resource.
 func (cl *CommandList) trackOf(r *Resource) *track {
-	t := cl.tracks[r.Handle]
+	t := cl.entry(r.Handle)
 	if t == nil {
-		t = &track{}
+		t = &track{res: r}
 		cl.tracks[r.Handle] = t
+		cl.lastTrack = t
 	}
 	if t.gen != cl.gen || t.res != r {
 		t.gen, t.res, t.uniform, t.all = cl.gen, r, true, subState{}
@@ -92,10 +93,25 @@ func (cl *CommandList) trackOf(r *Resource) *track {
 	return t
 }
 
+// entry is the tracks entry of handle h, nil if there is none. An entry,
+// once made, stays the handle's for the list's life (a resource that
+// reuses a destroyed one's handle gets its track reset), and its res is
+// always set, so the last one found answers for its handle.
+func (cl *CommandList) entry(h ddi.HResource) *track {
+	if t := cl.lastTrack; t != nil && t.res.Handle == h {
+		return t
+	}
+	t := cl.tracks[h]
+	if t != nil {
+		cl.lastTrack = t
+	}
+	return t
+}
+
 // known returns the list's knowledge of an existing track, nil if the list
 // has not touched the resource.
 func (cl *CommandList) known(r *Resource) *track {
-	t := cl.tracks[r.Handle]
+	t := cl.entry(r.Handle)
 	if t == nil || t.gen != cl.gen || t.res != r {
 		return nil
 	}
