@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 
@@ -91,10 +92,11 @@ type spans struct {
 }
 
 func (s *spans) add(lo, hi uint64) {
-	i := 0
-	for i < len(s.r) && s.r[i].hi < lo {
-		i++
+	if n := len(s.r); n == 0 || s.r[n-1].hi < lo { // past them all: calls often name resources in address order
+		s.r = append(s.r, span{lo: lo, hi: hi})
+		return
 	}
+	i, _ := slices.BinarySearchFunc(s.r, lo, func(r span, lo uint64) int { return cmp.Compare(r.hi, lo) })
 	j := i
 	for j < len(s.r) && s.r[j].lo <= hi {
 		lo, hi = min(lo, s.r[j].lo), max(hi, s.r[j].hi)

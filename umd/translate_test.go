@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -221,4 +222,42 @@ func TestSpansMergeOnlyWhatTheyName(t *testing.T) {
 	s = spans{whole: true}
 	s.each(d, collect)
 	assert.Equal(t, [][2]uint64{{0, 0}}, got)
+}
+
+// spans.add keeps sorted, disjoint ranges that neither overlap nor touch,
+// covering exactly the union of what was added: checked against a byte map
+// over random adds in every order, in address order (the append path) and
+// touching at either end.
+func TestSpansAddIsTheUnion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 1))
+	for round := range 2000 {
+		var s spans
+		var in [512]bool
+		lo := uint64(0)
+		for range 1 + rng.IntN(12) {
+			if round%2 == 0 { // rising, as calls usually name resources
+				lo += uint64(rng.IntN(40))
+			} else {
+				lo = uint64(rng.IntN(480))
+			}
+			hi := lo + 1 + uint64(rng.IntN(30))
+			s.add(lo, hi)
+			for b := lo; b < hi; b++ {
+				in[b] = true
+			}
+		}
+		var want []span
+		for b := range uint64(len(in)) {
+			switch {
+			case !in[b]:
+			case len(want) > 0 && want[len(want)-1].hi == b:
+				want[len(want)-1].hi++
+			default:
+				want = append(want, span{lo: b, hi: b + 1})
+			}
+		}
+		if !assert.Equal(t, want, s.r, "round %d", round) {
+			return
+		}
+	}
 }
