@@ -547,61 +547,79 @@ func (e *Engine) runSyncOrAsync(p cmdbuf.Packet, cost uint64, syncPart *uint64, 
 // the number of lines written back.
 func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	var flushed uint64
-	for la := range lv.heldLines(addr, size, true) {
-		ln := lv.lineAt(la)
-		send := ln.dirty & ln.valid // as the op sees it, when nothing is in flight on the line
-		if lv.hasEffects(la) {
-			d, v, _ := m.lineView(ctx, lv, la)
-			visible := ^uint64(0)
-			if v != ^uint64(0) || d != ln.data {
-				for i := 0; i < LineSize; i++ {
-					if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != ln.data[i]) {
-						visible &^= 1 << i
-					}
-				}
-			}
-			send = ln.dirty & visible
-		}
-		if send == 0 {
-			continue
-		}
-		// Into memory, by an op every later one is ordered after, over
-		// lines with no effect in flight at either level, the write-back
+	for k, set := range lv.heldBlocks(addr, size, true) {
+		b, blockAddr := lv.block(k), k<<blockShift
+		// Into memory, by an op every later one is ordered after, over a
+		// block with no effect in flight at either level, the write-back
 		// logs nothing (logChange and logClean would return at once): the
-		// bytes go straight to memory.
-		direct := !m.perLine && lv.parent.isMem() && m.settledOp(ctx.op) &&
-			lv.fxAt(la>>blockShift) == nil && lv.parent.fxAt(la>>blockShift) == nil
-		// Write runs of dirty bytes to the parent.
-		for rest := send; rest != 0; {
-			i := bits.TrailingZeros64(rest)
-			j := i + bits.TrailingZeros64(^(rest >> i)) // the run's end (64 if it reaches it)
-			rest &^= spanMask(i, j-i)
-			a := la + uint64(i)
-			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
-			if direct {
-				m.poll()
-				lv.parent.mem.Write(a, ln.data[i:j])
-			} else {
-				m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
-			}
-			if lv.parent.isMem() {
-				m.checkMetadataClobber(ctx, lv, a, uint64(j-i), ln.tag)
-			}
-			if !lv.parent.isMem() {
-				// The data moved; so did its writer.
-				lv.parent.lineAt(la).tag = ln.tag
+		// bytes go straight to memory. Nothing below logs, so this holds
+		// for the whole block.
+		direct := !m.perLine && lv.parent.isMem() && m.settledOp(ctx.op) && lv.fxAt(k) == nil && lv.parent.fxAt(k) == nil
+		// No byte of the lines from the first to the last one written back
+		// has a writer newer than this: a line whose data is at least as
+		// new needs no order check.
+		first, end := uint64(bits.TrailingZeros64(set)), uint64(64-bits.LeadingZeros64(set))
+		newest := m.ref.lastWriter(blockAddr+first*LineSize, (end-first)*LineSize)
+		for ; set != 0; set &= set - 1 {
+			i := uint(bits.TrailingZeros64(set))
+			if m.flushLine(ctx, lv, b, i, blockAddr+uint64(i)*LineSize, direct, newest) {
+				flushed++
 			}
 		}
-		if !direct {
-			m.logClean(ctx.op, ctx.client, lv, la, send)
-		}
-		ln.dirty &^= send
-		if ln.dirty == 0 {
-			lv.markClean(lv.block(la>>blockShift), uint(la>>6%blockLines))
-		}
-		flushed++
 	}
 	return flushed
+}
+
+// flushLine is flushLevel for line i of block b, at la; it reports whether
+// it wrote anything back.
+func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, i uint, la uint64, direct bool, newest uint32) bool {
+	ln := &b.lines[i]
+	send := ln.dirty & ln.valid // as the op sees it, when nothing is in flight on the line
+	if lv.hasEffects(la) {
+		d, v, _ := m.lineView(ctx, lv, la)
+		visible := ^uint64(0)
+		if v != ^uint64(0) || d != ln.data {
+			for i := 0; i < LineSize; i++ {
+				if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != ln.data[i]) {
+					visible &^= 1 << i
+				}
+			}
+		}
+		send = ln.dirty & visible
+	}
+	if send == 0 {
+		return false
+	}
+	// Write runs of dirty bytes to the parent.
+	for rest := send; rest != 0; {
+		i := bits.TrailingZeros64(rest)
+		j := i + bits.TrailingZeros64(^(rest >> i)) // the run's end (64 if it reaches it)
+		rest &^= spanMask(i, j-i)
+		a := la + uint64(i)
+		if newest > ln.tag {
+			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
+		}
+		if direct {
+			m.poll()
+			lv.parent.mem.Write(a, ln.data[i:j])
+		} else {
+			m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
+		}
+		if lv.parent.isMem() {
+			m.checkMetadataClobber(ctx, lv, a, uint64(j-i), ln.tag)
+		} else {
+			// The data moved; so did its writer.
+			lv.parent.lineAt(la).tag = ln.tag
+		}
+	}
+	if !direct {
+		m.logClean(ctx.op, ctx.client, lv, la, send)
+	}
+	ln.dirty &^= send
+	if ln.dirty == 0 {
+		lv.markClean(b, i)
+	}
+	return true
 }
 
 // checkFlushOrder: writing back data older than what the parent already

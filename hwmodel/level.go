@@ -42,6 +42,7 @@ type lineBlock struct {
 
 // level is one place bytes can live: a cache instance or memory.
 type level struct {
+	id     uint8        // the machine's count of levels when it was made: memory 0
 	kind   cmdbuf.Cache // Memory for the memory level
 	engine int          // owning engine; -1 for shared caches and memory
 	name   string
@@ -133,13 +134,13 @@ func (l *level) fxAt(k uint64) *fxBlock {
 	return b
 }
 
-func newCacheLevel(kind cmdbuf.Cache, engine int, name string, parent *level) *level {
-	return &level{kind: kind, engine: engine, name: name, parent: parent,
+func newCacheLevel(id uint8, kind cmdbuf.Cache, engine int, name string, parent *level) *level {
+	return &level{id: id, kind: kind, engine: engine, name: name, parent: parent,
 		blocks: map[uint64]*lineBlock{}, fx: map[uint64]*fxBlock{}}
 }
 
 func newMemLevel(mem *Mem) *level {
-	return &level{kind: Memory, engine: -1, name: "memory", mem: mem, fx: map[uint64]*fxBlock{}}
+	return &level{id: 0, kind: Memory, engine: -1, name: "memory", mem: mem, fx: map[uint64]*fxBlock{}}
 }
 
 func (l *level) isMem() bool { return l.mem != nil }
@@ -848,8 +849,9 @@ func (m *Machine) readMissBlock(rc *opCtx, client cmdbuf.Client, path []*level, 
 		lv := caches[j]
 		m.logAbsent(rc.op, client, lv, la, len(lines))
 		b := lv.newBlock(k)
-		for i := range lines {
-			b.lines[first+uint(i)] = line{data: lines[i], valid: ^uint64(0)}
+		for i := range lines { // field by field: a line literal is built, then copied
+			ln := &b.lines[first+uint(i)]
+			ln.data, ln.valid, ln.dirty, ln.tag = lines[i], ^uint64(0), 0, 0
 		}
 		b.held |= mask
 	}
@@ -979,10 +981,16 @@ func (g *effectLog) dropBucket(k bucketKey, as []*access) {
 	g.spare = append(g.spare, as[:0])
 }
 
-type bucketKey struct {
-	lv *level
-	b  uint64
-}
+// bucketKey names the 4 KiB bucket b of a level's log: b above the level's
+// id, one word, so the map hashes it as an integer (a struct of a pointer
+// and a block hashed as 16 bytes cost a tenth of a copy's time). Block
+// numbers of 64-bit addresses fit in the 56 bits above the id.
+type bucketKey uint64
+
+func bucketOf(lv *level, b uint64) bucketKey { return bucketKey(b<<8 | uint64(lv.id)) }
+
+// block is the bucket's block number.
+func (k bucketKey) block() uint64 { return uint64(k) >> 8 }
 
 func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][]*access)} }
 
@@ -995,7 +1003,7 @@ func (g *effectLog) addAccess(v access) {
 	g.order++
 	a.order = g.order
 	for b := a.addr >> blockShift; b <= (a.addr+uint64(a.n)-1)>>blockShift; b++ {
-		k := bucketKey{a.lv, b}
+		k := bucketOf(a.lv, b)
 		as, ok := g.buckets[k]
 		if n := len(g.spare); !ok && n > 0 {
 			as = g.spare[n-1]
@@ -1016,7 +1024,7 @@ func (g *effectLog) overlapping(lv *level, addr uint64, n int) []*access {
 	end := addr + uint64(n)
 	first := addr >> blockShift
 	for b := first; b <= (end-1)>>blockShift; b++ {
-		for _, a := range g.buckets[bucketKey{lv, b}] {
+		for _, a := range g.buckets[bucketOf(lv, b)] {
 			// One starting in an earlier bucket than b was met there,
 			// unless b is the first bucket looked at.
 			if b > first && a.addr>>blockShift < b {
@@ -1038,7 +1046,7 @@ func (g *effectLog) ofOp(op *opRec, kinds ...accessKind) []*access {
 	var out []*access
 	for k, as := range g.buckets {
 		for _, a := range as {
-			if a.op == op && a.addr>>blockShift == k.b && slices.Contains(kinds, a.kind) {
+			if a.op == op && a.addr>>blockShift == k.block() && slices.Contains(kinds, a.kind) {
 				out = append(out, a)
 			}
 		}
@@ -1060,7 +1068,7 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 		for _, a := range as {
 			if !gone(a.op) {
 				w = append(w, a)
-			} else if a.addr>>blockShift == k.b {
+			} else if a.addr>>blockShift == k.block() {
 				// Once, from the bucket it starts in; every bucket drops
 				// it in this pass, and nothing is logged before the pass ends.
 				g.free = append(g.free, a)
@@ -1075,7 +1083,7 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 	n := 0
 	for k, as := range g.buckets {
 		for _, a := range as {
-			if a.addr>>blockShift == k.b { // once: in the bucket it starts in
+			if a.addr>>blockShift == k.block() { // once: in the bucket it starts in
 				n++
 			}
 		}

@@ -152,8 +152,10 @@ type Machine struct {
 	// reading them wrong later is a consequence, not a new hazard.
 	spoiled [][2]uint64
 	// levels is every level: memory, shared caches, each engine's own.
-	levels  []*level
-	scratch scratch
+	// madeLevels counts the levels made, memory's included: the next id.
+	levels     []*level
+	madeLevels int
+	scratch    scratch
 
 	// retireAt is the effect count at which retire next runs; retireMin
 	// its floor (tests set 0 to retire after every packet).
@@ -188,12 +190,24 @@ func New(p *Profile) (*Machine, error) {
 	return m, nil
 }
 
+// maxLevels bounds the levels a machine makes: memory, each cache shared,
+// each cache of each engine. A level's id is a byte (bucketKey).
+const maxLevels = 1 + int(cmdbuf.NumCaches) + MaxEngines*int(cmdbuf.NumCaches)
+
+var _ [256 - maxLevels]struct{} // does not compile if ids outgrow a byte
+
+// levelID is the id of the next cache level made (memory's is 0).
+func (m *Machine) levelID() uint8 {
+	m.madeLevels++
+	return uint8(m.madeLevels)
+}
+
 func (m *Machine) sharedLevel(k cmdbuf.Cache) *level {
 	if lv, ok := m.shared[k]; ok {
 		return lv
 	}
 	s, _ := m.prof.Spec(k)
-	lv := newCacheLevel(k, -1, k.String(), m.parentLevel(s.Parent, -1))
+	lv := newCacheLevel(m.levelID(), k, -1, k.String(), m.parentLevel(s.Parent, -1))
 	m.shared[k] = lv
 	return lv
 }
@@ -518,7 +532,7 @@ func (m *Machine) NewEngine(kind EngineKind) (*Engine, error) {
 		}
 		if e.caches[k] == nil {
 			parent := ensure(s.Parent)
-			e.caches[k] = newCacheLevel(k, e.id, fmt.Sprintf("%s[%s]", k, e.name), parent)
+			e.caches[k] = newCacheLevel(m.levelID(), k, e.id, fmt.Sprintf("%s[%s]", k, e.name), parent)
 		}
 		return e.caches[k]
 	}
