@@ -782,7 +782,16 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 	end := (addr + uint64(len(dst)) + LineSize - 1) &^ (LineSize - 1)
 	nl := int((end - first) / LineSize)
 	r := pathRead{base: first, levels: len(path), takes: m.scratch.takes(nl * len(path))}
-	lines := m.scratch.lines(nl)
+	// Lines are assembled in place when dst is exactly whole lines (a
+	// scratch buffer of the op's, like the line scratch), and in the line
+	// scratch otherwise, then copied.
+	aligned := len(dst) > 0 && addr == first && uint64(len(dst)) == end-first
+	var lines [][LineSize]byte
+	if aligned {
+		lines = unsafe.Slice((*[LineSize]byte)(dst), nl)
+	} else {
+		lines = m.scratch.lines(nl)
+	}
 	for li := 0; li < nl; li++ {
 		la := first + uint64(li)*LineSize
 		if i := la >> 6 % blockLines; i == 0 || li == 0 {
@@ -814,10 +823,8 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 			below |= takes[j]
 		}
 	}
-	off := int(addr - first)
-	for i := 0; i < len(dst); {
-		li, o := (off+i)/LineSize, (off+i)%LineSize
-		i += copy(dst[i:], lines[li][o:])
+	if !aligned && len(dst) > 0 { // the lines are consecutive in the scratch: one copy
+		copy(dst, unsafe.Slice(&lines[0][0], nl*LineSize)[addr-first:])
 	}
 	return r
 }
