@@ -96,6 +96,52 @@ func (b *Buffer) Append(words []uint32) {
 	}
 }
 
+// Tail is the free room of the current chunk (before the CHAIN that may
+// close it) as an empty slice, for encoding packets in place: Commit then
+// adds them without a copy. Packets that outgrow the room make append move
+// the slice, and Commit copies them as Append would, chaining where Append
+// chains, so the buffer is the same either way. Nothing may be added to
+// the buffer between Tail and Commit.
+func (b *Buffer) Tail() []uint32 {
+	if len(b.chunks) == 0 {
+		return nil // Commit copies: Append makes the first chunk
+	}
+	cur := b.chunks[len(b.chunks)-1]
+	return cur[len(cur):len(cur):max(len(cur), cap(cur)-chainDwords)]
+}
+
+// Commit adds the packets encoded into a slice Tail returned (or into any
+// other slice, which it copies). It reports whether it copied them: then
+// words does not alias the buffer, and the caller may reuse it.
+func (b *Buffer) Commit(words []uint32) (copied bool) {
+	if len(words) == 0 {
+		return false
+	}
+	if !b.atTail(words) {
+		b.Append(words)
+		return true
+	}
+	last := len(b.chunks) - 1
+	cur := b.chunks[last]
+	lastStart := 0
+	for i := 0; i < len(words); i += packetLen(words[i:]) {
+		lastStart = i
+	}
+	b.last = Pos{last, len(cur) + lastStart}
+	b.chunks[last] = cur[:len(cur)+len(words)]
+	return false
+}
+
+// atTail reports whether words begin at the end of the current chunk, in
+// its room: Tail's slice, not moved by append.
+func (b *Buffer) atTail(words []uint32) bool {
+	if len(b.chunks) == 0 {
+		return false
+	}
+	cur := b.chunks[len(b.chunks)-1]
+	return cap(cur) > len(cur) && &cur[:len(cur)+1][len(cur)] == &words[0]
+}
+
 func (b *Buffer) current() []uint32 {
 	if len(b.chunks) == 0 {
 		b.chunks = append(b.chunks, make([]uint32, 0, b.chunkDwords))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -540,4 +541,30 @@ func TestLoadMemoryIsTheDumpsSize(t *testing.T) {
 	// Appending to a loaded buffer does not write into the next chunk.
 	b.Append(AppendWait(nil, Wait{Drain: AllStages, Hold: AllStages}))
 	assert.Equal(t, nop, b.Chunks()[1][0])
+}
+
+// Packets encoded in place through Tail and Commit make the buffer Append
+// makes from the same groups: the same chunks, CHAINs and last packet,
+// whether a group fits the room left, outgrows it, or holds a packet
+// bigger than a chunk.
+func TestTailCommitIsAppend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for round := range 200 {
+		chunk := 16 + rng.IntN(48)
+		a, b := NewBuffer(chunk), NewBuffer(chunk)
+		for range 1 + rng.IntN(40) {
+			var group []uint32
+			for range rng.IntN(5) {
+				group = AppendNop(group, rng.IntN(chunk+8))
+			}
+			a.Append(group)
+			words := b.Tail()
+			for i := 0; i < len(group); i += packetLen(group[i:]) {
+				words = append(words, group[i:i+packetLen(group[i:])]...)
+			}
+			b.Commit(words)
+			require.Equal(t, a.Chunks(), b.Chunks(), "round %d", round)
+			require.Equal(t, a.Last(), b.Last(), "round %d", round)
+		}
+	}
 }

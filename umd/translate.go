@@ -516,7 +516,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	f := &cl.d.opts.Faults
 	t := &cl.d.caches[cl.engine]
 	rec := BarrierRecord{Call: call, Barriers: n, FirstOp: len(cl.ops)}
-	words := cl.appendMarker(cl.words[:0], "Barrier")
+	words := cl.appendMarker(cl.room(), "Barrier")
 	wait := func(drain, hold cmdbuf.StageMask) {
 		if f.NarrowDrain && drain != 0 {
 			drain &= -drain

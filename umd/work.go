@@ -270,7 +270,7 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 			}
 		}
 		dur := uint32(32 + bytes/256)
-		cl.put(cmdbuf.AppendWork(cl.words[:0], cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
+		cl.put(cmdbuf.AppendWork(cl.room(), cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
 			Chained: w.chained}, acc...))
 		w.chained = true
 		pos := cl.buf.Last()
@@ -304,7 +304,7 @@ func (w *work) emitSync(kind cmdbuf.WorkKind, stage cmdbuf.Stage) {
 	for c := uint32(w.writers); c != 0; c &= c - 1 {
 		flush |= t.path[bits.TrailingZeros32(c)] & t.writeBack
 	}
-	words := cmdbuf.AppendWait(cl.words[:0], cmdbuf.Wait{Drain: stage.Mask(), Hold: stageMask(cmdbuf.StageCP)})
+	words := cmdbuf.AppendWait(cl.room(), cmdbuf.Wait{Drain: stage.Mask(), Hold: stageMask(cmdbuf.StageCP)})
 	if flush != 0 {
 		addr, size := w.written.cacheRange()
 		words = cmdbuf.AppendCache(words, cmdbuf.CacheOp{Flush: flush, Addr: addr, Size: size}, false)
