@@ -511,7 +511,7 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 }
 
 // logAbsent is logEffect for n whole lines from la, in one block, that lv
-// holds none of and that have no effect in flight there (readMissBlock
+// holds none of and that have no effect in flight there (readBlock
 // before filling them): one effect, a node a line.
 func (m *Machine) logAbsent(op *opRec, client cmdbuf.Client, lv *level, la uint64, n int) {
 	m.poll()
@@ -797,7 +797,7 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 		if i := la >> 6 % blockLines; i == 0 || li == 0 {
 			// The first line of a block: try the block's lines at once.
 			n := min(nl-li, int(blockLines-i))
-			if m.readMissBlock(rc, client, path, la, lines[li:li+n], r.takes[li*len(path):(li+n)*len(path)]) {
+			if m.readBlock(rc, client, path, la, lines[li:li+n], r.takes[li*len(path):(li+n)*len(path)]) {
 				li += n - 1
 				continue
 			}
@@ -829,31 +829,60 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 	return r
 }
 
-// readMissBlock is readPath for lines of one block (starting at la, as
-// many as lines holds) that no cache in the path holds any of and that
-// have no effect in flight at any level: memory serves every byte as it
-// is, and every cache is filled with all of it, deepest first. It reports
-// false, doing nothing, when that is not the case.
-func (m *Machine) readMissBlock(rc *opCtx, client cmdbuf.Client, path []*level, la uint64, lines [][LineSize]byte, takes []uint64) bool {
-	k, mem := la>>blockShift, path[len(path)-1]
-	if m.perLine || !mem.isMem() || mem.fxAt(k) != nil {
+// readBlock is readPath for lines of one block (starting at la, as many
+// as lines holds) that one level serves whole, as it is: the caches above
+// it in the path hold none of the block and have no effect in flight
+// there, it holds every byte of the lines (memory always does), and the op
+// is ordered after every effect in flight there. Each cache above is filled with all of it, deepest first,
+// logging one effect for its lines (logAbsent) as a fill of each line
+// would. It reports false, doing nothing, when that is not the case.
+func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la uint64, lines [][LineSize]byte, takes []uint64) bool {
+	if m.perLine {
 		return false
 	}
-	caches := path[:len(path)-1]
-	for _, lv := range caches {
-		if lv.block(k) != nil || lv.fxAt(k) != nil {
+	k := la >> blockShift
+	first := uint(la >> 6 % blockLines)
+	mask := spanMask(int(first), len(lines))
+	h := 0 // the level that serves
+	for ; h < len(path); h++ {
+		lv := path[h]
+		fx, b := lv.fxAt(k), lv.block(k)
+		if lv.isMem() || b != nil {
+			// The serving level: as it is, if what is in flight there is
+			// all ordered before the op (lineView rolls nothing back).
+			if fx != nil && !m.seesAsIs(rc, fx) {
+				return false
+			}
+			break
+		}
+		if fx != nil {
 			return false
 		}
 	}
-	// The lines are consecutive in memory and in the slice: one read.
-	mem.mem.Read(la, unsafe.Slice(&lines[0][0], len(lines)*LineSize))
-	for i := range lines {
-		takes[i*len(path)+len(path)-1] = ^uint64(0)
+	if b := path[h].block(k); b != nil {
+		if b.held&mask != mask {
+			return false
+		}
+		for i := range lines {
+			if b.lines[first+uint(i)].valid != ^uint64(0) {
+				return false
+			}
+		}
 	}
-	first := uint(la >> 6 % blockLines)
-	mask := spanMask(int(first), len(lines))
-	for j := len(caches) - 1; j >= 0; j-- {
-		lv := caches[j]
+	if lv := path[h]; lv.isMem() {
+		// The lines are consecutive in memory and in the slice: one read.
+		lv.mem.Read(la, unsafe.Slice(&lines[0][0], len(lines)*LineSize))
+	} else {
+		b := lv.block(k)
+		for i := range lines {
+			lines[i] = b.lines[first+uint(i)].data
+		}
+	}
+	for i := range lines {
+		takes[i*len(path)+h] = ^uint64(0)
+	}
+	for j := h - 1; j >= 0; j-- {
+		lv := path[j]
 		m.logAbsent(rc.op, client, lv, la, len(lines))
 		b := lv.newBlock(k)
 		for i := range lines { // field by field: a line literal is built, then copied
@@ -861,6 +890,17 @@ func (m *Machine) readMissBlock(rc *opCtx, client cmdbuf.Client, path []*level, 
 			ln.data, ln.valid, ln.dirty, ln.tag = lines[i], ^uint64(0), 0, 0
 		}
 		b.held |= mask
+	}
+	return true
+}
+
+// seesAsIs reports whether the op in rc is ordered after every effect in
+// flight in b, so that it sees each line of the block as it is.
+func (m *Machine) seesAsIs(rc *opCtx, b *fxBlock) bool {
+	for i := range b.effects {
+		if e := &b.effects[i]; !m.orderedBefore(m.ops[e.gid], e.client, rc) {
+			return false
+		}
 	}
 	return true
 }
