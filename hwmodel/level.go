@@ -331,21 +331,27 @@ const (
 	noImage = iota
 	slotImage
 	dwordImage
+	// encodedImage: the line is a repeated dword as a compressed surface
+	// stores it (encode at the line's address): what a clear of one writes,
+	// so a draw over a cleared render target keeps a dword, not a slot.
+	encodedImage
 )
 
-// keepImage records img as what e rolls back to.
-func (l *level) keepImage(e *lineEffect, img *[LineSize]byte) {
-	w := binary.LittleEndian.Uint64(img[:])
-	if uint32(w) == uint32(w>>32) {
-		same := true
-		for o := 8; o < LineSize; o += 8 {
-			if binary.LittleEndian.Uint64(img[o:]) != w {
-				same = false
-				break
-			}
-		}
-		if same {
-			e.image, e.prev = dwordImage, uint32(w)
+// keepImage records img, the line at la, as what e rolls back to.
+func (l *level) keepImage(e *lineEffect, img *[LineSize]byte, la uint64) {
+	if w, ok := repeatedDword(img); ok {
+		e.image, e.prev = dwordImage, w
+		return
+	}
+	// Decoding the first dwords tells most other lines apart cheaply.
+	var plain [LineSize]byte
+	copy(plain[:8], img[:8])
+	encode(plain[:8], la)
+	if binary.LittleEndian.Uint32(plain[:]) == binary.LittleEndian.Uint32(plain[4:]) {
+		copy(plain[8:], img[8:])
+		encode(plain[8:], la+8)
+		if w, ok := repeatedDword(&plain); ok {
+			e.image, e.prev = encodedImage, w
 			return
 		}
 	}
@@ -355,14 +361,31 @@ func (l *level) keepImage(e *lineEffect, img *[LineSize]byte) {
 	*slot = *img
 }
 
-// imageOf is the line image e rolls back to (e.image is not noImage); buf
-// holds a dword image's bytes.
-func (l *level) imageOf(e *lineEffect, buf *[LineSize]byte) *[LineSize]byte {
+// repeatedDword reports whether the line repeats one dword, and which.
+func repeatedDword(img *[LineSize]byte) (uint32, bool) {
+	w := binary.LittleEndian.Uint64(img[:])
+	if uint32(w) != uint32(w>>32) {
+		return 0, false
+	}
+	for o := 8; o < LineSize; o += 8 {
+		if binary.LittleEndian.Uint64(img[o:]) != w {
+			return 0, false
+		}
+	}
+	return uint32(w), true
+}
+
+// imageOf is the image e rolls back to of the line at la (e.image is not
+// noImage); buf holds a dword image's bytes.
+func (l *level) imageOf(e *lineEffect, buf *[LineSize]byte, la uint64) *[LineSize]byte {
 	if e.image == slotImage {
 		return l.undo.at(e.prev)
 	}
 	for o := 0; o < LineSize; o += 4 {
 		binary.LittleEndian.PutUint32(buf[o:], e.prev)
+	}
+	if e.image == encodedImage {
+		encode(buf[:], la)
 	}
 	return buf
 }
@@ -491,12 +514,12 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 	if lv.isMem() {
 		var img [LineSize]byte
 		lv.mem.Read(la, img[:])
-		lv.keepImage(&e, &img)
+		lv.keepImage(&e, &img, la)
 		e.prevV = ^uint64(0)
 	} else if ln := lv.lineAt(la); ln != nil {
 		e.prevV, e.prevD = ln.valid, ln.dirty
 		if data && ln.valid&reach != 0 {
-			lv.keepImage(&e, &ln.data)
+			lv.keepImage(&e, &ln.data, la)
 		}
 	}
 	// An image in a slot is never shared: each slot is its own.
@@ -586,7 +609,7 @@ func (m *Machine) lineView(rc *opCtx, lv *level, la uint64) (data [LineSize]byte
 		}
 		if e.image != noImage {
 			var buf [LineSize]byte
-			blend(&data, lv.imageOf(e, &buf), mask)
+			blend(&data, lv.imageOf(e, &buf, la), mask)
 		}
 		if !lv.isMem() {
 			valid = valid&^mask | e.prevV&mask

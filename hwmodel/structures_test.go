@@ -14,8 +14,9 @@ import (
 // "Speed"): each pins down a behaviour a shortcut must keep.
 
 // TestLineImagesRoundTrip: an effect gives back exactly the line it kept,
-// whether it kept a dword (a line repeating one) or a slot (any other line,
-// lines repeating 8 bytes but not 4 included).
+// whether it kept a dword (a line repeating one, as it is or as a
+// compressed surface stores it at the line's address) or a slot (any other
+// line, lines repeating 8 bytes but not 4 included).
 func TestLineImagesRoundTrip(t *testing.T) {
 	var lv level
 	images := map[string][LineSize]byte{}
@@ -36,17 +37,40 @@ func TestLineImagesRoundTrip(t *testing.T) {
 	images["zero"] = img
 	img[63] = 1
 	images["zero but the last byte"] = img
-	for name, img := range images {
-		var e lineEffect
-		lv.keepImage(&e, &img)
-		var buf [LineSize]byte
-		assert.Equal(t, img, *lv.imageOf(&e, &buf), name)
+	// What a compressed surface stores for a dword pattern, at the line's
+	// address and at another (which it is not there), and for a pattern
+	// whose first dwords alone repeat.
+	const la, other = 0x10000440, 0x10000480
+	encoded := func(v []byte) [LineSize]byte {
+		var img [LineSize]byte
+		for i := range img {
+			img[i] = v[i%len(v)]
+		}
+		encode(img[:], la)
+		return img
 	}
-	var e lineEffect
-	lv.keepImage(&e, ptr(images["dword"]))
-	assert.Equal(t, uint8(dwordImage), e.image, "a line repeating a dword needs no slot")
-	lv.keepImage(&e, ptr(images["8-byte period"]))
-	assert.Equal(t, uint8(slotImage), e.image)
+	images["encoded dword"] = encoded([]byte{0, 0, 0x80, 0x3f})
+	images["encoded zero"] = encoded([]byte{0})
+	images["encoded 8-byte period"] = encoded([]byte{1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 8, 5, 6, 7, 8})
+	for name, img := range images {
+		for _, at := range []uint64{la, other} {
+			var e lineEffect
+			lv.keepImage(&e, &img, at)
+			var buf [LineSize]byte
+			assert.Equal(t, img, *lv.imageOf(&e, &buf, at), "%s at %#x", name, at)
+		}
+	}
+	kind := func(name string, at uint64) uint8 {
+		var e lineEffect
+		lv.keepImage(&e, ptr(images[name]), at)
+		return e.image
+	}
+	assert.Equal(t, uint8(dwordImage), kind("dword", la), "a line repeating a dword needs no slot")
+	assert.Equal(t, uint8(slotImage), kind("8-byte period", la))
+	assert.Equal(t, uint8(encodedImage), kind("encoded dword", la), "nor one a compressed surface stores for a dword")
+	assert.Equal(t, uint8(encodedImage), kind("encoded zero", la))
+	assert.Equal(t, uint8(slotImage), kind("encoded dword", other), "encoded for another address")
+	assert.Equal(t, uint8(slotImage), kind("encoded 8-byte period", la))
 }
 
 func ptr[T any](v T) *T { return &v }
