@@ -321,3 +321,20 @@ func TestWriteRacingMetadataInit(t *testing.T) {
 	}
 	assert.True(t, found, "hazards: %v", r.m.Hazards())
 }
+
+// TestEncodeByWords: encode, eight keys a word, gives every byte the key
+// key() gives it alone, for every length and alignment.
+func TestEncodeByWords(t *testing.T) {
+	for _, addr := range []uint64{0, 1, 7, 0x10000440, 0xfffffffffffffff0} {
+		for n := 0; n <= 40; n++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(i * 37)
+			}
+			encode(b, addr)
+			for i := range b {
+				require.Equal(t, byte(i*37)^key(addr+uint64(i)), b[i], "addr %#x length %d byte %d", addr, n, i)
+			}
+		}
+	}
+}
