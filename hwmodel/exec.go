@@ -207,7 +207,14 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			out, refOut = reads[j], refReads[j]
 		} else {
 			out = e.m.output(w, j, a, h.sum())
-			refOut = e.m.output(w, j, a, rh.sum()) // its own: writeAccess may change out (checkWAW)
+			// Its own: writeAccess may change out (checkWAW). The same
+			// digest makes the same bytes, which a copy makes faster.
+			if rh == h {
+				refOut = m.scratch.bytes(len(out))
+				copy(refOut, out)
+			} else {
+				refOut = e.m.output(w, j, a, rh.sum())
+			}
 		}
 		m.writeAccess(ctx, a, out)
 		m.ref.write(a.Addr, refOut, ctx.op.gid)
