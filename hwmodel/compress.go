@@ -40,9 +40,12 @@ const keyMul = 0x9e3779b97f4a7c15
 func encode(b []byte, addr uint64) {
 	x := (addr + 0x51ed27) * keyMul
 	for len(b) >= 8 {
-		k := keyByte(x) | keyByte(x+keyMul)<<8 | keyByte(x+keyMul2)<<16 | keyByte(x+keyMul3)<<24 |
-			keyByte(x+keyMul4)<<32 | keyByte(x+keyMul5)<<40 | keyByte(x+keyMul6)<<48 | keyByte(x+keyMul7)<<56
-		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^k)
+		// Byte j of the word is the top byte of the product x+j*keyMul,
+		// shifted into place, with its low bit set.
+		k := x>>56 | (x+keyMul)>>48&0xff00 | (x+keyMul2)>>40&0xff0000 | (x+keyMul3)>>32&0xff000000 |
+			(x+keyMul4)>>24&0xff00000000 | (x+keyMul5)>>16&0xff0000000000 |
+			(x+keyMul6)>>8&0xff000000000000 | (x+keyMul7)&0xff00000000000000
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^(k|0x0101010101010101))
 		b, x = b[8:], x+keyMul8
 	}
 	for i := range b {
@@ -61,9 +64,6 @@ const (
 	keyMul7 = 7 * keyMul % (1 << 64)
 	keyMul8 = 8 * keyMul % (1 << 64)
 )
-
-// keyByte is the key of the byte whose product is x, as a word's low byte.
-func keyByte(x uint64) uint64 { return uint64(byte(x>>56) | 1) }
 
 // metaView reads a block's two metadata bytes as ctx may see them; a block
 // whose metadata nothing defined reads as garbage (code 0) whatever its
