@@ -577,10 +577,10 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	return flushed
 }
 
-// flushLine is flushLevel for line i of block b, at la; it reports whether
-// it wrote anything back.
-func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, i uint, la uint64, direct bool, newest uint32) bool {
-	ln := &b.lines[i]
+// flushLine is flushLevel for line li of block b, at la; it reports
+// whether it wrote anything back.
+func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, li uint, la uint64, direct bool, newest uint32) bool {
+	ln := &b.lines[li]
 	send := ln.dirty & ln.valid // as the op sees it, when nothing is in flight on the line
 	if lv.hasEffects(la) {
 		d, v, _ := m.lineView(ctx, lv, la)
@@ -624,7 +624,7 @@ func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, i uint, la uint
 	}
 	ln.dirty &^= send
 	if ln.dirty == 0 {
-		lv.markClean(b, i)
+		lv.markClean(b, li)
 	}
 	return true
 }

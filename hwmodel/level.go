@@ -856,9 +856,10 @@ func (m *Machine) readPath(rc *opCtx, client cmdbuf.Client, path []*level, addr 
 // as lines holds) that one level serves whole, as it is: the caches above
 // it in the path hold none of the block and have no effect in flight
 // there, it holds every byte of the lines (memory always does), and the op
-// is ordered after every effect in flight there. Each cache above is filled with all of it, deepest first,
-// logging one effect for its lines (logAbsent) as a fill of each line
-// would. It reports false, doing nothing, when that is not the case.
+// is ordered after every effect in flight there. Each cache above is
+// filled with all of it, deepest first, logging one effect for its lines
+// (logAbsent) as a fill of each line would. It reports false, doing
+// nothing, when that is not the case.
 func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la uint64, lines [][LineSize]byte, takes []uint64) bool {
 	if m.perLine {
 		return false
