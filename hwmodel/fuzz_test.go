@@ -253,7 +253,7 @@ func TestBlockPathsChangeNothing(t *testing.T) {
 		rng.Read(data)
 		whole := i%2 == 1
 		block := runFuzzProgramLines(t, data, whole)
-		line := runFuzzProgramLines(t, data, whole, func(m *Machine) { m.perLine = true })
+		line := runFuzzProgramLines(t, data, whole, (*Machine).setPerLine)
 		requireSameRun(t, block, line, i)
 	}
 }
@@ -311,7 +311,9 @@ func TestSettledBlockPathsChangeNothing(t *testing.T) {
 		prof := Profiles()[i%len(Profiles())]
 		run := func(perLine bool) *Machine {
 			r := newRig(t, prof)
-			r.m.perLine = perLine
+			if perLine {
+				r.m.setPerLine()
+			}
 			src := rand.New(rand.NewSource(seed))
 			bufs := []uint64{r.alloc("a", 3<<12), r.alloc("b", 3<<12), r.alloc("c", 3<<12)}
 			p := r.prog()

@@ -1026,6 +1026,11 @@ type effectLog struct {
 	slab  [][]access
 	used  int
 	free  []*access
+	// last is the record logged last, which a contiguous access of the
+	// same op, level, kind and client extends; nil once records are
+	// retired or reset. apart turns that off (Machine.perLine).
+	last  *access
+	apart bool
 }
 
 const accessChunk = 256
@@ -1069,11 +1074,29 @@ func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][
 func (g *effectLog) count() int { return g.accesses + g.lines }
 
 func (g *effectLog) addAccess(v access) {
+	if a := g.last; a != nil && !g.apart && a.op == v.op && a.lv == v.lv && a.kind == v.kind && a.client == v.client &&
+		a.addr+uint64(a.n) == v.addr {
+		// It continues the access logged last, of the same op: one record
+		// (a compressed write stores block after block). The checks ask
+		// for overlaps and merge what they find by op, so one record
+		// answers as the pieces did.
+		from := (a.addr+uint64(a.n)-1)>>blockShift + 1
+		a.n += v.n
+		g.index(a, from)
+		return
+	}
 	a := g.newAccess()
 	*a = v
 	g.order++
 	a.order = g.order
-	for b := a.addr >> blockShift; b <= (a.addr+uint64(a.n)-1)>>blockShift; b++ {
+	g.index(a, a.addr>>blockShift)
+	g.accesses++
+	g.last = a
+}
+
+// index adds a to the buckets it covers from bucket from on.
+func (g *effectLog) index(a *access, from uint64) {
+	for b := from; b <= (a.addr+uint64(a.n)-1)>>blockShift; b++ {
 		k := bucketOf(a.lv, b)
 		as, ok := g.buckets[k]
 		if n := len(g.spare); !ok && n > 0 {
@@ -1082,7 +1105,6 @@ func (g *effectLog) addAccess(v access) {
 		}
 		g.buckets[k] = append(as, a)
 	}
-	g.accesses++
 }
 
 // overlapping returns the accesses logged at lv overlapping [addr, addr+n),
@@ -1134,6 +1156,7 @@ func (g *effectLog) ofOp(op *opRec, kinds ...accessKind) []*access {
 func (m *Machine) retireEffects(gone func(*opRec) bool) {
 	pass := m.effects.pass
 	g := m.effects
+	g.last = nil // it may be given back below
 	for k, as := range g.buckets {
 		w := as[:0]
 		for _, a := range as {
@@ -1247,5 +1270,5 @@ func (m *Machine) resetEffects() {
 	}
 	// The records are reused as they are: each is overwritten whole when
 	// handed out, and what they point to (ops, levels) lives on anyway.
-	g.accesses, g.lines, g.order, g.used, g.free = 0, 0, 0, 0, g.free[:0]
+	g.accesses, g.lines, g.order, g.used, g.free, g.last = 0, 0, 0, 0, g.free[:0], nil
 }

@@ -137,8 +137,9 @@ type Machine struct {
 	spareOp    *opRec  // a record reuseLastOp gave back
 	opSlab     []opRec // records newOp hands out next
 	// perLine turns off the shortcuts: the paths that handle a block of
-	// lines at once, and a CACHE packet that finds nothing skipping its op
-	// (tests check they change nothing).
+	// lines at once, a CACHE packet that finds nothing skipping its op, and
+	// one access record for an op's contiguous accesses (tests check they
+	// change nothing; setPerLine sets it).
 	perLine bool
 	effects *effectLog
 	hazards []Hazard
@@ -189,6 +190,9 @@ func New(p *Profile) (*Machine, error) {
 	}
 	return m, nil
 }
+
+// setPerLine turns the shortcuts off (perLine).
+func (m *Machine) setPerLine() { m.perLine, m.effects.apart = true, true }
 
 // maxLevels bounds the levels a machine makes: memory, each cache shared,
 // each cache of each engine. A level's id is a byte (bucketKey).

@@ -343,3 +343,37 @@ func TestEncodeByWords(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessLogKeepsOpsAndClientsApart: one record stands for an op's
+// contiguous accesses of one kind, level and client, and for nothing else:
+// a write of another op, or of the same op through another client, that
+// continues the last one keeps its own record, and the checks still find
+// it.
+func TestAccessLogKeepsOpsAndClientsApart(t *testing.T) {
+	waw := func(r *rig, lo, hi uint64) bool {
+		for _, h := range r.m.Hazards() {
+			if h.Kind == HazardWriteAfterWrite && h.Addr <= lo && hi <= h.Addr+h.Size {
+				return true
+			}
+		}
+		return false
+	}
+	// B's write continues A's; the WAIT orders A before C, not B.
+	r := newRig(t, discreteProfile(t))
+	x := r.alloc("X", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDispatch, cCompute, wr(x, 64, store)).
+		work(cmdbuf.WorkDraw, cColor, wr(x+64, 64, store)).
+		wait(stages(cCompute), stages(cCompute, cCP)).
+		work(cmdbuf.WorkDispatch, cCompute, wr(x, 128, store)))
+	assert.True(t, waw(r, x+64, x+128), "C's write is unordered with B's: %v", r.m.Hazards())
+	assert.False(t, waw(r, x, x+64), "but ordered after A's: %v", r.m.Hazards())
+
+	// One work writes through two clients that share a cache, then over
+	// both ranges through the first.
+	r = newRig(t, discreteProfile(t))
+	x = r.alloc("X", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDispatch, cCompute, wr(x, 64, store), wr(x+64, 64, cmdbuf.ClientStreamOut), wr(x, 128, store)))
+	assert.True(t, waw(r, x+64, x+128), "the stream-out write and the store land in no fixed order: %v", r.m.Hazards())
+}
