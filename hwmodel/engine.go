@@ -489,8 +489,15 @@ func (e *Engine) runBatch() bool {
 			return false
 		}
 		e.counters.countPacket(p.Op())
-		e.reportPacket(f, p)
-		if err := e.advance(f, p); err != nil {
+		// Checked here, not in calls: calling reportPacket to find no
+		// hook, and a call a packet to move on, took 11 % of the sync
+		// packet rate.
+		if e.m.onPacket != nil {
+			e.reportPacket(f, p)
+		}
+		if p.Op() != cmdbuf.OpChain {
+			f.off += p.Size()
+		} else if err := e.followChain(f, p); err != nil {
 			e.fault(f.base+p.Offset, err.Error())
 			return false
 		}
@@ -514,18 +521,15 @@ func (e *Engine) reportPacket(f *frame, p cmdbuf.Packet) {
 	e.m.onPacket(PacketCost{Engine: e, Batch: e.cur.ordinal, Buffer: f.buf, Offset: f.base + p.Offset, Op: p.Op(), Cost: c, End: e.cp})
 }
 
-// advance moves a frame past packet p, following CHAIN.
-func (e *Engine) advance(f *frame, p cmdbuf.Packet) error {
-	if p.Op() == cmdbuf.OpChain {
-		next := int(p.Chain().Next)
-		if next <= f.chunk || next >= len(f.buf.Chunks()) {
-			return fmt.Errorf("CHAIN to chunk %d from chunk %d of %d", next, f.chunk, len(f.buf.Chunks()))
-		}
-		f.base += len(f.buf.Chunks()[f.chunk])
-		f.chunk, f.off = next, 0
-		return nil
+// followChain moves a frame to the chunk a CHAIN packet p names (every
+// other packet moves it on by its size, in runBatch).
+func (e *Engine) followChain(f *frame, p cmdbuf.Packet) error {
+	next := int(p.Chain().Next)
+	if next <= f.chunk || next >= len(f.buf.Chunks()) {
+		return fmt.Errorf("CHAIN to chunk %d from chunk %d of %d", next, f.chunk, len(f.buf.Chunks()))
 	}
-	f.off += p.Size()
+	f.base += len(f.buf.Chunks()[f.chunk])
+	f.chunk, f.off = next, 0
 	return nil
 }
 
