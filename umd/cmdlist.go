@@ -51,10 +51,12 @@ type CommandList struct {
 	// Record-time tracking of the subresources the list touches (track.go).
 	gen    uint32
 	tracks map[ddi.HResource]*track
-	// lastTrack is the tracks entry last found: a barrier asks for its
-	// resource's entry three times (lookup, the sequence check, planning),
-	// and a map lookup costs as much as all of a barrier's field checks.
-	lastTrack *track
+	// recent holds tracks entries found lately, at their handle modulo its
+	// size: a barrier asks for its resource's entry three times (lookup,
+	// the sequence check, planning), and a map lookup costs as much as all
+	// of a barrier's field checks. Handles the device hands out are
+	// consecutive, so a call's resources seldom share a place.
+	recent [64]*track
 
 	// patches are surface accesses whose compression depends on a layout
 	// the list does not know; the queue sets them at submission.
@@ -172,7 +174,7 @@ func (cl *CommandList) Close() error {
 //go:noinline
 func (cl *CommandList) Destroy() {
 	cl.destroyed = true
-	cl.tracks, cl.lastTrack, cl.patches, cl.assumptions = nil, nil, nil, nil
+	cl.tracks, cl.recent, cl.patches, cl.assumptions = nil, [64]*track{}, nil, nil
 }
 
 // Reset is pfnResetCommandList: it empties the list and opens it for

@@ -85,7 +85,7 @@ func (cl *CommandList) trackOf(r *Resource) *track {
 	if t == nil {
 		t = &track{res: r}
 		cl.tracks[r.Handle] = t
-		cl.lastTrack = t
+		cl.recent[uint64(r.Handle)%uint64(len(cl.recent))] = t
 	}
 	if t.gen != cl.gen || t.res != r {
 		t.gen, t.res, t.uniform, t.all = cl.gen, r, true, subState{}
@@ -96,14 +96,15 @@ func (cl *CommandList) trackOf(r *Resource) *track {
 // entry is the tracks entry of handle h, nil if there is none. An entry,
 // once made, stays the handle's for the list's life (a resource that
 // reuses a destroyed one's handle gets its track reset), and its res is
-// always set, so the last one found answers for its handle.
+// always set, so one kept in cl.recent answers for its handle.
 func (cl *CommandList) entry(h ddi.HResource) *track {
-	if t := cl.lastTrack; t != nil && t.res.Handle == h {
+	slot := &cl.recent[uint64(h)%uint64(len(cl.recent))]
+	if t := *slot; t != nil && t.res.Handle == h {
 		return t
 	}
 	t := cl.tracks[h]
 	if t != nil {
-		cl.lastTrack = t
+		*slot = t
 	}
 	return t
 }

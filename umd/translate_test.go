@@ -261,3 +261,45 @@ func TestSpansAddIsTheUnion(t *testing.T) {
 		}
 	}
 }
+
+// Resources whose handles share a place in the list's recent tracks keep
+// their own tracks: a barrier on one after the other is still checked
+// against what its own resource's previous barrier left.
+func TestRecentTracksKeepResourcesApart(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	byPlace := map[uint64]ddi.HResource{}
+	var a, b ddi.HResource
+	for i := 0; b == 0; i++ {
+		require.Less(t, i, 1000)
+		h := e.texture("T", 16, 16, rtFlags, ddi.LayoutRenderTarget)
+		place := uint64(h) % uint64(len(CommandList{}.recent))
+		if other, ok := byPlace[place]; ok {
+			a, b = other, h
+		}
+		byPlace[place] = h
+	}
+	toSR := func(r ddi.HResource) ddi.Barrier {
+		return tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutShaderResource, r)
+	}
+	toRT := func(r ddi.HResource) ddi.Barrier {
+		return tex(ddi.SyncPixelShading, ddi.SyncRenderTarget, ddi.AccessShaderResource, ddi.AccessRenderTarget,
+			ddi.LayoutShaderResource, ddi.LayoutRenderTarget, r)
+	}
+	cl := e.list(ddi.CommandListTypeDirect)
+	cl.Barrier([]ddi.Barrier{toSR(a)})
+	cl.Barrier([]ddi.Barrier{toSR(b)})
+	cl.Barrier([]ddi.Barrier{toRT(a)}) // a is in SHADER_RESOURCE: valid
+	require.NoError(t, cl.Err())
+	// a is a render target again; b is still a shader resource, its last
+	// SyncAfter PIXEL_SHADING, which this SyncBefore lacks (checked before
+	// the layout). Had b been given a's track, it would pass.
+	cl.Barrier([]ddi.Barrier{toSR(a), toSR(b)})
+	err := cl.Close()
+	require.Error(t, err)
+	var m *Message
+	require.ErrorAs(t, err, &m)
+	assert.Equal(t, 4, m.Call)
+	assert.Equal(t, 1, m.Barrier, "the second barrier, on b")
+	assert.Equal(t, "SyncBefore", m.Field)
+}
