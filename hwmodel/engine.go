@@ -502,11 +502,21 @@ func (e *Engine) runBatch() bool {
 			return false
 		}
 		b.packet++
-		if e.m.effects.count() >= e.m.retireAt {
+		if n := e.m.effects.count(); n >= e.m.retireAt || holdsCP(p) && n >= max(e.m.retireMin, minRetireAt) {
+			// A WAIT that holds the CP orders everything later after what
+			// it drained: what that work left in flight may go now, before
+			// the next work logs its own (a frame's barrier between passes
+			// frees the first pass's records for the second), if there is
+			// enough of it to be worth a pass.
 			e.m.retire()
 		}
 	}
 	return false
+}
+
+// holdsCP reports whether p is a WAIT that holds the CP.
+func holdsCP(p cmdbuf.Packet) bool {
+	return p.Op() == cmdbuf.OpWait && p.Wait().Hold.Has(cmdbuf.StageCP)
 }
 
 // reportPacket tells the machine's OnPacket hook, if any, what packet p in
