@@ -39,19 +39,29 @@ const keyMul = 0x9e3779b97f4a7c15
 // once, from independent products, and applied as one word.
 func encode(b []byte, addr uint64) {
 	x := (addr + 0x51ed27) * keyMul
-	for len(b) >= 8 {
-		// Byte j of the word is the top byte of the product x+j*keyMul,
-		// shifted into place, with its low bit set.
-		k := x>>56 | (x+keyMul)>>48&0xff00 | (x+keyMul2)>>40&0xff0000 | (x+keyMul3)>>32&0xff000000 |
-			(x+keyMul4)>>24&0xff00000000 | (x+keyMul5)>>16&0xff0000000000 |
-			(x+keyMul6)>>8&0xff000000000000 | (x+keyMul7)&0xff00000000000000
-		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^(k|0x0101010101010101))
+	for len(b) >= 16 { // two words at once: their products are independent
+		k, l := keyWord(x), keyWord(x+keyMul8)
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^k)
+		binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(b[8:])^l)
+		b, x = b[16:], x+2*keyMul8%(1<<64)
+	}
+	if len(b) >= 8 {
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^keyWord(x))
 		b, x = b[8:], x+keyMul8
 	}
 	for i := range b {
 		b[i] ^= byte(x>>56) | 1
 		x += keyMul
 	}
+}
+
+// keyWord is the keys of the eight bytes whose first product is x: byte j
+// is the top byte of the product x+j*keyMul, shifted into place, with its
+// low bit set.
+func keyWord(x uint64) uint64 {
+	return (x>>56 | (x+keyMul)>>48&0xff00 | (x+keyMul2)>>40&0xff0000 | (x+keyMul3)>>32&0xff000000 |
+		(x+keyMul4)>>24&0xff00000000 | (x+keyMul5)>>16&0xff0000000000 |
+		(x+keyMul6)>>8&0xff000000000000 | (x+keyMul7)&0xff00000000000000) | 0x0101010101010101
 }
 
 // keyMul2 to keyMul8 are 2 to 8 steps of keyMul, wrapped to 64 bits.
