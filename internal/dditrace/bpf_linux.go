@@ -163,6 +163,12 @@ func (b *asmb) add(is ...asm.Instruction) {
 	}
 }
 
+// move copies size bytes at src+from to dst+to, through R1, which keeps
+// them.
+func (b *asmb) move(dst asm.Register, to int16, src asm.Register, from int16, size asm.Size) {
+	b.add(asm.LoadMem(asm.R1, src, from, size), asm.StoreMem(dst, to, asm.R1, size))
+}
+
 // mark puts label on the next instruction.
 func (b *asmb) mark(label string) {
 	if b.next != "" {
@@ -314,13 +320,10 @@ func (p *programs) entryProgram(cfg programConfig) asm.Instructions {
 // the g names the call in its events.
 func (b *asmb) capture(p *programs, cfg programConfig, c Capture, done string) {
 	stride, per := int32(c.Stride()), int32(chunkRecords(c))
+	b.move(asm.RFP, stList, asm.R6, regAX, asm.DWord)
+	b.move(asm.RFP, stPtr, asm.R6, regBX, asm.DWord)
+	b.move(asm.RFP, stCount, asm.R6, regCX, asm.DWord)
 	b.add(
-		asm.LoadMem(asm.R1, asm.R6, regAX, asm.DWord),
-		asm.StoreMem(asm.RFP, stList, asm.R1, asm.DWord),
-		asm.LoadMem(asm.R1, asm.R6, regBX, asm.DWord),
-		asm.StoreMem(asm.RFP, stPtr, asm.R1, asm.DWord),
-		asm.LoadMem(asm.R1, asm.R6, regCX, asm.DWord),
-		asm.StoreMem(asm.RFP, stCount, asm.R1, asm.DWord),
 		asm.StoreMem(asm.RFP, stG, asm.R8, asm.DWord),
 		asm.Mov.Imm(asm.R1, 0),
 		asm.StoreMem(asm.RFP, stGoid, asm.R1, asm.DWord),
@@ -346,19 +349,18 @@ func (b *asmb) capture(p *programs, cfg programConfig, c Capture, done string) {
 		asm.JEq.Imm(asm.R0, 0, lost),
 		asm.Mov.Reg(asm.R8, asm.R0),
 		asm.StoreMem(asm.R8, evTime, asm.R7, asm.DWord),
-		asm.LoadMem(asm.R1, asm.RFP, stG, asm.DWord),
-		asm.StoreMem(asm.R8, evG, asm.R1, asm.DWord),
-		asm.LoadMem(asm.R1, asm.RFP, stGoid, asm.DWord),
-		asm.StoreMem(asm.R8, evGoid, asm.R1, asm.DWord),
-		asm.LoadMem(asm.R1, asm.RFP, stList, asm.DWord),
-		asm.StoreMem(asm.R8, evList, asm.R1, asm.DWord),
-		asm.LoadMem(asm.R1, asm.RFP, stTgid, asm.Word),
-		asm.StoreMem(asm.R8, evPID, asm.R1, asm.Word),
+	)
+	b.move(asm.R8, evG, asm.RFP, stG, asm.DWord)
+	b.move(asm.R8, evGoid, asm.RFP, stGoid, asm.DWord)
+	b.move(asm.R8, evList, asm.RFP, stList, asm.DWord)
+	b.move(asm.R8, evPID, asm.RFP, stTgid, asm.Word)
+	b.add(
 		asm.Mov.Reg(asm.R1, asm.R9),
 		asm.And.Imm(asm.R1, 1<<cookieCaptureShift-1),
 		asm.StoreMem(asm.R8, evEntry, asm.R1, asm.Word),
-		asm.LoadMem(asm.R1, asm.RFP, stCount, asm.DWord),
-		asm.StoreMem(asm.R8, evCount, asm.R1, asm.DWord),
+	)
+	b.move(asm.R8, evCount, asm.RFP, stCount, asm.DWord) // R1 keeps the count
+	b.add(
 		asm.StoreMem(asm.R8, evFirst, asm.R6, asm.Word),
 		asm.StoreImm(asm.R8, evFault, 0, asm.Word),
 		asm.StoreImm(asm.R8, evFault+4, 0, asm.Word),
