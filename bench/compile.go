@@ -371,11 +371,6 @@ func allows(q, s string) bool {
 // call after each command.
 func (c *compiler) handOver(l *hlk.ListStep) {
 	at := map[int][]string{}
-	defer func() {
-		for _, line := range slices.Sorted(maps.Keys(at)) {
-			c.after[line] = append(c.after[line], c.call(at[line])...)
-		}
-	}()
 	for _, t := range c.order {
 		last := -1
 		for i, cmd := range l.Cmds {
@@ -400,6 +395,9 @@ func (c *compiler) handOver(l *hlk.ListStep) {
 		for i := range t.subs {
 			t.subs[i].u = use{state: to}
 		}
+	}
+	for _, line := range slices.Sorted(maps.Keys(at)) {
+		c.after[line] = append(c.after[line], c.call(at[line])...)
 	}
 }
 
