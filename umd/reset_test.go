@@ -142,3 +142,57 @@ func TestMarkerNumber(t *testing.T) {
 		}
 	}
 }
+
+// Packets are encoded in the command buffer's free room (cmdbuf.Tail):
+// over a list long enough to fill several chunks, its barriers and draws
+// arrive whole and in order, their MARKERs numbered 1 to n through every
+// chunk boundary and every new digit. A list reset while its submission
+// is pending records into a new buffer: the submission still reads its
+// packets, and both run clean.
+func TestRecordingInPlaceAcrossChunksAndSubmissions(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
+	toSR := tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+		ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt)
+	toRT := tex(ddi.SyncPixelShading, ddi.SyncRenderTarget, ddi.AccessShaderResource, ddi.AccessRenderTarget,
+		ddi.LayoutDirectQueueShaderResource, ddi.LayoutRenderTarget, rt)
+	cl := e.list(ddi.CommandListTypeDirect)
+	record := func() int {
+		for range 700 { // the barrier first: the list knows the layout, so its draws need no patch at submission
+			cl.Barrier([]ddi.Barrier{toSR, toRT})
+			cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+		}
+		require.NoError(t, cl.Close())
+		return 1400
+	}
+	check := func(b *cmdbuf.Buffer, n int) {
+		t.Helper()
+		require.Greater(t, len(b.Chunks()), 3, "the list fills several chunks")
+		want := uint32(1)
+		require.NoError(t, b.Walk(func(_ int, p cmdbuf.Packet, err error) error {
+			require.NoError(t, err)
+			if p.Op() == cmdbuf.OpMarker {
+				require.Equal(t, want, p.MarkerTag())
+				text := string(p.AppendMarkerText(nil))
+				require.Contains(t, []string{"Barrier #" + strconv.Itoa(int(want)), "Draw #" + strconv.Itoa(int(want))}, text)
+				want++
+			}
+			return nil
+		}))
+		require.Equal(t, uint32(n+1), want)
+	}
+	n := record()
+	first := cl.buf
+	check(first, n)
+	require.NoError(t, e.direct.ExecuteCommandLists(cl))
+	require.Empty(t, cl.patches)
+	require.NoError(t, cl.Reset()) // the submission is pending and holds the buffer: a new one
+	require.NotSame(t, first, cl.buf)
+	n = record()
+	check(cl.buf, n)
+	check(first, n) // untouched by the second recording
+	require.NoError(t, e.direct.ExecuteCommandLists(cl))
+	require.NoError(t, e.d.WaitIdle())
+	require.Empty(t, e.d.Machine().Faults())
+	e.clean(rt)
+}

@@ -303,3 +303,41 @@ func TestRecentTracksKeepResourcesApart(t *testing.T) {
 	assert.Equal(t, 1, m.Barrier, "the second barrier, on b")
 	assert.Equal(t, "SyncBefore", m.Field)
 }
+
+// A handle the runtime gives again, after its resource was destroyed,
+// names the new resource in the list's recent tracks: in the same list
+// (recorded on before the old one was destroyed) and after the list is
+// reset and submitted again, a barrier on it is checked against the new
+// resource's state, not the old one's.
+func TestReusedHandleNamesTheNewResource(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	const h = ddi.HResource(0x5000)
+	create := func() {
+		desc := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 16, 16, 1, 1, rtFlags, ddi.LayoutRenderTarget)
+		info, err := e.d.CheckResourceAllocationInfo(&desc, 0, 0, 1)
+		require.NoError(t, err)
+		heap := CommittedHeap(info, resource.HeapDefault)
+		_, got, err := e.d.createHeapAndResource(&heap, 0, &desc, 0, h)
+		require.NoError(t, err)
+		require.Equal(t, h, got)
+	}
+	toSR := tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+		ddi.LayoutRenderTarget, ddi.LayoutShaderResource, h)
+	create()
+	cl := e.list(ddi.CommandListTypeDirect)
+	cl.Barrier([]ddi.Barrier{toSR}) // the old resource is now SHADER_RESOURCE
+	e.run(cl)
+	require.NoError(t, cl.Reset())
+	cl.Barrier([]ddi.Barrier{toSR})
+	require.NoError(t, cl.Err(), "a reset list starts afresh")
+
+	// One list later: the list met the old resource under h, which goes.
+	require.NoError(t, e.d.DestroyResource(h))
+	create() // RENDER_TARGET again
+	cl.Barrier([]ddi.Barrier{toSR})
+	require.NoError(t, cl.Err(), "the new resource is a render target: the old track must not answer for it")
+	cl.Barrier([]ddi.Barrier{toSR}) // now it is SHADER_RESOURCE
+	var m *Message
+	require.ErrorAs(t, cl.Err(), &m)
+	assert.Equal(t, 3, m.Call)
+}
