@@ -545,8 +545,8 @@ func TestLoadMemoryIsTheDumpsSize(t *testing.T) {
 
 // Packets encoded in place through Tail and Commit make the buffer Append
 // makes from the same groups: the same chunks, CHAINs and last packet,
-// whether a group fits the room left, outgrows it, or holds a packet
-// bigger than a chunk.
+// whether a group fits the room left, outgrows it, holds a packet bigger
+// than a chunk, or is garbage (stored as it is, for the decoder to report).
 func TestTailCommitIsAppend(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for round := range 200 {
@@ -556,6 +556,11 @@ func TestTailCommitIsAppend(t *testing.T) {
 			var group []uint32
 			for range rng.IntN(5) {
 				group = AppendNop(group, rng.IntN(chunk+8))
+			}
+			if rng.IntN(4) == 0 { // garbage: any header, a length past the end
+				for range 1 + rng.IntN(chunk) {
+					group = append(group, rng.Uint32())
+				}
 			}
 			a.Append(group)
 			words := b.Tail()

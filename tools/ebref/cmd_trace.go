@@ -158,30 +158,56 @@ func runTrace(e *env, args []string) int {
 type callWriter struct {
 	name            string
 	files           map[dditrace.Capture]*recordFile
-	calls           *os.File
+	calls           *outFile
 	callsW          *bufio.Writer
 	written, record uint64
 }
 
 type recordFile struct {
-	name    string
-	f       *os.File
+	*outFile
 	w       *bufio.Writer
 	records uint64
 }
 
-func newCallWriter(name string) (*callWriter, error) {
+// outFile is a file --out names; created says the trace made it, so that
+// a trace that could not start may remove it. A path that was there
+// already (a file of the user's, or a device such as /dev/full or
+// /dev/null) is never removed.
+type outFile struct {
+	*os.File
+	created bool
+}
+
+func createOut(name string) (*outFile, error) {
+	_, err := os.Lstat(name)
+	created := errors.Is(err, os.ErrNotExist)
 	f, err := os.Create(name)
 	if err != nil {
 		return nil, err
 	}
-	calls, err := os.Create(name + ".calls.jsonl")
+	return &outFile{File: f, created: created}, nil
+}
+
+// remove deletes the file if the trace created it.
+func (f *outFile) remove() {
+	if f.created {
+		os.Remove(f.Name())
+	}
+}
+
+func newCallWriter(name string) (*callWriter, error) {
+	f, err := createOut(name)
+	if err != nil {
+		return nil, err
+	}
+	calls, err := createOut(name + ".calls.jsonl")
 	if err != nil {
 		f.Close()
+		f.remove()
 		return nil, err
 	}
 	return &callWriter{name: name, calls: calls, callsW: bufio.NewWriter(calls),
-		files: map[dditrace.Capture]*recordFile{dditrace.Capture0094: {name: name, f: f, w: bufio.NewWriter(f)}}}, nil
+		files: map[dditrace.Capture]*recordFile{dditrace.Capture0094: {outFile: f, w: bufio.NewWriter(f)}}}, nil
 }
 
 // callLine is one line of FILE.calls.jsonl.
@@ -203,20 +229,19 @@ func (w *callWriter) write(c *dditrace.Call) error {
 	capture := dditrace.EntryPoints[c.Entry].Capture
 	rf := w.files[capture]
 	if rf == nil {
-		name := w.name + "." + capture.Version()
-		f, err := os.Create(name)
+		f, err := createOut(w.name + "." + capture.Version())
 		if err != nil {
 			return err
 		}
-		rf = &recordFile{name: name, f: f, w: bufio.NewWriter(f)}
+		rf = &recordFile{outFile: f, w: bufio.NewWriter(f)}
 		w.files[capture] = rf
 	}
 	n := uint64(len(c.Records) / capture.Stride())
 	line := callLine{PID: c.PID, Goroutine: c.Goroutine, G: "0x" + strconv.FormatUint(c.G, 16), TimeNs: c.Time,
-		List: "0x" + strconv.FormatUint(c.List, 16), DDI: capture.Version(), File: rf.name,
+		List: "0x" + strconv.FormatUint(c.List, 16), DDI: capture.Version(), File: rf.Name(),
 		First: rf.records, Count: c.Count, Captured: n, Unread: c.Fault}
 	if _, err := rf.w.Write(c.Records); err != nil {
-		return fmt.Errorf("writing %s: %w", rf.name, err)
+		return fmt.Errorf("writing %s: %w", rf.Name(), err)
 	}
 	rf.records += n
 	w.written++
@@ -235,24 +260,24 @@ func (w *callWriter) write(c *dditrace.Call) error {
 func (w *callWriter) close() error {
 	var errs []error
 	for _, rf := range w.files {
-		errs = append(errs, rf.w.Flush(), rf.f.Close())
+		errs = append(errs, rf.w.Flush(), rf.Close())
 	}
 	errs = append(errs, w.callsW.Flush(), w.calls.Close())
 	return errors.Join(errs...)
 }
 
-// remove deletes the closed files.
+// remove deletes the closed files the trace created.
 func (w *callWriter) remove() {
 	for _, rf := range w.files {
-		os.Remove(rf.name)
+		rf.remove()
 	}
-	os.Remove(w.calls.Name())
+	w.calls.remove()
 }
 
 func (w *callWriter) summary() string {
 	s := fmt.Sprintf("%d Barrier calls, %d records: %s", w.written, w.record, w.name)
 	if rf := w.files[dditrace.Capture0088]; rf != nil {
-		s += ", " + rf.name
+		s += ", " + rf.Name()
 	}
 	return s + ", " + w.calls.Name()
 }

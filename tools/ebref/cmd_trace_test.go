@@ -134,6 +134,14 @@ func TestTraceJSONAndFailingCommand(t *testing.T) {
 	assert.Contains(t, stderr, "links none of ebref's DDI entry points")
 	assert.NoFileExists(t, out)
 	assert.NoFileExists(t, out+".calls.jsonl")
+	// Only what it created: a path that was there stays (a file of the
+	// user's here; a device such as /dev/full or /dev/null, whose removal
+	// as root would break the machine, likewise).
+	require.NoError(t, os.WriteFile(out, []byte("mine"), 0o644))
+	code, _, _ = ebref(t, nil, "trace", "--out", out, "--", "true")
+	assert.Equal(t, 1, code)
+	assert.FileExists(t, out)
+	assert.NoFileExists(t, out+".calls.jsonl")
 }
 
 // The issue's own example: ebref traced running its conformance suites.
