@@ -128,10 +128,10 @@ func TestResetAfterFailedRecording(t *testing.T) {
 
 // A MARKER's number is stepped from the last one's, not formatted: it reads
 // as strconv writes it across carries, a new digit, a repeat, a reset to 0
-// and a jump, and for every count up to 20000.
+// or to one less, and a jump, and for every count up to 20000.
 func TestMarkerNumber(t *testing.T) {
 	cl := &CommandList{}
-	for _, n := range []int{1, 2, 9, 10, 11, 99, 100, 100, 101, 999, 1000, 0, 1, 123456789, 123456790, 9999999999, 10000000000} {
+	for _, n := range []int{1, 2, 9, 10, 11, 99, 100, 100, 101, 999, 1000, 0, 1, 2, 1, 123456789, 123456790, 9999999999, 10000000000} {
 		cl.commands = n
 		assert.Equal(t, strconv.Itoa(n), string(cl.decimal()), "count %d", n)
 	}
