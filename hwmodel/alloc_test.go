@@ -39,18 +39,6 @@ func TestSyncPacketsAllocateNothing(t *testing.T) {
 	}
 }
 
-// TestEncodeIsKey: encode steps the key's product instead of computing it
-// per byte; it must give key's bytes, from any start address.
-func TestEncodeIsKey(t *testing.T) {
-	for _, addr := range []uint64{0, 1, 255, 1 << 32, 1<<64 - 300} {
-		b := make([]byte, 300)
-		encode(b, addr)
-		for i, x := range b {
-			require.Equal(t, key(addr+uint64(i)), x, "byte %d from 0x%x", i, addr)
-		}
-	}
-}
-
 // TestWorkAllocatesOnlyItsRecord: on a warm machine, a submission of a
 // 1 MiB copy — its reads and writes logged for the write-after-read and
 // write-after-write checks, 16,384 lines through the caches and back —

@@ -26,54 +26,36 @@ const (
 )
 
 // key is the byte a compressed block's byte at addr is XORed with: never 0,
-// so a compressed byte never equals its plain value.
-func key(addr uint64) byte {
-	x := (addr + 0x51ed27) * keyMul
-	return byte(x>>56) | 1
+// so a compressed byte never equals its plain value. The keys come a word at
+// a time: byte addr%8 of the key word of the aligned word holding addr.
+func key(addr uint64) byte { return byte(wordKey(addr>>3) >> (8 * (addr & 7))) }
+
+// wordKey is the keys of the eight bytes of aligned word w (an address
+// divided by 8): a multiplicative hash of w with every byte's low bit set.
+// One multiply makes eight keys: a frame's compressed writes and decoded
+// reads all go through the key stream.
+func wordKey(w uint64) uint64 {
+	x := (w + 0x51ed27) * keyMul
+	return x ^ x>>29 | 0x0101010101010101
 }
 
 const keyMul = 0x9e3779b97f4a7c15
 
-// encode XORs b, the bytes at addr, with their keys (it also decodes): the
-// keys' products step by keyMul from byte to byte. Eight keys are made at
-// once, from independent products, and applied as one word.
+// encode XORs b, the bytes at addr, with their keys (it also decodes):
+// byte by byte up to the first aligned word, then a word at a time.
 func encode(b []byte, addr uint64) {
-	x := (addr + 0x51ed27) * keyMul
-	for len(b) >= 16 { // two words at once: their products are independent
-		k, l := keyWord(x), keyWord(x+keyMul8)
-		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^k)
-		binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(b[8:])^l)
-		b, x = b[16:], x+2*keyMul8%(1<<64)
+	for len(b) > 0 && addr%8 != 0 {
+		b[0] ^= key(addr)
+		b, addr = b[1:], addr+1
 	}
-	if len(b) >= 8 {
-		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^keyWord(x))
-		b, x = b[8:], x+keyMul8
+	w := addr / 8
+	for ; len(b) >= 8; b, w = b[8:], (w+1)%(1<<61) { // words wrap as addresses do
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^wordKey(w))
 	}
-	for i := range b {
-		b[i] ^= byte(x>>56) | 1
-		x += keyMul
+	for i, k := 0, wordKey(w); i < len(b); i, k = i+1, k>>8 {
+		b[i] ^= byte(k)
 	}
 }
-
-// keyWord is the keys of the eight bytes whose first product is x: byte j
-// is the top byte of the product x+j*keyMul, shifted into place, with its
-// low bit set.
-func keyWord(x uint64) uint64 {
-	return (x>>56 | (x+keyMul)>>48&0xff00 | (x+keyMul2)>>40&0xff0000 | (x+keyMul3)>>32&0xff000000 |
-		(x+keyMul4)>>24&0xff00000000 | (x+keyMul5)>>16&0xff0000000000 |
-		(x+keyMul6)>>8&0xff000000000000 | (x+keyMul7)&0xff00000000000000) | 0x0101010101010101
-}
-
-// keyMul2 to keyMul8 are 2 to 8 steps of keyMul, wrapped to 64 bits.
-const (
-	keyMul2 = 2 * keyMul % (1 << 64)
-	keyMul3 = 3 * keyMul % (1 << 64)
-	keyMul4 = 4 * keyMul % (1 << 64)
-	keyMul5 = 5 * keyMul % (1 << 64)
-	keyMul6 = 6 * keyMul % (1 << 64)
-	keyMul7 = 7 * keyMul % (1 << 64)
-	keyMul8 = 8 * keyMul % (1 << 64)
-)
 
 // metaView reads a block's two metadata bytes as ctx may see them; a block
 // whose metadata nothing defined reads as garbage (code 0) whatever its

@@ -327,20 +327,40 @@ func TestWriteRacingMetadataInit(t *testing.T) {
 	assert.True(t, found, "hazards: %v", r.m.Hazards())
 }
 
-// TestEncodeByWords: encode, eight keys a word, gives every byte the key
-// key() gives it alone, for every length and alignment.
+// TestEncodeByWords: encode, a word's eight keys at once, gives every byte
+// the key key() gives it alone, for every length and alignment, and no key
+// is 0.
 func TestEncodeByWords(t *testing.T) {
-	for _, addr := range []uint64{0, 1, 7, 0x10000440, 0xfffffffffffffff0} {
-		for n := 0; n <= 40; n++ {
+	for _, addr := range []uint64{0, 1, 7, 255, 1 << 32, 0x10000440, 1<<64 - 300, 0xfffffffffffffff0} {
+		for _, n := range append(sequence(41), 300) {
 			b := make([]byte, n)
 			for i := range b {
 				b[i] = byte(i * 37)
 			}
 			encode(b, addr)
 			for i := range b {
+				require.NotZero(t, key(addr+uint64(i)))
 				require.Equal(t, byte(i*37)^key(addr+uint64(i)), b[i], "addr %#x length %d byte %d", addr, n, i)
 			}
 		}
+	}
+}
+
+// sequence is 0, 1, ..., n-1.
+func sequence(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// BenchmarkEncode: the key stream over a 4 KiB block.
+func BenchmarkEncode(b *testing.B) {
+	buf := make([]byte, 4096)
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		encode(buf, 0x10000000)
 	}
 }
 
