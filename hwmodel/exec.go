@@ -395,12 +395,12 @@ func (m *Machine) checkOlderDirty(ctx *opCtx, a cmdbuf.Access) {
 		var older blockSpan
 		var by *opRec
 		for la := range lv.heldLines(a.Addr, uint64(a.Size), true) {
-			ln := lv.lineAt(la)
+			b, i := lv.lineAt(la)
 			lo, hi := max(la, a.Addr), min(la+LineSize, a.End())
-			if ln.dirty&spanMask(int(lo-la), int(hi-lo)) == 0 {
+			if b.lines[i].dirty&spanMask(int(lo-la), int(hi-lo)) == 0 {
 				continue
 			}
-			w := m.opAt(ln.tag)
+			w := m.opAt(b.tags[i])
 			if w == nil || w == ctx.op || !m.orderedBefore(w, cmdbuf.ClientBlit, ctx) {
 				continue // an unordered writer is checkWAW's
 			}
@@ -460,8 +460,8 @@ func (m *Machine) scramble(op *opRec) {
 		}
 		for i := range cur {
 			a := w.addr + uint64(i)
-			if ln := lv.lineAt(a &^ (LineSize - 1)); ln != nil && ln.valid>>(a&(LineSize-1))&1 != 0 {
-				ln.data[a&(LineSize-1)] = cur[i]
+			if b, li := lv.lineAt(a &^ (LineSize - 1)); b != nil && b.lines[li].valid>>(a&(LineSize-1))&1 != 0 {
+				b.own()[li][a&(LineSize-1)] = cur[i]
 			}
 		}
 	}
@@ -565,6 +565,10 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 		// No byte of the lines from the first to the last one written back
 		// has a writer newer than this: a line whose data is at least as
 		// new needs no order check.
+		if m.flushBlock(ctx, lv, b, k, set) {
+			flushed += blockLines
+			continue
+		}
 		first, end := uint64(bits.TrailingZeros64(set)), uint64(64-bits.LeadingZeros64(set))
 		newest := m.ref.lastWriter(blockAddr+first*LineSize, (end-first)*LineSize)
 		for ; set != 0; set &= set - 1 {
@@ -577,17 +581,56 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 	return flushed
 }
 
+// flushBlock is flushLevel for block b (key k) of lv when every line of it
+// is to be written back whole into a cache that holds none of the block,
+// with no effect in flight there, by an op ordered after every effect in
+// flight on the block at lv (so it sees each line as it is): the parent's
+// new block shares b's data (copy on write), logging one effect for its
+// lines (logAbsent) as storing each line would. It reports false, doing
+// nothing, when that is not the case. No order check is needed: a parent
+// holding none of the block holds no newer byte to lose, and the lines'
+// tags move with them to the parent's own write-back, which checks.
+func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64) bool {
+	parent := lv.parent
+	if m.perLine || parent.isMem() || set != ^uint64(0) || parent.block(k) != nil || parent.fxAt(k) != nil {
+		return false
+	}
+	if fx := lv.fxAt(k); fx != nil && !m.seesAsIs(ctx, fx) {
+		return false // the op sees some line as it was: flushLine's view
+	}
+	for i := range b.lines {
+		if b.lines[i] != (line{^uint64(0), ^uint64(0)}) {
+			return false
+		}
+	}
+	m.poll()
+	la := k << blockShift
+	m.logAbsent(ctx.op, ctx.client, parent, la, blockLines)
+	p := parent.newBlock(k)
+	p.share(b)
+	p.lines, p.tags = b.lines, b.tags
+	p.held, p.dirty = ^uint64(0), ^uint64(0)
+	parent.dirtyBlocks++
+	for i := range uint(blockLines) {
+		m.logClean(ctx.op, ctx.client, lv, la+uint64(i)*LineSize, ^uint64(0))
+		b.lines[i].dirty = 0
+	}
+	b.dirty = 0
+	lv.dirtyBlocks--
+	return true
+}
+
 // flushLine is flushLevel for line li of block b, at la; it reports
 // whether it wrote anything back.
 func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, li uint, la uint64, direct bool, newest uint32) bool {
-	ln := &b.lines[li]
+	ln, data, tag := &b.lines[li], b.bytes(li), b.tags[li]
 	send := ln.dirty & ln.valid // as the op sees it, when nothing is in flight on the line
 	if lv.hasEffects(la) {
 		d, v, _ := m.lineView(ctx, lv, la)
 		visible := ^uint64(0)
-		if v != ^uint64(0) || d != ln.data {
+		if v != ^uint64(0) || d != *data {
 			for i := 0; i < LineSize; i++ {
-				if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != ln.data[i]) {
+				if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != data[i]) {
 					visible &^= 1 << i
 				}
 			}
@@ -603,20 +646,21 @@ func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, li uint, la uin
 		j := i + bits.TrailingZeros64(^(rest >> i)) // the run's end (64 if it reaches it)
 		rest &^= spanMask(i, j-i)
 		a := la + uint64(i)
-		if newest > ln.tag {
-			m.checkFlushOrder(ctx, lv, a, ln.data[i:j], ln.tag)
+		if newest > tag {
+			m.checkFlushOrder(ctx, lv, a, data[i:j], tag)
 		}
 		if direct {
 			m.poll()
-			lv.parent.mem.Write(a, ln.data[i:j])
+			lv.parent.mem.Write(a, data[i:j])
 		} else {
-			m.store(ctx.op, ctx.client, lv.parent, a, ln.data[i:j], false)
+			m.store(ctx.op, ctx.client, lv.parent, a, data[i:j], false)
 		}
 		if lv.parent.isMem() {
-			m.checkMetadataClobber(ctx, lv, a, uint64(j-i), ln.tag)
+			m.checkMetadataClobber(ctx, lv, a, uint64(j-i), tag)
 		} else {
 			// The data moved; so did its writer.
-			lv.parent.lineAt(la).tag = ln.tag
+			pb, pi := lv.parent.lineAt(la)
+			pb.tags[pi] = tag
 		}
 	}
 	if !direct {
@@ -688,7 +732,7 @@ func (m *Machine) pendingBelow(w uint32, a uint64, parent *level) bool {
 			continue
 		}
 		if lv := e.paths[c][0]; lv != parent && !lv.isMem() {
-			if ln := lv.lineAt(a &^ (LineSize - 1)); ln != nil && ln.dirty>>(a&(LineSize-1))&1 != 0 {
+			if b, i := lv.lineAt(a &^ (LineSize - 1)); b != nil && b.lines[i].dirty>>(a&(LineSize-1))&1 != 0 {
 				return true
 			}
 		}
@@ -725,15 +769,16 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint
 // invalidateLine is invalidateLevel for the held line at la: it returns 1
 // if it dropped bytes, and adds unflushed bytes it lost to lost.
 func (m *Machine) invalidateLine(ctx *opCtx, lv *level, la uint64, lost *[]uint64) uint64 {
-	ln := lv.lineAt(la)
+	b, i := lv.lineAt(la)
+	ln := &b.lines[i]
 	keep := ln.dirty
 	if keep != 0 {
 		d, v, vd := m.lineView(ctx, lv, la)
-		seen := ln.dirty & v & vd &^ diffMask(&d, &ln.data)
+		seen := ln.dirty & v & vd &^ diffMask(&d, b.bytes(i))
 		keep &^= seen
 		if seen != 0 {
 			parent, pv, _ := lv.parent.state(la)
-			lostMask := seen &^ (pv &^ diffMask(&parent, &ln.data))
+			lostMask := seen &^ (pv &^ diffMask(&parent, b.bytes(i)))
 			for ; lostMask != 0; lostMask &= lostMask - 1 {
 				*lost = append(*lost, la+uint64(bits.TrailingZeros64(lostMask)))
 			}

@@ -86,6 +86,9 @@ func runFuzzProgramLines(t *testing.T, data []byte, whole bool, configure ...fun
 		size := uint32(src.byte()%32+1) * 16
 		if whole {
 			off, size = off&^(LineSize-1), (size+LineSize-1)&^(LineSize-1)
+			if src.byte()%4 == 0 { // the whole buffer: a block
+				off, size = 0, 4096
+			}
 		}
 		if off+uint64(size) > 4096 {
 			off = 4096 - uint64(size)
@@ -244,16 +247,25 @@ func TestEagerRetireChangesNothing(t *testing.T) {
 // block of clean lines at once — and a CACHE packet that finds nothing
 // going without an op, must give the same bytes, hazards and costs as
 // doing it all line by line. Half the programs access whole lines only,
-// which the block paths need. (Random programs seldom leave a block in a
-// cache with nothing in flight: TestSettledBlockPathsChangeNothing.)
+// and a quarter of their accesses are whole blocks, which the block paths
+// need; half of those retire records after every packet, so that a block
+// written whole can be written back whole (flushBlock) by an op that is
+// not settled, logging what it changed. (Random programs seldom leave a
+// block in a cache with nothing in flight:
+// TestSettledBlockPathsChangeNothing.)
 func TestBlockPathsChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
+	eager := func(m *Machine) { m.retireMin, m.retireAt = 0, 0 }
 	for i := 0; i < 600; i++ {
 		data := make([]byte, 100+rng.Intn(1500))
 		rng.Read(data)
 		whole := i%2 == 1
-		block := runFuzzProgramLines(t, data, whole)
-		line := runFuzzProgramLines(t, data, whole, (*Machine).setPerLine)
+		var opts []func(*Machine)
+		if i%4 == 3 {
+			opts = append(opts, eager)
+		}
+		block := runFuzzProgramLines(t, data, whole, opts...)
+		line := runFuzzProgramLines(t, data, whole, append(opts, (*Machine).setPerLine)...)
 		requireSameRun(t, block, line, i)
 	}
 }
@@ -299,20 +311,28 @@ func FuzzMachine(f *testing.F) {
 }
 
 // TestSettledBlockPathsChangeNothing: programs on one engine whose work is
-// mostly settled by full waits, over whole lines, so that blocks sit in
-// caches with no effect in flight — where a read is served a block at a
-// time by a cache (readBlock) and write-backs go straight to memory — give
-// the same bytes, hazards and costs as line by line. Every read feeds a
-// write, so a wrong byte served shows in memory as well as in a hazard.
+// mostly settled by full waits, over whole lines and often whole blocks, so
+// that blocks sit in caches with no effect in flight — where a read is
+// served a block at a time by a cache (readBlock) and the caches it fills
+// share the block's bytes, a whole block is written back into a cache by
+// sharing its bytes (flushBlock), and write-backs go straight to memory —
+// give the same bytes, hazards and costs as line by line. Every read feeds
+// a write, so a wrong byte served shows in memory as well as in a hazard.
+// Half the programs retire records after every packet, as a frame's long
+// passes do, so that no effect is left in flight under a settled block.
 func TestSettledBlockPathsChangeNothing(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	for i := 0; i < 300; i++ {
 		seed := rng.Int63()
 		prof := Profiles()[i%len(Profiles())]
+		eager := i%2 == 1
 		run := func(perLine bool) *Machine {
 			r := newRig(t, prof)
 			if perLine {
 				r.m.setPerLine()
+			}
+			if eager {
+				r.m.retireMin, r.m.retireAt = 0, 0
 			}
 			src := rand.New(rand.NewSource(seed))
 			bufs := []uint64{r.alloc("a", 3<<12), r.alloc("b", 3<<12), r.alloc("c", 3<<12)}
@@ -322,6 +342,10 @@ func TestSettledBlockPathsChangeNothing(t *testing.T) {
 				at := func() (uint64, uint32) {
 					lines := 1 + src.Intn(96)
 					off := src.Intn(3*64 - lines + 1)
+					if src.Intn(2) == 0 { // whole blocks
+						lines = blockLines * (1 + src.Intn(2))
+						off = blockLines * src.Intn(3-lines/blockLines+1)
+					}
 					return bufs[src.Intn(len(bufs))] + uint64(off)*LineSize, uint32(lines) * LineSize
 				}
 				switch src.Intn(6) {

@@ -21,23 +21,56 @@ const (
 	blockLines = 1 << blockShift / LineSize
 )
 
-// line is one cache line: its bytes, which are valid, which are dirty.
+// line is the state of one cache line: which of its bytes are valid, which
+// dirty. Its bytes are in its block's data.
 type line struct {
-	data  [LineSize]byte
 	valid uint64
 	dirty uint64
-	// tag is the gid of the last op whose data was stored into the line
-	// (a heuristic for explaining hazards; views ignore it).
-	tag uint32
 }
+
+// lineData is the bytes of a block's lines.
+type lineData [blockLines][LineSize]byte
 
 // lineBlock is blockLines consecutive lines of a cache. held marks the lines
 // holding any valid byte (the others are absent), dirty those holding a
 // dirty byte.
+//
+// A fill or write-back of a whole block gives the new block the data of the
+// block it copies instead of a copy of it (copy on write): both are marked
+// shared, and a shared block copies its data before it changes a byte. A
+// G-buffer that is drawn, written back to L2 and sampled keeps one copy of
+// its bytes in the colour cache, L2 and the texture cache, not three.
 type lineBlock struct {
+	data  *lineData // nil until a line is stored or filled
 	lines [blockLines]line
-	held  uint64
-	dirty uint64
+	// tags holds, per line, the gid of the last op whose data was stored
+	// into it (a heuristic for explaining hazards; views ignore it).
+	tags   [blockLines]uint32
+	held   uint64
+	dirty  uint64
+	shared bool // data may be another block's too
+}
+
+// bytes is line i's bytes, to read.
+func (b *lineBlock) bytes(i uint) *[LineSize]byte { return &b.data[i] }
+
+// own returns b's data to write: made if b has none, copied if it may be
+// another block's.
+func (b *lineBlock) own() *lineData {
+	if b.data == nil {
+		b.data = new(lineData)
+	} else if b.shared {
+		d := new(lineData)
+		*d = *b.data
+		b.data, b.shared = d, false
+	}
+	return b.data
+}
+
+// share gives b, whose lines are about to become copies of all of src's,
+// src's data.
+func (b *lineBlock) share(src *lineBlock) {
+	b.data, b.shared, src.shared = src.data, true, true
 }
 
 // level is one place bytes can live: a cache instance or memory.
@@ -147,33 +180,34 @@ func (l *level) isMem() bool { return l.mem != nil }
 
 func (l *level) String() string { return l.name }
 
-// lineAt returns the cache line at line address la, or nil if the cache
-// holds none of its bytes.
-func (l *level) lineAt(la uint64) *line {
+// lineAt returns the block holding the cache line at line address la and
+// the line's index in it, or a nil block if the cache holds none of the
+// line's bytes.
+func (l *level) lineAt(la uint64) (*lineBlock, uint) {
 	b := l.block(la >> blockShift)
-	if b == nil {
-		return nil
+	i := uint(la >> 6 % blockLines)
+	if b == nil || b.held>>i&1 == 0 {
+		return nil, 0
 	}
-	i := la >> 6 % blockLines
-	if b.held>>i&1 == 0 {
-		return nil
-	}
-	return &b.lines[i]
+	return b, i
 }
 
-// touch returns the line at la, making it present (empty) if it is not.
-func (l *level) touch(la uint64) (*line, *lineBlock, uint) {
+// touch returns the block and index of the line at la, making the line
+// present (empty, its bytes zero) if it is not, and the block's data the
+// block's own.
+func (l *level) touch(la uint64) (*lineBlock, uint) {
 	k := la >> blockShift
 	b := l.block(k)
 	if b == nil {
 		b = l.newBlock(k)
 	}
 	i := uint(la >> 6 % blockLines)
+	d := b.own()
 	if b.held>>i&1 == 0 {
-		b.lines[i] = line{}
+		b.lines[i], b.tags[i], d[i] = line{}, 0, [LineSize]byte{}
 		b.held |= 1 << i
 	}
-	return &b.lines[i], b, i
+	return b, i
 }
 
 // newBlock adds an empty line block with key k (which has none).
@@ -184,6 +218,17 @@ func (l *level) newBlock(k uint64) *lineBlock {
 	return b
 }
 
+// dropBlock removes the emptied block b (key k), keeping it for reuse; its
+// data goes with it if another block may see it.
+func (l *level) dropBlock(k uint64, b *lineBlock) {
+	delete(l.blocks, k)
+	l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, nil, true
+	if b.shared {
+		b.data, b.shared = nil, false
+	}
+	l.spare = append(l.spare, b)
+}
+
 // drop removes the line at la (which must be held).
 func (l *level) drop(la uint64) {
 	k := la >> blockShift
@@ -192,9 +237,7 @@ func (l *level) drop(la uint64) {
 	b.held &^= 1 << i
 	l.markClean(b, i)
 	if b.held == 0 {
-		delete(l.blocks, k)
-		l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, nil, true
-		l.spare = append(l.spare, b)
+		l.dropBlock(k, b)
 	}
 }
 
@@ -205,8 +248,8 @@ func (l *level) state(la uint64) (data [LineSize]byte, valid, dirty uint64) {
 		l.mem.Read(la, data[:])
 		return data, ^uint64(0), 0
 	}
-	if ln := l.lineAt(la); ln != nil {
-		return ln.data, ln.valid, ln.dirty
+	if b, i := l.lineAt(la); b != nil {
+		return *b.bytes(i), b.lines[i].valid, b.lines[i].dirty
 	}
 	return data, 0, 0
 }
@@ -287,9 +330,7 @@ func linesIn(k, addr, size uint64) uint64 {
 func (l *level) dropClean(k uint64, b *lineBlock, set uint64) (dropped uint64) {
 	b.held &^= set
 	if b.held == 0 {
-		delete(l.blocks, k)
-		l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, nil, true
-		l.spare = append(l.spare, b)
+		l.dropBlock(k, b)
 	}
 	return uint64(bits.OnesCount64(set))
 }
@@ -516,10 +557,11 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		lv.mem.Read(la, img[:])
 		lv.keepImage(&e, &img, la)
 		e.prevV = ^uint64(0)
-	} else if ln := lv.lineAt(la); ln != nil {
+	} else if lb, li := lv.lineAt(la); lb != nil {
+		ln := &lb.lines[li]
 		e.prevV, e.prevD = ln.valid, ln.dirty
 		if data && ln.valid&reach != 0 {
-			lv.keepImage(&e, &ln.data, la)
+			lv.keepImage(&e, lb.bytes(li), la)
 		}
 	}
 	// An image in a slot is never shared: each slot is its own.
@@ -726,10 +768,10 @@ func (m *Machine) storeAbsent(op *opRec, client cmdbuf.Client, lv *level, la uin
 		tag = op.gid
 	}
 	first := uint(la >> 6 % blockLines)
-	for i := range n {
-		ln := &b.lines[first+uint(i)]
-		ln.data = [LineSize]byte(src[i*LineSize:])
-		ln.valid, ln.dirty, ln.tag = ^uint64(0), ^uint64(0), tag
+	d := b.own()
+	copy(unsafe.Slice(&d[first][0], n*LineSize), src)
+	for i := first; i < first+uint(n); i++ {
+		b.lines[i], b.tags[i] = line{^uint64(0), ^uint64(0)}, tag
 	}
 	mask := spanMask(int(first), n)
 	b.held |= mask
@@ -748,13 +790,14 @@ func (m *Machine) storeLines(op *opRec, client cmdbuf.Client, lv *level, addr ui
 			lv.mem.Write(la+uint64(off), src[i:i+k])
 			return
 		}
-		ln, b, li := lv.touch(la)
-		copy(ln.data[off:off+k], src[i:i+k])
+		b, li := lv.touch(la)
+		copy(b.data[li][off:off+k], src[i:i+k])
+		ln := &b.lines[li]
 		ln.valid |= mask
 		ln.dirty |= mask
 		lv.markDirty(b, li)
 		if data {
-			ln.tag = op.gid
+			b.tags[li] = op.gid
 		}
 	})
 }
@@ -763,16 +806,16 @@ func (m *Machine) storeLines(op *opRec, client cmdbuf.Client, lv *level, addr ui
 // fill): the bytes of mask not yet valid take src's, logged as op's effect.
 func (m *Machine) fill(op *opRec, client cmdbuf.Client, lv *level, la uint64, src *[LineSize]byte, mask uint64) {
 	var add uint64 = mask
-	if ln := lv.lineAt(la); ln != nil {
-		add &^= ln.valid
+	if b, i := lv.lineAt(la); b != nil {
+		add &^= b.lines[i].valid
 	}
 	if add == 0 {
 		return
 	}
 	m.logEffect(op, client, lv, la, add)
-	ln, _, _ := lv.touch(la)
-	blend(&ln.data, src, add)
-	ln.valid |= add
+	b, i := lv.touch(la)
+	blend(&b.data[i], src, add)
+	b.lines[i].valid |= add
 }
 
 // pathRead is what readPath served: for each line of the line-aligned
@@ -893,13 +936,18 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 			}
 		}
 	}
+	// A cache serving the whole block shares its data with the blocks it
+	// fills, as does each filled block with the ones above it.
+	var src *lineBlock
+	whole := len(lines) == blockLines
 	if lv := path[h]; lv.isMem() {
 		// The lines are consecutive in memory and in the slice: one read.
 		lv.mem.Read(la, unsafe.Slice(&lines[0][0], len(lines)*LineSize))
 	} else {
 		b := lv.block(k)
-		for i := range lines {
-			lines[i] = b.lines[first+uint(i)].data
+		copy(lines, b.data[first:])
+		if whole {
+			src = b
 		}
 	}
 	for i := range lines {
@@ -909,11 +957,18 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 		lv := path[j]
 		m.logAbsent(rc.op, client, lv, la, len(lines))
 		b := lv.newBlock(k)
-		for i := range lines { // field by field: a line literal is built, then copied
-			ln := &b.lines[first+uint(i)]
-			ln.data, ln.valid, ln.dirty, ln.tag = lines[i], ^uint64(0), 0, 0
+		if src != nil {
+			b.share(src)
+		} else {
+			copy(b.own()[first:], lines)
+		}
+		for i := first; i < first+uint(len(lines)); i++ {
+			b.lines[i], b.tags[i] = line{valid: ^uint64(0)}, 0
 		}
 		b.held |= mask
+		if whole {
+			src = b
+		}
 	}
 	return true
 }
