@@ -461,7 +461,7 @@ func (m *Machine) scramble(op *opRec) {
 		for i := range cur {
 			a := w.addr + uint64(i)
 			if b, li := lv.lineAt(a &^ (LineSize - 1)); b != nil && b.lines[li].valid>>(a&(LineSize-1))&1 != 0 {
-				b.own()[li][a&(LineSize-1)] = cur[i]
+				lv.store.own(&b.data, &b.shared)[li][a&(LineSize-1)] = cur[i]
 			}
 		}
 	}
@@ -565,12 +565,12 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 		// No byte of the lines from the first to the last one written back
 		// has a writer newer than this: a line whose data is at least as
 		// new needs no order check.
-		if m.flushBlock(ctx, lv, b, k, set) {
+		first, end := uint64(bits.TrailingZeros64(set)), uint64(64-bits.LeadingZeros64(set))
+		newest := m.ref.lastWriter(blockAddr+first*LineSize, (end-first)*LineSize)
+		if m.flushBlock(ctx, lv, b, k, set, direct, newest) {
 			flushed += blockLines
 			continue
 		}
-		first, end := uint64(bits.TrailingZeros64(set)), uint64(64-bits.LeadingZeros64(set))
-		newest := m.ref.lastWriter(blockAddr+first*LineSize, (end-first)*LineSize)
 		for ; set != 0; set &= set - 1 {
 			i := uint(bits.TrailingZeros64(set))
 			if m.flushLine(ctx, lv, b, i, blockAddr+uint64(i)*LineSize, direct, newest) {
@@ -582,17 +582,27 @@ func (m *Machine) flushLevel(ctx *opCtx, lv *level, addr, size uint64) uint64 {
 }
 
 // flushBlock is flushLevel for block b (key k) of lv when every line of it
-// is to be written back whole into a cache that holds none of the block,
-// with no effect in flight there, by an op ordered after every effect in
-// flight on the block at lv (so it sees each line as it is): the parent's
-// new block shares b's data (copy on write), logging one effect for its
-// lines (logAbsent) as storing each line would. It reports false, doing
-// nothing, when that is not the case. No order check is needed: a parent
-// holding none of the block holds no newer byte to lose, and the lines'
-// tags move with them to the parent's own write-back, which checks.
-func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64) bool {
+// is to be written back whole, by an op that sees each line as it is (it
+// is ordered after every effect in flight on the block at lv), into a
+// level that logs nothing for it: memory, written directly (direct), or a
+// cache that holds none of the block, with no effect in flight there. The
+// parent's block takes b's bytes (copy on write) instead of a copy; a
+// cache's logs one effect for its lines (logAbsent), as storing each line
+// would. It reports false, doing nothing, when that is not the case.
+//
+// Into a cache no order check is needed: a parent holding none of the
+// block holds no newer byte to lose, and the lines' tags move with them to
+// the parent's own write-back, which checks.
+func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64, direct bool, newest uint32) bool {
 	parent := lv.parent
-	if m.perLine || parent.isMem() || set != ^uint64(0) || parent.block(k) != nil || parent.fxAt(k) != nil {
+	switch {
+	case m.perLine || set != ^uint64(0):
+		return false
+	case parent.isMem():
+		if !direct {
+			return false
+		}
+	case parent.block(k) != nil || parent.fxAt(k) != nil:
 		return false
 	}
 	if fx := lv.fxAt(k); fx != nil && !m.seesAsIs(ctx, fx) {
@@ -605,14 +615,29 @@ func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64)
 	}
 	m.poll()
 	la := k << blockShift
-	m.logAbsent(ctx.op, ctx.client, parent, la, blockLines)
-	p := parent.newBlock(k)
-	p.share(b)
-	p.lines, p.tags = b.lines, b.tags
-	p.held, p.dirty = ^uint64(0), ^uint64(0)
-	parent.dirtyBlocks++
-	for i := range uint(blockLines) {
-		m.logClean(ctx.op, ctx.client, lv, la+uint64(i)*LineSize, ^uint64(0))
+	if parent.isMem() {
+		// The checks flushLine makes of each line: none reads what the
+		// others' write-backs change.
+		for i := range uint(blockLines) {
+			a := la + uint64(i)*LineSize
+			if newest > b.tags[i] {
+				m.checkFlushOrder(ctx, lv, a, b.bytes(i)[:], b.tags[i])
+			}
+			m.checkMetadataClobber(ctx, lv, a, LineSize, b.tags[i])
+		}
+		parent.mem.share(la, b.lend(lv.store))
+	} else {
+		m.logAbsent(ctx.op, ctx.client, parent, la, blockLines)
+		p := parent.newBlock(k)
+		p.share(parent.store, b.lend(lv.store))
+		p.lines, p.tags = b.lines, b.tags
+		p.held, p.dirty = ^uint64(0), ^uint64(0)
+		parent.dirtyBlocks++
+		for i := range uint(blockLines) {
+			m.logClean(ctx.op, ctx.client, lv, la+uint64(i)*LineSize, ^uint64(0))
+		}
+	}
+	for i := range b.lines {
 		b.lines[i].dirty = 0
 	}
 	b.dirty = 0

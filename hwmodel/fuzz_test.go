@@ -3,6 +3,7 @@ package hwmodel
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -267,6 +268,7 @@ func TestBlockPathsChangeNothing(t *testing.T) {
 		block := runFuzzProgramLines(t, data, whole, opts...)
 		line := runFuzzProgramLines(t, data, whole, append(opts, (*Machine).setPerLine)...)
 		requireSameRun(t, block, line, i)
+		requireHoldersCounted(t, block, fmt.Sprintf("program %d", i))
 	}
 }
 
@@ -369,6 +371,8 @@ func TestSettledBlockPathsChangeNothing(t *testing.T) {
 			r.run(r.direct, p)
 			return r.m
 		}
-		requireSameRun(t, run(false), run(true), i)
+		block := run(false)
+		requireSameRun(t, block, run(true), i)
+		requireHoldersCounted(t, block, fmt.Sprintf("program %d", i))
 	}
 }

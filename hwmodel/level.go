@@ -28,18 +28,9 @@ type line struct {
 	dirty uint64
 }
 
-// lineData is the bytes of a block's lines.
-type lineData [blockLines][LineSize]byte
-
 // lineBlock is blockLines consecutive lines of a cache. held marks the lines
 // holding any valid byte (the others are absent), dirty those holding a
-// dirty byte.
-//
-// A fill or write-back of a whole block gives the new block the data of the
-// block it copies instead of a copy of it (copy on write): both are marked
-// shared, and a shared block copies its data before it changes a byte. A
-// G-buffer that is drawn, written back to L2 and sampled keeps one copy of
-// its bytes in the colour cache, L2 and the texture cache, not three.
+// dirty byte. Its bytes may be shared with another level (share.go).
 type lineBlock struct {
 	data  *lineData // nil until a line is stored or filled
 	lines [blockLines]line
@@ -48,30 +39,11 @@ type lineBlock struct {
 	tags   [blockLines]uint32
 	held   uint64
 	dirty  uint64
-	shared bool // data may be another block's too
+	shared bool // data may be another holder's too
 }
 
 // bytes is line i's bytes, to read.
 func (b *lineBlock) bytes(i uint) *[LineSize]byte { return &b.data[i] }
-
-// own returns b's data to write: made if b has none, copied if it may be
-// another block's.
-func (b *lineBlock) own() *lineData {
-	if b.data == nil {
-		b.data = new(lineData)
-	} else if b.shared {
-		d := new(lineData)
-		*d = *b.data
-		b.data, b.shared = d, false
-	}
-	return b.data
-}
-
-// share gives b, whose lines are about to become copies of all of src's,
-// src's data.
-func (b *lineBlock) share(src *lineBlock) {
-	b.data, b.shared, src.shared = src.data, true, true
-}
 
 // level is one place bytes can live: a cache instance or memory.
 type level struct {
@@ -82,6 +54,7 @@ type level struct {
 	parent *level
 	blocks map[uint64]*lineBlock // caches only, by address >> blockShift
 	mem    *Mem                  // memory only
+	store  *dataStore            // the machine's, for line blocks' bytes
 	// fx holds the in-flight effects on this level's lines.
 	fx map[uint64]*fxBlock
 	// undo holds the line images the effects roll back to.
@@ -168,12 +141,12 @@ func (l *level) fxAt(k uint64) *fxBlock {
 }
 
 func newCacheLevel(id uint8, kind cmdbuf.Cache, engine int, name string, parent *level) *level {
-	return &level{id: id, kind: kind, engine: engine, name: name, parent: parent,
+	return &level{id: id, kind: kind, engine: engine, name: name, parent: parent, store: parent.store,
 		blocks: map[uint64]*lineBlock{}, fx: map[uint64]*fxBlock{}}
 }
 
 func newMemLevel(mem *Mem) *level {
-	return &level{id: 0, kind: Memory, engine: -1, name: "memory", mem: mem, fx: map[uint64]*fxBlock{}}
+	return &level{id: 0, kind: Memory, engine: -1, name: "memory", mem: mem, store: mem.store, fx: map[uint64]*fxBlock{}}
 }
 
 func (l *level) isMem() bool { return l.mem != nil }
@@ -202,7 +175,7 @@ func (l *level) touch(la uint64) (*lineBlock, uint) {
 		b = l.newBlock(k)
 	}
 	i := uint(la >> 6 % blockLines)
-	d := b.own()
+	d := l.store.own(&b.data, &b.shared)
 	if b.held>>i&1 == 0 {
 		b.lines[i], b.tags[i], d[i] = line{}, 0, [LineSize]byte{}
 		b.held |= 1 << i
@@ -218,13 +191,13 @@ func (l *level) newBlock(k uint64) *lineBlock {
 	return b
 }
 
-// dropBlock removes the emptied block b (key k), keeping it for reuse; its
-// data goes with it if another block may see it.
+// dropBlock removes the emptied block b (key k), keeping it for reuse, with
+// its bytes if no one else may hold them.
 func (l *level) dropBlock(k uint64, b *lineBlock) {
 	delete(l.blocks, k)
 	l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, nil, true
 	if b.shared {
-		b.data, b.shared = nil, false
+		l.store.drop(&b.data, &b.shared)
 	}
 	l.spare = append(l.spare, b)
 }
@@ -768,7 +741,7 @@ func (m *Machine) storeAbsent(op *opRec, client cmdbuf.Client, lv *level, la uin
 		tag = op.gid
 	}
 	first := uint(la >> 6 % blockLines)
-	d := b.own()
+	d := lv.store.own(&b.data, &b.shared)
 	copy(unsafe.Slice(&d[first][0], n*LineSize), src)
 	for i := first; i < first+uint(n); i++ {
 		b.lines[i], b.tags[i] = line{^uint64(0), ^uint64(0)}, tag
@@ -936,19 +909,17 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 			}
 		}
 	}
-	// A cache serving the whole block shares its data with the blocks it
-	// fills, as does each filled block with the ones above it.
-	var src *lineBlock
+	// A whole block's bytes are shared (copy on write): the serving level
+	// lends them to every cache it fills.
 	whole := len(lines) == blockLines
+	lend := func() *lineData { return path[h].mem.lend(la) }
 	if lv := path[h]; lv.isMem() {
 		// The lines are consecutive in memory and in the slice: one read.
 		lv.mem.Read(la, unsafe.Slice(&lines[0][0], len(lines)*LineSize))
 	} else {
 		b := lv.block(k)
 		copy(lines, b.data[first:])
-		if whole {
-			src = b
-		}
+		lend = func() *lineData { return b.lend(lv.store) }
 	}
 	for i := range lines {
 		takes[i*len(path)+h] = ^uint64(0)
@@ -957,18 +928,15 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 		lv := path[j]
 		m.logAbsent(rc.op, client, lv, la, len(lines))
 		b := lv.newBlock(k)
-		if src != nil {
-			b.share(src)
+		if whole {
+			b.share(lv.store, lend())
 		} else {
-			copy(b.own()[first:], lines)
+			copy(lv.store.own(&b.data, &b.shared)[first:], lines)
 		}
 		for i := first; i < first+uint(len(lines)); i++ {
 			b.lines[i], b.tags[i] = line{valid: ^uint64(0)}, 0
 		}
 		b.held |= mask
-		if whole {
-			src = b
-		}
 	}
 	return true
 }

@@ -174,7 +174,7 @@ func New(p *Profile) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{
-		prof: p, mem: newMem(), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
+		prof: p, mem: newMem(newDataStore()), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
 		surfaces: map[uint16]*Surface{}, surfaceIndex: map[uint64][]*Surface{}, metaIndex: map[uint64][]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
 		effects: newEffectLog(), retireAt: minRetireAt, retireMin: minRetireAt, hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
 	}

@@ -1,7 +1,13 @@
 package hwmodel
 
+import "unsafe"
+
 // PageSize is the granule in which memory materialises.
 const PageSize = 16 << 10
+
+// pageBlocks is the number of 4 KiB blocks (a cache's line blocks) a page
+// holds.
+const pageBlocks = PageSize >> blockShift
 
 // Mem is a sparse byte-addressed memory: a page materialises on first touch,
 // filled with a deterministic pattern, so a multi-GiB heap costs nothing
@@ -9,16 +15,31 @@ const PageSize = 16 << 10
 // compression metadata, so metadata nobody initialised reads as invalid.
 // A Fill that covers whole pages not yet touched records one byte per page
 // instead (uniform), so zeroing a large resource costs nothing either.
+//
+// A page keeps its bytes in 4 KiB blocks, each made when first touched,
+// which a machine's memory shares with its caches (share.go).
 type Mem struct {
-	pages   map[uint64]*[PageSize]byte
+	pages   map[uint64]*memPage
 	uniform map[uint64]byte
+	// store holds the blocks' bytes; nil for a memory that shares none
+	// (the reference's), whose blocks are its own.
+	store *dataStore
 	// last caches the most recent page lookup.
 	lastIndex uint64
-	last      *[PageSize]byte
+	last      *memPage
 }
 
-func newMem() *Mem {
-	return &Mem{pages: make(map[uint64]*[PageSize]byte), uniform: make(map[uint64]byte)}
+// memPage is one materialised page: its blocks, those not yet made reading
+// as the page's fill (value if uniform, FillByte otherwise).
+type memPage struct {
+	blocks  [pageBlocks]*lineData
+	shared  [pageBlocks]bool // the block may be a cache's too
+	uniform bool
+	value   byte
+}
+
+func newMem(store *dataStore) *Mem {
+	return &Mem{pages: make(map[uint64]*memPage), uniform: make(map[uint64]byte), store: store}
 }
 
 // FillByte is the content of never-written memory at addr: a hash of the
@@ -31,25 +52,17 @@ func FillByte(addr uint64) byte {
 	return byte(x>>(8*(addr&3))) & 0x7f
 }
 
-func (m *Mem) page(index uint64) *[PageSize]byte {
+// page returns page index, materialising it (with no blocks yet) if absent.
+func (m *Mem) page(index uint64) *memPage {
 	if m.last != nil && m.lastIndex == index {
 		return m.last
 	}
 	p, ok := m.pages[index]
 	if !ok {
-		p = new([PageSize]byte)
+		p = new(memPage)
 		if v, ok := m.uniform[index]; ok {
-			if v != 0 {
-				for i := range p {
-					p[i] = v
-				}
-			}
+			p.uniform, p.value = true, v
 			delete(m.uniform, index)
-		} else {
-			base := index * PageSize
-			for i := range p {
-				p[i] = FillByte(base + uint64(i))
-			}
 		}
 		m.pages[index] = p
 	}
@@ -57,11 +70,53 @@ func (m *Mem) page(index uint64) *[PageSize]byte {
 	return p
 }
 
+// bytesOf views a block of lines as its 4 KiB of bytes.
+func bytesOf(d *lineData) *[1 << blockShift]byte {
+	return (*[1 << blockShift]byte)(unsafe.Pointer(d))
+}
+
+// fill writes what block i of p holds before it is made, at base (the
+// block's address), into dst.
+func (p *memPage) fill(dst *[1 << blockShift]byte, base uint64) {
+	if p.uniform {
+		for i := range dst { // recycled bytes are not zero
+			dst[i] = p.value
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = FillByte(base + uint64(i))
+	}
+}
+
+// block returns block i of page p (at base) to read, made if absent.
+func (m *Mem) block(p *memPage, i int, base uint64) *[1 << blockShift]byte {
+	if p.blocks[i] == nil {
+		d := new(lineData)
+		if m.store != nil {
+			d = m.store.get()
+		}
+		p.fill(bytesOf(d), base)
+		p.blocks[i] = d
+	}
+	return bytesOf(p.blocks[i])
+}
+
+// own returns block i of page p (at base) to write: made if absent, copied
+// if a cache shares it.
+func (m *Mem) own(p *memPage, i int, base uint64) *[1 << blockShift]byte {
+	m.block(p, i, base)
+	if p.shared[i] {
+		m.store.own(&p.blocks[i], &p.shared[i])
+	}
+	return bytesOf(p.blocks[i])
+}
+
 // Read copies memory at addr into dst.
 func (m *Mem) Read(addr uint64, dst []byte) {
 	for len(dst) > 0 {
-		p := m.page(addr / PageSize)
-		n := copy(dst, p[addr%PageSize:])
+		off := addr % (1 << blockShift)
+		n := copy(dst, m.block(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:])
 		dst, addr = dst[n:], addr+uint64(n)
 	}
 }
@@ -69,9 +124,42 @@ func (m *Mem) Read(addr uint64, dst []byte) {
 // Write copies src to memory at addr.
 func (m *Mem) Write(addr uint64, src []byte) {
 	for len(src) > 0 {
-		p := m.page(addr / PageSize)
-		n := copy(p[addr%PageSize:], src)
+		off := addr % (1 << blockShift)
+		n := copy(m.own(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:], src)
 		src, addr = src[n:], addr+uint64(n)
+	}
+}
+
+// lend returns memory's block at addr (4 KiB-aligned), made if absent, for
+// a cache's block to share.
+func (m *Mem) lend(addr uint64) *lineData {
+	p := m.page(addr / PageSize)
+	i := int(addr % PageSize >> blockShift)
+	m.block(p, i, addr)
+	p.shared[i] = true
+	m.store.lend(p.blocks[i])
+	return p.blocks[i]
+}
+
+// share makes memory's block at addr (4 KiB-aligned) the bytes d a cache's
+// block lent it.
+func (m *Mem) share(addr uint64, d *lineData) {
+	p := m.page(addr / PageSize)
+	i := int(addr % PageSize >> blockShift)
+	m.store.drop(&p.blocks[i], &p.shared[i])
+	p.blocks[i], p.shared[i] = d, true
+}
+
+// dropPage forgets page index, letting go of its blocks.
+func (m *Mem) dropPage(index uint64) {
+	if p, ok := m.pages[index]; ok && m.store != nil {
+		for i := range p.blocks {
+			m.store.drop(&p.blocks[i], &p.shared[i])
+		}
+	}
+	delete(m.pages, index)
+	if m.lastIndex == index {
+		m.last = nil
 	}
 }
 
@@ -82,15 +170,16 @@ func (m *Mem) Fill(addr, n uint64, v byte) {
 		off := addr % PageSize
 		k := min(n, PageSize-off)
 		if index := addr / PageSize; k == PageSize {
-			delete(m.pages, index)
+			m.dropPage(index)
 			m.uniform[index] = v
-			if m.lastIndex == index {
-				m.last = nil
-			}
 		} else {
-			s := m.page(index)[off : off+k]
-			for i := range s {
-				s[i] = v
+			for a, end := addr, addr+k; a < end; {
+				boff := a % (1 << blockShift)
+				s := m.own(m.page(index), int(a%PageSize>>blockShift), a-boff)[boff:min(1<<blockShift, boff+end-a)]
+				for i := range s {
+					s[i] = v
+				}
+				a += uint64(len(s))
 			}
 		}
 		n, addr = n-k, addr+k
@@ -104,13 +193,21 @@ func (m *Mem) Discard(addr, n uint64) {
 	first := (addr + PageSize - 1) / PageSize
 	end := (addr + n) / PageSize
 	for index := first; index < end; index++ {
-		delete(m.pages, index)
+		m.dropPage(index)
 		delete(m.uniform, index)
-	}
-	if m.lastIndex >= first && m.lastIndex < end {
-		m.last = nil
 	}
 }
 
-// Pages is the number of materialised pages.
-func (m *Mem) Pages() int { return len(m.pages) }
+// Pages is the number of materialised pages: those with a block made.
+func (m *Mem) Pages() int {
+	n := 0
+	for _, p := range m.pages {
+		for _, d := range p.blocks {
+			if d != nil {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}

@@ -39,7 +39,7 @@ func (r *reference) page(pg uint64) (*writerTable, uint32) {
 }
 
 func newReference() *reference {
-	return &reference{mem: newMem(), writers: map[uint64]*writerTable{}, uniform: map[uint64]uint32{}}
+	return &reference{mem: newMem(nil), writers: map[uint64]*writerTable{}, uniform: map[uint64]uint32{}}
 }
 
 // setPage makes t page pg's table, or, with t nil, u its one writer.

@@ -1,0 +1,129 @@
+package hwmodel
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// requireHoldersCounted checks the copy-on-write bookkeeping of a machine:
+// no block of bytes is held (by a cache's block or memory's) more often
+// than its count of holders says, and none the store took back is held.
+// Fewer holders than counted only costs a copy; more would let one holder
+// write another's bytes.
+func requireHoldersCounted(t *testing.T, m *Machine, what string) {
+	t.Helper()
+	held := map[*lineData]int{}
+	for _, lv := range m.allLevels() {
+		for _, b := range lv.blocks {
+			if b.data != nil {
+				held[b.data]++
+			}
+		}
+	}
+	for _, p := range m.mem.pages {
+		for _, d := range p.blocks {
+			if d != nil {
+				held[d]++
+			}
+		}
+	}
+	s := m.mem.store
+	for d, n := range held {
+		counted := 1
+		if c, ok := s.holders[d]; ok {
+			counted = int(c)
+		}
+		require.LessOrEqual(t, n, counted, "%s: bytes %p held %d times, counted %d", what, d, n, counted)
+	}
+	for _, d := range s.free {
+		require.Zero(t, held[d], "%s: bytes %p taken back but held", what, d)
+	}
+}
+
+// TestMemMatchesFlatModel: memory read, written, filled (whole pages
+// uniform, parts byte by byte), discarded and sharing blocks with a cache
+// holds what a flat array would, from a store whose recycled blocks hold
+// garbage: no byte depends on what a block held before, and a block a cache
+// borrowed keeps its bytes whatever memory does after.
+func TestMemMatchesFlatModel(t *testing.T) {
+	const size = 4 * PageSize
+	const base = 1 << 32
+	rng := rand.New(rand.NewSource(9))
+	for round := 0; round < 50; round++ {
+		store := newDataStore()
+		for range 8 { // garbage to recycle
+			d := new(lineData)
+			rng.Read(bytesOf(d)[:])
+			store.free = append(store.free, d)
+		}
+		m := newMem(store)
+		flat := make([]byte, size)
+		for i := range flat {
+			flat[i] = FillByte(base + uint64(i))
+		}
+		type borrowed struct {
+			d    *lineData
+			want [1 << blockShift]byte
+		}
+		var lent []borrowed // blocks a "cache" holds, shared with memory
+		for step := 0; step < 200; step++ {
+			off := uint64(rng.Intn(size))
+			n := uint64(rng.Intn(int(size-off)) + 1)
+			switch rng.Intn(7) {
+			case 0: // write
+				src := make([]byte, n)
+				rng.Read(src)
+				m.Write(base+off, src)
+				copy(flat[off:], src)
+			case 1: // fill, whole pages uniform
+				v := byte(rng.Intn(3)) // 0 most of all: fresh blocks are not zero
+				if rng.Intn(2) == 0 {
+					off, n = off&^(PageSize-1), PageSize*uint64(1+rng.Intn(2))
+					n = min(n, size-off)
+				}
+				m.Fill(base+off, n, v)
+				for i := off; i < off+n; i++ {
+					flat[i] = v
+				}
+			case 2: // discard whole pages: they read as fresh memory again
+				off, n = off&^(PageSize-1), PageSize
+				m.Discard(base+off, n)
+				for i := off; i < off+n; i++ {
+					flat[i] = FillByte(base + i)
+				}
+			case 3: // a cache borrows a block
+				a := off &^ (1<<blockShift - 1)
+				d := m.lend(base + a)
+				lent = append(lent, borrowed{d, *bytesOf(d)})
+			case 4: // a cache's block is written back whole into memory
+				a := off &^ (1<<blockShift - 1)
+				d := store.get()
+				rng.Read(bytesOf(d)[:])
+				store.lend(d) // the cache keeps it too
+				lent = append(lent, borrowed{d, *bytesOf(d)})
+				m.share(base+a, d)
+				copy(flat[a:], bytesOf(d)[:])
+			case 5: // a cache lets go of a block
+				if len(lent) > 0 {
+					i := rng.Intn(len(lent))
+					shared := true
+					store.drop(&lent[i].d, &shared)
+					lent = append(lent[:i], lent[i+1:]...)
+				}
+			}
+			got := make([]byte, size)
+			m.Read(base, got)
+			if !bytes.Equal(flat, got) {
+				require.Equal(t, flat, got, "round %d step %d", round, step)
+			}
+			for _, b := range lent {
+				if b.want != *bytesOf(b.d) {
+					t.Fatalf("round %d step %d: a borrowed block changed", round, step)
+				}
+			}
+		}
+	}
+}
