@@ -201,22 +201,26 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		if a.Dir != cmdbuf.DirWrite {
 			continue
 		}
-		var out, refOut []byte
+		var out, refOut, before []byte
 		mark := m.scratch.mark()
+		sameOut := false // the same digest makes the same bytes
 		if w.Kind.IsCopy() {
 			out, refOut = reads[j], refReads[j]
 		} else {
 			out = e.m.output(w, j, a, h.sum())
-			// Its own: writeAccess may change out (checkWAW). The same
-			// digest makes the same bytes, which a copy makes faster.
-			if rh == h {
-				refOut = m.scratch.bytes(len(out))
-				copy(refOut, out)
-			} else {
+			if sameOut = rh == h; !sameOut {
 				refOut = e.m.output(w, j, a, rh.sum())
 			}
 		}
-		m.writeAccess(ctx, a, out)
+		m.writeAccess(ctx, a, out, &before)
+		if sameOut {
+			// The reference's bytes are out as made, before writeAccess
+			// changed any (checkWAW).
+			refOut = out
+			if before != nil {
+				refOut = before
+			}
+		}
 		m.ref.write(a.Addr, refOut, ctx.op.gid)
 		if !w.Kind.IsCopy() {
 			m.scratch.release(mark) // stored: the outputs are not needed again
@@ -301,11 +305,11 @@ func (m *Machine) foreignEncoding(ctx *opCtx, a cmdbuf.Access, got, ref []byte, 
 // writeAccess writes one access's output through the client's first cache,
 // after the write-after-write and write-after-read checks, compressing it
 // when the access and client allow.
-func (m *Machine) writeAccess(ctx *opCtx, a cmdbuf.Access, data []byte) {
+func (m *Machine) writeAccess(ctx *opCtx, a cmdbuf.Access, data []byte, before *[]byte) {
 	e := ctx.e
 	ctx.client = a.Client
 	m.spoilMetadata(a.Addr, uint64(a.Size))
-	m.checkWAW(ctx, a, data)
+	m.checkWAW(ctx, a, data, before)
 	m.checkWAR(ctx, a)
 	m.checkOlderDirty(ctx, a)
 	lv := e.paths[a.Client][0]
@@ -342,8 +346,9 @@ func (m *Machine) listLevels() []*level {
 // checkWAW: an earlier data write to these bytes by an op this one is not
 // ordered after is still in flight — or this op itself wrote them through
 // another client, into another cache. The two results race; the model lets
-// the earlier one win, which breaks a program that counted on order.
-func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
+// the earlier one win, which breaks a program that counted on order. The
+// first change to data copies it into *before (scratch space) first.
+func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte, before *[]byte) {
 	if m.effects.accesses == 0 {
 		return
 	}
@@ -364,6 +369,10 @@ func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte) {
 				cur := make([]byte, hi-lo)
 				valid := make([]uint64, (len(cur)+63)/64)
 				m.current(lv, lo, cur, valid, nil)
+				if *before == nil {
+					*before = m.scratch.bytes(len(data))
+					copy(*before, data)
+				}
 				for i := range cur {
 					if bit(valid, i) {
 						data[lo-a.Addr+uint64(i)] = cur[i]

@@ -92,14 +92,19 @@ func (p *memPage) fill(dst *[1 << blockShift]byte, base uint64) {
 // block returns block i of page p (at base) to read, made if absent.
 func (m *Mem) block(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 	if p.blocks[i] == nil {
-		d := new(lineData)
-		if m.store != nil {
-			d = m.store.get()
-		}
-		p.fill(bytesOf(d), base)
-		p.blocks[i] = d
+		p.blocks[i] = m.fresh()
+		p.fill(bytesOf(p.blocks[i]), base)
 	}
 	return bytesOf(p.blocks[i])
+}
+
+// fresh returns a block of bytes with arbitrary contents: the store's, or a
+// new one.
+func (m *Mem) fresh() *lineData {
+	if m.store != nil {
+		return m.store.get()
+	}
+	return new(lineData)
 }
 
 // own returns block i of page p (at base) to write: made if absent, copied
@@ -125,7 +130,11 @@ func (m *Mem) Read(addr uint64, dst []byte) {
 func (m *Mem) Write(addr uint64, src []byte) {
 	for len(src) > 0 {
 		off := addr % (1 << blockShift)
-		n := copy(m.own(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:], src)
+		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
+		if off == 0 && len(src) >= 1<<blockShift && p.blocks[i] == nil {
+			p.blocks[i] = m.fresh() // overwritten whole: no fill first
+		}
+		n := copy(m.own(p, i, addr-off)[off:], src)
 		src, addr = src[n:], addr+uint64(n)
 	}
 }
