@@ -216,6 +216,19 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		}
 	}
 	defer writeRun()
+	// Whole blocks are encoded into pend and stored together, up to
+	// pendMax bytes at a time (a block path takes whole lines of a 4 KiB
+	// block at once); the data goes before any metadata written after it,
+	// as block by block. Nothing between reads what they store.
+	var pend []byte
+	var pendLo uint64
+	storePending := func() {
+		if len(pend) > 0 {
+			m.store(ctx.op, a.Client, lv, pendLo, pend, true)
+			pend = pend[:0]
+		}
+	}
+	defer storePending() // before writeRun: defers run last first
 	for b := first; b <= last; b++ {
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
 		lo, hi := max(a.Addr, blo), min(a.End(), bhi)
@@ -228,42 +241,66 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 			m.store(ctx.op, a.Client, lv, lo, seg, true)
 			continue
 		}
-		block := m.scratch.block[:bhi-blo]
-		if lo != blo || hi != bhi {
-			// A partial write: decode the rest of the block as this op
-			// sees it, and store it again, re-encoded: a reader of the rest
-			// not ordered before this op may see it half rewritten.
-			m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: a.Client, Surface: a.Surface})
-			rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
-				Surface: a.Surface, Compressed: true}
-			m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block)
-			m.decodeRead(ctx, rest, block)
-			// It re-stores the rest: if that already differs from the
-			// reference, so does what it writes.
-			ref := m.ref.read(blo, bhi-blo)
-			for i := range block {
-				if (blo+uint64(i) < lo || blo+uint64(i) >= hi) && block[i] != ref[i] {
-					ctx.op.tainted = true
-					break
-				}
+		if lo == blo && hi == bhi {
+			if pend == nil {
+				pend = m.scratch.bytes(min(int(a.Size), pendMax))[:0]
 			}
-			// The op rewrites the whole block: the reference names it as the
-			// writer of the rest too (the bytes there do not change).
-			m.ref.tag(blo, bhi-blo, ctx.op.gid)
+			if len(pend) == 0 {
+				pendLo = blo
+			}
+			pend = append(pend, seg...)
+			encode(pend[len(pend)-len(seg):], blo)
+			if len(pend)+BlockSize > cap(pend) {
+				storePending()
+			}
+		} else {
+			storePending()
+			m.writePartialBlock(ctx, a, lv, s, blo, bhi, lo, seg)
 		}
-		copy(block[lo-blo:], seg)
-		encode(block, blo)
-		m.store(ctx.op, a.Client, lv, blo, block, true)
 		if code != MetaCompressed {
 			if len(run) == 0 {
 				runFirst = b
 			}
 			run = append(run, MetaCompressed, 0)
 		} else {
+			storePending()
 			writeRun()
 		}
 		s.define(b, b)
 	}
+}
+
+// pendMax bounds the encoded whole blocks writeSurface stores at once.
+const pendMax = 64 << 10
+
+// writePartialBlock is writeSurface through compression for the part
+// [lo, lo+len(seg)) of the block [blo, bhi) of s: the rest of the block is
+// decoded as the op sees it, and the whole block stored again, re-encoded.
+func (m *Machine) writePartialBlock(ctx *opCtx, a cmdbuf.Access, lv *level, s *Surface, blo, bhi, lo uint64, seg []byte) {
+	hi := lo + uint64(len(seg))
+	block := m.scratch.block[:bhi-blo]
+	// A reader of the rest not ordered before this op may see it half
+	// rewritten.
+	m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: a.Client, Surface: a.Surface})
+	rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
+		Surface: a.Surface, Compressed: true}
+	m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block)
+	m.decodeRead(ctx, rest, block)
+	// It re-stores the rest: if that already differs from the
+	// reference, so does what it writes.
+	ref := m.ref.read(blo, bhi-blo)
+	for i := range block {
+		if (blo+uint64(i) < lo || blo+uint64(i) >= hi) && block[i] != ref[i] {
+			ctx.op.tainted = true
+			break
+		}
+	}
+	// The op rewrites the whole block: the reference names it as the
+	// writer of the rest too (the bytes there do not change).
+	m.ref.tag(blo, bhi-blo, ctx.op.gid)
+	copy(block[lo-blo:], seg)
+	encode(block, blo)
+	m.store(ctx.op, a.Client, lv, blo, block, true)
 }
 
 // decompress rewrites the compressed and cleared blocks of [off, off+n) of s
