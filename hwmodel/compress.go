@@ -70,6 +70,42 @@ func (m *Machine) metaView(ctx *opCtx, s *Surface, block uint64) (code, value by
 	return b[0], b[1]
 }
 
+// metaReader is metaView for the blocks of one access, in ascending order:
+// one view of memory reads the metadata of up to metaChunk blocks. It
+// serves a pass that reads no block's metadata after writing a later one's
+// (decodeRead, writeSurface), so what it read ahead is what metaView would
+// read when the pass gets there.
+type metaReader struct {
+	m           *Machine
+	ctx         *opCtx
+	s           *Surface
+	first, last uint64 // the blocks read ahead, and the access's last
+	n           uint64
+	buf         [2 * metaChunk]byte
+	valid       [2 * metaChunk / 64]uint64
+}
+
+const metaChunk = 1024
+
+// start readies r, scratch space of the pass's own (writeSurface's
+// partial blocks call decodeRead), for the blocks up to last.
+func (r *metaReader) start(m *Machine, ctx *opCtx, s *Surface, last uint64) *metaReader {
+	r.m, r.ctx, r.s, r.first, r.last, r.n = m, ctx, s, 0, last, 0
+	return r
+}
+
+// at is metaView(ctx, s, b).
+func (r *metaReader) at(b uint64) (code, value byte) {
+	if !r.s.isDefined(b) {
+		return 0, 0
+	}
+	if b < r.first || b >= r.first+r.n {
+		r.first, r.n = b, min(metaChunk, r.last-b+1)
+		r.m.view(r.ctx, r.m.memLevel, r.s.Meta+2*b, r.buf[:2*r.n], r.valid[:], nil)
+	}
+	return r.buf[2*(b-r.first)], r.buf[2*(b-r.first)+1]
+}
+
 func (s *Surface) isDefined(block uint64) bool { return s.defined[block/64]>>(block%64)&1 != 0 }
 
 // define marks blocks first..last as holding metadata written as such.
@@ -124,10 +160,11 @@ func (m *Machine) decodeRead(ctx *opCtx, a cmdbuf.Access, got []byte) []bool {
 	var explained []bool // allocated when a hazard explains some byte
 	var uninit, unreadable blockSpan
 	first, last := blocksOf(s, a.Addr, uint64(a.Size))
+	meta := m.scratch.readMeta.start(m, ctx, s, last)
 	for b := first; b <= last; b++ {
 		lo := max(a.Addr, s.Base+b*BlockSize)
 		hi := min(a.End(), s.Base+(b+1)*BlockSize)
-		code, value := m.metaView(ctx, s, b)
+		code, value := meta.at(b)
 		seg := got[lo-a.Addr : hi-a.Addr]
 		switch {
 		case aware && code == MetaCompressed:
@@ -229,11 +266,12 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		}
 	}
 	defer storePending() // before writeRun: defers run last first
+	meta := m.scratch.writeMeta.start(m, ctx, s, last)
 	for b := first; b <= last; b++ {
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
 		lo, hi := max(a.Addr, blo), min(a.End(), bhi)
 		seg := data[lo-a.Addr : hi-a.Addr]
-		code, _ := m.metaView(ctx, s, b)
+		code, _ := meta.at(b)
 		if !aware {
 			if code == MetaCompressed || code == MetaClear {
 				corrupt.add(lo, hi)

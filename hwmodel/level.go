@@ -955,8 +955,10 @@ func (m *Machine) seesAsIs(rc *opCtx, b *fxBlock) bool {
 // scratch holds buffers reused across reads: the model runs on one
 // goroutine.
 type scratch struct {
-	takeBuf []uint64
-	lineBuf [][LineSize]byte
+	// readMeta and writeMeta are decodeRead's and writeSurface's.
+	readMeta, writeMeta metaReader
+	takeBuf             []uint64
+	lineBuf             [][LineSize]byte
 	// block holds one compression block being encoded.
 	block [BlockSize]byte
 	// opBuf is a bump allocator for the byte buffers of one op (what its
