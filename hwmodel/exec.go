@@ -406,10 +406,10 @@ func (m *Machine) checkOlderDirty(ctx *opCtx, a cmdbuf.Access) {
 		for la := range lv.heldLines(a.Addr, uint64(a.Size), true) {
 			b, i := lv.lineAt(la)
 			lo, hi := max(la, a.Addr), min(la+LineSize, a.End())
-			if b.lines[i].dirty&spanMask(int(lo-la), int(hi-lo)) == 0 {
+			if _, dirty := b.mask(i); dirty&spanMask(int(lo-la), int(hi-lo)) == 0 {
 				continue
 			}
-			w := m.opAt(b.tags[i])
+			w := m.opAt(b.tagOf(i))
 			if w == nil || w == ctx.op || !m.orderedBefore(w, cmdbuf.ClientBlit, ctx) {
 				continue // an unordered writer is checkWAW's
 			}
@@ -469,8 +469,10 @@ func (m *Machine) scramble(op *opRec) {
 		}
 		for i := range cur {
 			a := w.addr + uint64(i)
-			if b, li := lv.lineAt(a &^ (LineSize - 1)); b != nil && b.lines[li].valid>>(a&(LineSize-1))&1 != 0 {
-				lv.store.own(&b.data, &b.shared)[li][a&(LineSize-1)] = cur[i]
+			if b, li := lv.lineAt(a &^ (LineSize - 1)); b != nil {
+				if valid, _ := b.mask(li); valid>>(a&(LineSize-1))&1 != 0 {
+					lv.store.own(&b.data, &b.shared)[li][a&(LineSize-1)] = cur[i]
+				}
 			}
 		}
 	}
@@ -617,10 +619,8 @@ func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64,
 	if fx := lv.fxAt(k); fx != nil && !m.seesAsIs(ctx, fx) {
 		return false // the op sees some line as it was: flushLine's view
 	}
-	for i := range b.lines {
-		if b.lines[i] != (line{^uint64(0), ^uint64(0)}) {
-			return false
-		}
+	if !b.wholeDirty() {
+		return false
 	}
 	m.poll()
 	la := k << blockShift
@@ -629,25 +629,30 @@ func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64,
 		// others' write-backs change.
 		for i := range uint(blockLines) {
 			a := la + uint64(i)*LineSize
-			if newest > b.tags[i] {
-				m.checkFlushOrder(ctx, lv, a, b.bytes(i)[:], b.tags[i])
+			if tag := b.tagOf(i); newest > tag {
+				m.checkFlushOrder(ctx, lv, a, b.bytes(i)[:], tag)
 			}
-			m.checkMetadataClobber(ctx, lv, a, LineSize, b.tags[i])
+			m.checkMetadataClobber(ctx, lv, a, LineSize, b.tagOf(i))
 		}
 		parent.mem.share(la, b.lend(lv.store))
 	} else {
 		m.logAbsent(ctx.op, ctx.client, parent, la, blockLines)
 		p := parent.newBlock(k)
 		p.share(parent.store, b.lend(lv.store))
-		p.lines, p.tags = b.lines, b.tags
-		p.held, p.dirty = ^uint64(0), ^uint64(0)
+		p.held, p.dirty = ^uint64(0), ^uint64(0) // whole lines: no masks
+		p.tag = b.tag
+		if b.tagged {
+			for i := range uint(blockLines) {
+				p.setTag(i, b.tags[i])
+			}
+		}
 		parent.dirtyBlocks++
 		for i := range uint(blockLines) {
 			m.logClean(ctx.op, ctx.client, lv, la+uint64(i)*LineSize, ^uint64(0))
 		}
 	}
-	for i := range b.lines {
-		b.lines[i].dirty = 0
+	for i := range uint(blockLines) {
+		b.setMask(i, ^uint64(0), 0)
 	}
 	b.dirty = 0
 	lv.dirtyBlocks--
@@ -657,19 +662,20 @@ func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64,
 // flushLine is flushLevel for line li of block b, at la; it reports
 // whether it wrote anything back.
 func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, li uint, la uint64, direct bool, newest uint32) bool {
-	ln, data, tag := &b.lines[li], b.bytes(li), b.tags[li]
-	send := ln.dirty & ln.valid // as the op sees it, when nothing is in flight on the line
+	data, tag := b.bytes(li), b.tagOf(li)
+	valid, dirty := b.mask(li)
+	send := dirty & valid // as the op sees it, when nothing is in flight on the line
 	if lv.hasEffects(la) {
 		d, v, _ := m.lineView(ctx, lv, la)
 		visible := ^uint64(0)
 		if v != ^uint64(0) || d != *data {
 			for i := 0; i < LineSize; i++ {
-				if ln.dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != data[i]) {
+				if dirty>>i&1 != 0 && (v>>i&1 == 0 || d[i] != data[i]) {
 					visible &^= 1 << i
 				}
 			}
 		}
-		send = ln.dirty & visible
+		send = dirty & visible
 	}
 	if send == 0 {
 		return false
@@ -694,14 +700,14 @@ func (m *Machine) flushLine(ctx *opCtx, lv *level, b *lineBlock, li uint, la uin
 		} else {
 			// The data moved; so did its writer.
 			pb, pi := lv.parent.lineAt(la)
-			pb.tags[pi] = tag
+			pb.setTag(pi, tag)
 		}
 	}
 	if !direct {
 		m.logClean(ctx.op, ctx.client, lv, la, send)
 	}
-	ln.dirty &^= send
-	if ln.dirty == 0 {
+	b.setMask(li, valid, dirty&^send)
+	if dirty&^send == 0 {
 		lv.markClean(b, li)
 	}
 	return true
@@ -766,8 +772,10 @@ func (m *Machine) pendingBelow(w uint32, a uint64, parent *level) bool {
 			continue
 		}
 		if lv := e.paths[c][0]; lv != parent && !lv.isMem() {
-			if b, i := lv.lineAt(a &^ (LineSize - 1)); b != nil && b.lines[i].dirty>>(a&(LineSize-1))&1 != 0 {
-				return true
+			if b, i := lv.lineAt(a &^ (LineSize - 1)); b != nil {
+				if _, dirty := b.mask(i); dirty>>(a&(LineSize-1))&1 != 0 {
+					return true
+				}
 			}
 		}
 	}
@@ -804,11 +812,11 @@ func (m *Machine) invalidateLevel(ctx *opCtx, lv *level, addr, size uint64) uint
 // if it dropped bytes, and adds unflushed bytes it lost to lost.
 func (m *Machine) invalidateLine(ctx *opCtx, lv *level, la uint64, lost *[]uint64) uint64 {
 	b, i := lv.lineAt(la)
-	ln := &b.lines[i]
-	keep := ln.dirty
+	valid, dirty := b.mask(i)
+	keep := dirty
 	if keep != 0 {
 		d, v, vd := m.lineView(ctx, lv, la)
-		seen := ln.dirty & v & vd &^ diffMask(&d, b.bytes(i))
+		seen := dirty & v & vd &^ diffMask(&d, b.bytes(i))
 		keep &^= seen
 		if seen != 0 {
 			parent, pv, _ := lv.parent.state(la)
@@ -818,15 +826,15 @@ func (m *Machine) invalidateLine(ctx *opCtx, lv *level, la uint64, lost *[]uint6
 			}
 		}
 	}
-	if ln.valid == keep {
+	if valid == keep {
 		return 0
 	}
-	m.logEffect(ctx.op, ctx.client, lv, la, ln.valid&^keep)
+	m.logEffect(ctx.op, ctx.client, lv, la, valid&^keep)
 	if keep == 0 {
 		lv.drop(la)
 		return 1
 	}
-	ln.valid, ln.dirty = keep, keep
+	b.setMask(i, keep, keep) // its dirty bit stays
 	return 1
 }
 

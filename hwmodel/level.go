@@ -31,19 +31,97 @@ type line struct {
 // lineBlock is blockLines consecutive lines of a cache. held marks the lines
 // holding any valid byte (the others are absent), dirty those holding a
 // dirty byte. Its bytes may be shared with another level (share.go).
+//
+// Most blocks hold whole lines: every byte valid, and every byte dirty or
+// none. Until a held line is otherwise, the block keeps no masks (part is
+// false) and a held line's masks follow from its bits: valid whole, dirty
+// whole if its dirty bit is set. Likewise its lines' tags are one tag until
+// one differs. A frame's 150,000 blocks keep 1.3 KiB less each.
 type lineBlock struct {
-	data  *lineData // nil until a line is stored or filled
-	lines [blockLines]line
-	// tags holds, per line, the gid of the last op whose data was stored
-	// into it (a heuristic for explaining hazards; views ignore it).
-	tags   [blockLines]uint32
+	data   *lineData // nil until a line is stored or filled
+	masks  *[blockLines]line
+	tags   *[blockLines]uint32
 	held   uint64
 	dirty  uint64
-	shared bool // data may be another holder's too
+	tag    uint32 // every line's tag, unless tagged
+	part   bool   // masks holds the lines' masks
+	tagged bool   // tags holds the lines' tags
+	shared bool   // data may be another holder's too
 }
+
+// A line's tag is the gid of the last op whose data was stored into it (a
+// heuristic for explaining hazards; views ignore it).
 
 // bytes is line i's bytes, to read.
 func (b *lineBlock) bytes(i uint) *[LineSize]byte { return &b.data[i] }
+
+// mask returns held line i's valid and dirty bytes.
+func (b *lineBlock) mask(i uint) (valid, dirty uint64) {
+	if b.part {
+		return b.masks[i].valid, b.masks[i].dirty
+	}
+	return ^uint64(0), -(b.dirty >> i & 1)
+}
+
+// setMask sets line i's valid and dirty bytes. The caller keeps its dirty
+// bit (markDirty, markClean), which a block without masks reads its
+// lines' dirty bytes from: it must agree with dirty being set.
+func (b *lineBlock) setMask(i uint, valid, dirty uint64) {
+	if !b.part {
+		if valid == ^uint64(0) && (dirty == 0 || dirty == ^uint64(0)) {
+			return
+		}
+		if b.masks == nil {
+			b.masks = new([blockLines]line)
+		}
+		for j := range uint(blockLines) {
+			b.masks[j] = line{}
+			if b.held>>j&1 != 0 {
+				b.masks[j].valid, b.masks[j].dirty = b.mask(j)
+			}
+		}
+		b.part = true
+	}
+	b.masks[i] = line{valid, dirty}
+}
+
+// wholeDirty reports whether every line of b is held, valid and dirty.
+func (b *lineBlock) wholeDirty() bool {
+	if b.held != ^uint64(0) || b.dirty != ^uint64(0) {
+		return false
+	}
+	for i := range uint(blockLines) {
+		if v, d := b.mask(i); v != ^uint64(0) || d != ^uint64(0) {
+			return false
+		}
+	}
+	return true
+}
+
+// tagOf returns line i's tag.
+func (b *lineBlock) tagOf(i uint) uint32 {
+	if b.tagged {
+		return b.tags[i]
+	}
+	return b.tag
+}
+
+// setTag sets line i's tag.
+func (b *lineBlock) setTag(i uint, gid uint32) {
+	if !b.tagged {
+		if gid == b.tag {
+			return
+		}
+		if b.tags == nil {
+			b.tags = new([blockLines]uint32)
+		}
+		for j := range b.tags {
+			b.tags[j] = b.tag
+		}
+		b.tagged = true
+	}
+	b.tags[i] = gid
+}
 
 // level is one place bytes can live: a cache instance or memory.
 type level struct {
@@ -165,27 +243,31 @@ func (l *level) lineAt(la uint64) (*lineBlock, uint) {
 	return b, i
 }
 
-// touch returns the block and index of the line at la, making the line
-// present (empty, its bytes zero) if it is not, and the block's data the
-// block's own.
-func (l *level) touch(la uint64) (*lineBlock, uint) {
+// touch returns the block and index of the line at la, making the block's
+// data the block's own and the line present if it is not: then fresh is
+// true, its bytes are zero, and the caller sets its masks and tag (an empty
+// line has no masks of its own: the caller gives it some valid bytes).
+func (l *level) touch(la uint64) (b *lineBlock, i uint, fresh bool) {
 	k := la >> blockShift
-	b := l.block(k)
+	b = l.block(k)
 	if b == nil {
 		b = l.newBlock(k)
 	}
-	i := uint(la >> 6 % blockLines)
+	i = uint(la >> 6 % blockLines)
 	d := l.store.own(&b.data, &b.shared)
 	if b.held>>i&1 == 0 {
-		b.lines[i], b.tags[i], d[i] = line{}, 0, [LineSize]byte{}
+		d[i] = [LineSize]byte{}
 		b.held |= 1 << i
+		fresh = true
 	}
-	return b, i
+	return b, i, fresh
 }
 
-// newBlock adds an empty line block with key k (which has none).
+// newBlock adds an empty line block with key k (which has none): no masks,
+// tag 0.
 func (l *level) newBlock(k uint64) *lineBlock {
 	b := takeSpare(&l.spare, func() *lineBlock { return new(lineBlock) })
+	b.part, b.tagged, b.tag = false, false, 0
 	l.blocks[k] = b
 	l.lastBlkKey, l.lastBlk, l.lastBlkOK = k, b, true
 	return b
@@ -222,7 +304,8 @@ func (l *level) state(la uint64) (data [LineSize]byte, valid, dirty uint64) {
 		return data, ^uint64(0), 0
 	}
 	if b, i := l.lineAt(la); b != nil {
-		return *b.bytes(i), b.lines[i].valid, b.lines[i].dirty
+		valid, dirty = b.mask(i)
+		return *b.bytes(i), valid, dirty
 	}
 	return data, 0, 0
 }
@@ -531,9 +614,8 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		lv.keepImage(&e, &img, la)
 		e.prevV = ^uint64(0)
 	} else if lb, li := lv.lineAt(la); lb != nil {
-		ln := &lb.lines[li]
-		e.prevV, e.prevD = ln.valid, ln.dirty
-		if data && ln.valid&reach != 0 {
+		e.prevV, e.prevD = lb.mask(li)
+		if data && e.prevV&reach != 0 {
 			lv.keepImage(&e, lb.bytes(li), la)
 		}
 	}
@@ -743,9 +825,7 @@ func (m *Machine) storeAbsent(op *opRec, client cmdbuf.Client, lv *level, la uin
 	first := uint(la >> 6 % blockLines)
 	d := lv.store.own(&b.data, &b.shared)
 	copy(unsafe.Slice(&d[first][0], n*LineSize), src)
-	for i := first; i < first+uint(n); i++ {
-		b.lines[i], b.tags[i] = line{^uint64(0), ^uint64(0)}, tag
-	}
+	b.tag = tag // a new block: its lines whole, all tagged alike
 	mask := spanMask(int(first), n)
 	b.held |= mask
 	if b.dirty == 0 {
@@ -763,14 +843,18 @@ func (m *Machine) storeLines(op *opRec, client cmdbuf.Client, lv *level, addr ui
 			lv.mem.Write(la+uint64(off), src[i:i+k])
 			return
 		}
-		b, li := lv.touch(la)
+		b, li, fresh := lv.touch(la)
 		copy(b.data[li][off:off+k], src[i:i+k])
-		ln := &b.lines[li]
-		ln.valid |= mask
-		ln.dirty |= mask
+		var valid, dirty uint64
+		if !fresh {
+			valid, dirty = b.mask(li)
+		}
+		b.setMask(li, valid|mask, dirty|mask)
 		lv.markDirty(b, li)
 		if data {
-			b.tags[li] = op.gid
+			b.setTag(li, op.gid)
+		} else if fresh {
+			b.setTag(li, 0)
 		}
 	})
 }
@@ -780,15 +864,22 @@ func (m *Machine) storeLines(op *opRec, client cmdbuf.Client, lv *level, addr ui
 func (m *Machine) fill(op *opRec, client cmdbuf.Client, lv *level, la uint64, src *[LineSize]byte, mask uint64) {
 	var add uint64 = mask
 	if b, i := lv.lineAt(la); b != nil {
-		add &^= b.lines[i].valid
+		valid, _ := b.mask(i)
+		add &^= valid
 	}
 	if add == 0 {
 		return
 	}
 	m.logEffect(op, client, lv, la, add)
-	b, i := lv.touch(la)
+	b, i, fresh := lv.touch(la)
 	blend(&b.data[i], src, add)
-	b.lines[i].valid |= add
+	var valid, dirty uint64
+	if !fresh {
+		valid, dirty = b.mask(i)
+	} else {
+		b.setTag(i, 0)
+	}
+	b.setMask(i, valid|add, dirty)
 }
 
 // pathRead is what readPath served: for each line of the line-aligned
@@ -903,8 +994,8 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 		if b.held&mask != mask {
 			return false
 		}
-		for i := range lines {
-			if b.lines[first+uint(i)].valid != ^uint64(0) {
+		for i := range uint(len(lines)) {
+			if valid, _ := b.mask(first + i); valid != ^uint64(0) {
 				return false
 			}
 		}
@@ -933,10 +1024,7 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 		} else {
 			copy(lv.store.own(&b.data, &b.shared)[first:], lines)
 		}
-		for i := first; i < first+uint(len(lines)); i++ {
-			b.lines[i], b.tags[i] = line{valid: ^uint64(0)}, 0
-		}
-		b.held |= mask
+		b.held |= mask // a new block: its lines whole and clean, tag 0
 	}
 	return true
 }

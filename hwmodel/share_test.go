@@ -127,3 +127,54 @@ func TestMemMatchesFlatModel(t *testing.T) {
 		}
 	}
 }
+
+// TestLineBlockMasksAndTags: a block keeps its held lines' masks and tags
+// as a table would, whether it holds them compactly (whole lines, one tag)
+// or line by line, across every change between the two.
+func TestLineBlockMasksAndTags(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	masks := []uint64{^uint64(0), 0, 0xff, 0xffff0000, 1 << 63}
+	for round := 0; round < 200; round++ {
+		var b lineBlock
+		var want [blockLines]line
+		var tags [blockLines]uint32
+		for step := 0; step < 300; step++ {
+			i := uint(rng.Intn(blockLines))
+			switch rng.Intn(4) {
+			case 0, 1: // store or fill: some valid bytes, some dirty
+				v := masks[rng.Intn(len(masks))] | 1
+				if rng.Intn(3) == 0 {
+					v = ^uint64(0)
+				}
+				d := v & masks[rng.Intn(len(masks))]
+				if rng.Intn(3) == 0 {
+					d = v
+				}
+				b.held |= 1 << i
+				b.setMask(i, v, d)
+				if d != 0 {
+					b.dirty |= 1 << i
+				} else {
+					b.dirty &^= 1 << i
+				}
+				want[i] = line{v, d}
+			case 2: // drop
+				b.held &^= 1 << i
+				b.dirty &^= 1 << i
+			case 3:
+				g := uint32(rng.Intn(3))
+				b.setTag(i, g)
+				tags[i] = g
+			}
+			for j := range uint(blockLines) {
+				if b.held>>j&1 == 0 {
+					continue
+				}
+				if v, d := b.mask(j); want[j] != (line{v, d}) || tags[j] != b.tagOf(j) {
+					t.Fatalf("round %d step %d line %d: masks %x %x tag %d, want %x %x tag %d",
+						round, step, j, v, d, b.tagOf(j), want[j].valid, want[j].dirty, tags[j])
+				}
+			}
+		}
+	}
+}
