@@ -203,10 +203,11 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		}
 		var out, refOut, before []byte
 		mark := m.scratch.mark()
-		sameOut := false // the same digest makes the same bytes
+		sameOut := false // the reference's output is out as made
 		if w.Kind.IsCopy() {
 			out, refOut = reads[j], refReads[j]
-		} else {
+			sameOut = len(out) > 0 && &refOut[0] == &out[0] // the same read
+		} else { // the same digest makes the same bytes
 			out = e.m.output(w, j, a, h.sum())
 			if sameOut = rh == h; !sameOut {
 				refOut = e.m.output(w, j, a, rh.sum())
@@ -246,7 +247,9 @@ func readN(p cmdbuf.Packet, n int) cmdbuf.Access {
 // readAccess reads one access as the op may see it, decoding compression
 // where the access and client allow, and records a hazard for everything it
 // serves that a correct program could not have seen. It returns what the
-// access read, what the reference read, and whether the two are the same.
+// access read, what the reference read, and whether the two are the same
+// (then ref is got itself: the read is compared with the reference's
+// memory in place).
 func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte, same bool) {
 	e := ctx.e
 	ctx.client = a.Client
@@ -256,6 +259,9 @@ func (m *Machine) readAccess(ctx *opCtx, a cmdbuf.Access) (got, ref []byte, same
 	var explained []bool
 	if a.Surface != 0 {
 		explained = m.decodeRead(ctx, a, got)
+	}
+	if m.ref.mem.Equal(a.Addr, got) {
+		return got, got, true // the reference read the same: the same slice
 	}
 	ref = m.scratch.bytes(int(a.Size))
 	m.ref.mem.Read(a.Addr, ref)

@@ -1,6 +1,9 @@
 package hwmodel
 
-import "unsafe"
+import (
+	"bytes"
+	"unsafe"
+)
 
 // PageSize is the granule in which memory materialises.
 const PageSize = 16 << 10
@@ -124,6 +127,20 @@ func (m *Mem) Read(addr uint64, dst []byte) {
 		n := copy(dst, m.block(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:])
 		dst, addr = dst[n:], addr+uint64(n)
 	}
+}
+
+// Equal reports whether memory at addr holds b, comparing in place.
+func (m *Mem) Equal(addr uint64, b []byte) bool {
+	for len(b) > 0 {
+		off := addr % (1 << blockShift)
+		blk := m.block(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:]
+		n := min(len(b), len(blk))
+		if !bytes.Equal(b[:n], blk[:n]) {
+			return false
+		}
+		b, addr = b[n:], addr+uint64(n)
+	}
+	return true
 }
 
 // Write copies src to memory at addr.
