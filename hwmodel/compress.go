@@ -281,7 +281,10 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		}
 		if lo == blo && hi == bhi {
 			if pend == nil {
-				pend = m.scratch.bytes(min(int(a.Size), pendMax))[:0]
+				if cap(m.scratch.pend) < pendMax {
+					m.scratch.pend = make([]byte, 0, pendMax)
+				}
+				pend = m.scratch.pend[:0]
 			}
 			if len(pend) == 0 {
 				pendLo = blo

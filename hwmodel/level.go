@@ -1043,8 +1043,10 @@ func (m *Machine) seesAsIs(rc *opCtx, b *fxBlock) bool {
 // scratch holds buffers reused across reads: the model runs on one
 // goroutine.
 type scratch struct {
-	// readMeta and writeMeta are decodeRead's and writeSurface's.
+	// readMeta and writeMeta are decodeRead's and writeSurface's; pend is
+	// writeSurface's whole blocks (writePartialBlock stores them first).
 	readMeta, writeMeta metaReader
+	pend                []byte
 	takeBuf             []uint64
 	lineBuf             [][LineSize]byte
 	// block holds one compression block being encoded.
