@@ -99,3 +99,62 @@ func TestSyncStreamAllocatesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedBytesAllocateNothing: a warm machine running a pass that
+// shares blocks' bytes — a draw written back whole from the colour cache
+// into L2 (flushBlock), sampled through the texture cache (readBlock lends
+// L2's bytes), written back into memory at the end of the submission, the
+// texture cache invalidated — takes every block of bytes from its store:
+// it allocates only the op records hazards may name, as a copy does.
+func TestSharedBytesAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates: allocation counts are not the model's")
+	}
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) {
+			const size = 64 << 10
+			r := newRig(t, prof)
+			rt, out := r.alloc("rt", size), r.alloc("out", size)
+			bufs := []*cmdbuf.Buffer{r.prog().
+				work(cmdbuf.WorkDraw, cColor, wr(rt, size, color)).
+				wait(cmdbuf.AllStages, cmdbuf.AllStages).
+				cache(caches(cmdbuf.CacheColor), 0).
+				wait(cmdbuf.AllStages, cmdbuf.AllStages).
+				work(cmdbuf.WorkDispatch, cCompute, rd(rt, size, load), wr(out, size, store)).
+				wait(cmdbuf.AllStages, cmdbuf.AllStages).
+				cache(0, caches(cmdbuf.CacheTextureL0)).buffer()}
+			run := func() {
+				r.direct.Submit(bufs...)
+				require.NoError(t, r.m.Run())
+			}
+			for range 4 {
+				run()
+			}
+			require.Zero(t, testing.AllocsPerRun(10, run))
+			require.Empty(t, r.m.Hazards())
+			require.NotZero(t, sharedBlocks(r.m), "no block's bytes were shared")
+			requireHoldersCounted(t, r.m, prof.Name)
+		})
+	}
+}
+
+// sharedBlocks counts the blocks, in caches and memory, marked as sharing
+// their bytes.
+func sharedBlocks(m *Machine) int {
+	n := 0
+	for _, lv := range m.allLevels() {
+		for _, b := range lv.blocks {
+			if b.shared {
+				n++
+			}
+		}
+	}
+	for _, p := range m.mem.pages {
+		for _, sh := range p.shared {
+			if sh {
+				n++
+			}
+		}
+	}
+	return n
+}
