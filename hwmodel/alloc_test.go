@@ -24,10 +24,7 @@ func TestSyncPacketsAllocateNothing(t *testing.T) {
 				syncRound(p)
 			}
 			bufs := []*cmdbuf.Buffer{p.buffer()}
-			run := func() {
-				r.direct.Submit(bufs...)
-				require.NoError(t, r.m.Run())
-			}
+			run := r.submitter(bufs...)
 			// Warm up past the timeline's limit, so recording spans stops.
 			for range TimelineLimit/(6*256) + 2 {
 				run()
@@ -55,10 +52,7 @@ func TestWorkAllocatesOnlyItsRecord(t *testing.T) {
 			src, dst := r.alloc("src", size), r.alloc("dst", size)
 			bufs := []*cmdbuf.Buffer{r.prog().work(cmdbuf.WorkCopy, cmdbuf.StageCopy,
 				rd(src, size, cmdbuf.ClientCopy), wr(dst, size, cmdbuf.ClientCopy)).buffer()}
-			run := func() {
-				r.direct.Submit(bufs...)
-				require.NoError(t, r.m.Run())
-			}
+			run := r.submitter(bufs...)
 			for range 4 {
 				run()
 			}
@@ -87,10 +81,7 @@ func TestSyncStreamAllocatesNothing(t *testing.T) {
 				syncRound(p)
 			}
 			buf := p.buffer()
-			run := func() {
-				r.direct.Submit(buf)
-				require.NoError(t, r.m.Run())
-			}
+			run := r.submitter(buf)
 			for range 8 {
 				run()
 			}
@@ -104,8 +95,8 @@ func TestSyncStreamAllocatesNothing(t *testing.T) {
 // shares blocks' bytes — a draw written back whole from the colour cache
 // into L2 (flushBlock), sampled through the texture cache (readBlock lends
 // L2's bytes), written back into memory at the end of the submission, the
-// texture cache invalidated — takes every block of bytes from its store:
-// it allocates only the op records hazards may name, as a copy does.
+// texture cache invalidated — takes every block of bytes from its store
+// and allocates nothing.
 func TestSharedBytesAllocateNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates: allocation counts are not the model's")
@@ -123,10 +114,7 @@ func TestSharedBytesAllocateNothing(t *testing.T) {
 				work(cmdbuf.WorkDispatch, cCompute, rd(rt, size, load), wr(out, size, store)).
 				wait(cmdbuf.AllStages, cmdbuf.AllStages).
 				cache(0, caches(cmdbuf.CacheTextureL0)).buffer()}
-			run := func() {
-				r.direct.Submit(bufs...)
-				require.NoError(t, r.m.Run())
-			}
+			run := r.submitter(bufs...)
 			for range 4 {
 				run()
 			}
@@ -157,4 +145,13 @@ func sharedBlocks(m *Machine) int {
 		}
 	}
 	return n
+}
+
+// submitter returns a function that submits bufs to the direct engine and
+// runs the machine, for AllocsPerRun.
+func (r *rig) submitter(bufs ...*cmdbuf.Buffer) func() {
+	return func() {
+		r.direct.Submit(bufs...)
+		require.NoError(r.t, r.m.Run())
+	}
 }
