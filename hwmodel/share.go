@@ -21,6 +21,7 @@ type lineData [blockLines][LineSize]byte
 // and takes back those no block holds. The model runs on one goroutine.
 type dataStore struct {
 	free []*lineData
+	made int // blocks of bytes allocated, for tests to account for
 	// holders counts the holders of bytes held more than once; bytes
 	// absent from it have one holder (or none, once in free).
 	holders map[*lineData]int32
@@ -35,6 +36,7 @@ func (s *dataStore) get() *lineData {
 		s.free = s.free[:n-1]
 		return d
 	}
+	s.made++
 	return new(lineData)
 }
 

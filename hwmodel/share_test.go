@@ -10,14 +10,21 @@ import (
 
 // requireHoldersCounted checks the copy-on-write bookkeeping of a machine:
 // no block of bytes is held (by a cache's block or memory's) more often
-// than its count of holders says, and none the store took back is held.
-// Fewer holders than counted only costs a copy; more would let one holder
-// write another's bytes.
+// than its count of holders says, none the store took back is held, and
+// every block of bytes it made is held or taken back (a recycled block
+// keeps its own). Fewer holders than counted only costs a copy; more would
+// let one holder write another's bytes; a block neither held nor taken
+// back is lost to reuse.
 func requireHoldersCounted(t *testing.T, m *Machine, what string) {
 	t.Helper()
 	held := map[*lineData]int{}
 	for _, lv := range m.allLevels() {
 		for _, b := range lv.blocks {
+			if b.data != nil {
+				held[b.data]++
+			}
+		}
+		for _, b := range lv.spare { // recycled, with their own bytes
 			if b.data != nil {
 				held[b.data]++
 			}
@@ -41,6 +48,7 @@ func requireHoldersCounted(t *testing.T, m *Machine, what string) {
 	for _, d := range s.free {
 		require.Zero(t, held[d], "%s: bytes %p taken back but held", what, d)
 	}
+	require.Equal(t, s.made, len(held)+len(s.free), "%s: blocks of bytes made, against held and taken back", what)
 }
 
 // TestMemMatchesFlatModel: memory read, written, filled (whole pages
@@ -177,4 +185,23 @@ func TestLineBlockMasksAndTags(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMemPagesCountsMadeBlocks: a page counts as materialised once a block
+// of it is made, by a write or a read, and no longer once discarded; a
+// page filled whole is uniform and made of nothing.
+func TestMemPagesCountsMadeBlocks(t *testing.T) {
+	m := newMem(newDataStore())
+	require.Zero(t, m.Pages())
+	m.Write(PageSize+8, []byte{1})
+	require.Equal(t, 1, m.Pages())
+	var b [1]byte
+	m.Read(5*PageSize, b[:])
+	require.Equal(t, 2, m.Pages())
+	m.Fill(3*PageSize, PageSize, 7)
+	require.Equal(t, 2, m.Pages())
+	m.Write(6*PageSize, make([]byte, PageSize)) // every block of a page
+	require.Equal(t, 3, m.Pages())
+	m.Discard(0, 8*PageSize)
+	require.Zero(t, m.Pages())
 }
