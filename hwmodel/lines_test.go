@@ -104,3 +104,23 @@ func TestRacingWriteKeepsTheReferencesOutput(t *testing.T) {
 	}
 	require.Equal(t, reference(false), reference(true))
 }
+
+// TestInvalidateLosesWhatTheParentHoldsOlder: dropping dirty bytes whose
+// parent holds an older value of them loses the write as surely as when
+// the parent holds none: invalidate-before-flush, over the whole of the
+// draw's bytes but those that happen to equal the parent's (the hazard
+// spans the first and last lost byte).
+func TestInvalidateLosesWhatTheParentHoldsOlder(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	x, y := r.alloc("X", n), r.alloc("Y", n)
+	r.run(r.direct, r.prog().
+		work(cmdbuf.WorkDispatch, cCompute, rd(x, n, load), wr(y, n, store)). // L2 holds X as it was
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		work(cmdbuf.WorkDraw, cColor, wr(x, n, color)).
+		wait(cmdbuf.AllStages, cmdbuf.AllStages).
+		cache(0, caches(cmdbuf.CacheColor)))
+	hs := r.m.Hazards()
+	require.Len(t, hs, 1)
+	assert.Equal(t, HazardInvalidateBeforeFlush, hs[0].Kind)
+	assert.Greater(t, hs[0].Size, uint64(n-LineSize), "the lost bytes span: %s", hs[0].Message)
+}
