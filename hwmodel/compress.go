@@ -49,6 +49,13 @@ func encode(b []byte, addr uint64) {
 		b, addr = b[1:], addr+1
 	}
 	w := addr / 8
+	for ; len(b) >= 32 && w < 1<<61-4; b, w = b[32:], w+4 { // four independent keys a step
+		b := b[:32]
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^wordKey(w))
+		binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(b[8:])^wordKey(w+1))
+		binary.LittleEndian.PutUint64(b[16:], binary.LittleEndian.Uint64(b[16:])^wordKey(w+2))
+		binary.LittleEndian.PutUint64(b[24:], binary.LittleEndian.Uint64(b[24:])^wordKey(w+3))
+	}
 	for ; len(b) >= 8; b, w = b[8:], (w+1)%(1<<61) { // words wrap as addresses do
 		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)^wordKey(w))
 	}

@@ -60,11 +60,15 @@ func (m *Machine) output(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) []by
 		sum = uint64(w.ID)<<32 ^ a.Addr
 	}
 	seed := splitmix64(sum ^ uint64(j)<<56 ^ uint64(w.ID))
-	var word [8]byte
-	for i := 0; i < len(out); i += 8 {
+	i := 0
+	for ; i+8 <= len(out); i += 8 {
 		if i&(64<<10-1) == 0 {
 			m.pollNow()
 		}
+		binary.LittleEndian.PutUint64(out[i:], splitmix64(seed+uint64(i)))
+	}
+	if i < len(out) { // a tail shorter than a word
+		var word [8]byte
 		binary.LittleEndian.PutUint64(word[:], splitmix64(seed+uint64(i)))
 		copy(out[i:], word[:])
 	}
