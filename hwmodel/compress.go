@@ -42,7 +42,8 @@ func wordKey(w uint64) uint64 {
 const keyMul = 0x9e3779b97f4a7c15
 
 // encode XORs b, the bytes at addr, with their keys (it also decodes):
-// byte by byte up to the first aligned word, then a word at a time.
+// byte by byte up to the first aligned word, then four words at a time
+// (their keys independent), then a word at a time.
 func encode(b []byte, addr uint64) {
 	for len(b) > 0 && addr%8 != 0 {
 		b[0] ^= key(addr)
