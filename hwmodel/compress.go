@@ -305,6 +305,9 @@ func (m *Machine) writeSurface(ctx *opCtx, a cmdbuf.Access, lv *level, data []by
 		} else {
 			storePending()
 			m.writePartialBlock(ctx, a, lv, s, blo, bhi, lo, seg)
+			// Its write-after-read check may scramble what another op
+			// wrote, aliased metadata included: read ahead again.
+			meta.n = 0
 		}
 		if code != MetaCompressed {
 			if len(run) == 0 {
