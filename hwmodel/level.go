@@ -400,7 +400,7 @@ func (l *level) dropClean(k uint64, b *lineBlock, set uint64) (dropped uint64) {
 // lineEffect is one op's change to a line of one level. Lines an op changed
 // alike (the same reach, masks before and no image, or the same dword
 // image) share one: a store of a run of whole absent lines costs one
-// lineEffect and a small node per line (fxNode).
+// lineEffect, and one node (fxNode) for the run.
 type lineEffect struct {
 	reach uint64 // the bytes it covers
 	prevV uint64 // valid bits before it (caches)
@@ -416,12 +416,30 @@ type lineEffect struct {
 	client cmdbuf.Client
 }
 
-// fxNode puts a lineEffect on one line's chain.
+// fxNode puts a lineEffect on the chains of n consecutive lines from line
+// whose previous node is the same one: a draw over a cleared target's
+// block is one node over the clear's, not 64.
 type fxNode struct {
 	effect uint32 // its index in the block's effects
-	// older is the index of the line's previous node, -1 for its oldest.
+	// older is the index of the lines' previous node, -1 for their oldest.
 	older int32
-	line  uint8 // the line's index in its block
+	line  uint8 // the first line's index in its block
+	n     uint8 // how many lines
+}
+
+// push puts effect e on line i's chain: onto the last node when it is e's
+// and ends just before i over the same older node (and merge is set), else
+// a new node.
+func (b *fxBlock) push(i uint64, e uint32, merge bool) {
+	if k := len(b.nodes) - 1; k >= 0 && merge {
+		if last := &b.nodes[k]; last.effect == e && uint64(last.line)+uint64(last.n) == i && last.older == b.newest[i] {
+			last.n++
+			b.newest[i] = int32(k)
+			return
+		}
+	}
+	b.nodes = append(b.nodes, fxNode{effect: e, older: b.newest[i], line: uint8(i), n: 1})
+	b.newest[i] = int32(len(b.nodes) - 1)
 }
 
 const (
@@ -625,14 +643,14 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 		b.effects = append(b.effects, e)
 		n++
 	}
-	b.nodes = append(b.nodes, fxNode{effect: uint32(n - 1), older: b.newest[i], line: uint8(i)})
-	b.newest[i] = int32(len(b.nodes) - 1)
+	b.push(i, uint32(n-1), !m.perLine)
 	m.effects.lines++
 }
 
 // logAbsent is logEffect for n whole lines from la, in one block, that lv
 // holds none of and that have no effect in flight there (readBlock
-// before filling them): one effect, a node a line.
+// before filling them): one effect, and a node for the lines that share
+// an older one.
 func (m *Machine) logAbsent(op *opRec, client cmdbuf.Client, lv *level, la uint64, n int) {
 	m.poll()
 	if m.settledOp(op) {
@@ -646,8 +664,7 @@ func (m *Machine) logAbsent(op *opRec, client cmdbuf.Client, lv *level, la uint6
 	b.effects = append(b.effects, lineEffect{gid: op.gid, client: client, reach: ^uint64(0)})
 	e := uint32(len(b.effects) - 1)
 	for i := la >> 6 % blockLines; n > 0; i, n = i+1, n-1 {
-		b.nodes = append(b.nodes, fxNode{effect: e, older: b.newest[i], line: uint8(i)})
-		b.newest[i] = int32(len(b.nodes) - 1)
+		b.push(i, e, !m.perLine)
 		m.effects.lines++
 	}
 }
@@ -1044,9 +1061,11 @@ func (m *Machine) seesAsIs(rc *opCtx, b *fxBlock) bool {
 // goroutine.
 type scratch struct {
 	// readMeta and writeMeta are decodeRead's and writeSurface's; pend is
-	// writeSurface's whole blocks (writePartialBlock stores them first).
+	// writeSurface's whole blocks (writePartialBlock stores them first);
+	// nodes is retireEffects' output for a block.
 	readMeta, writeMeta metaReader
 	pend                []byte
+	nodes               []fxNode
 	takeBuf             []uint64
 	lineBuf             [][LineSize]byte
 	// block holds one compression block being encoded.
@@ -1318,9 +1337,10 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 				continue
 			}
 			// Oldest first, per line: kept is what the line's kept
-			// records cover; the surviving nodes are compacted and
-			// rechained, and the effects they name compacted with them
-			// (remap: an effect's new index, -1 until a node keeps it).
+			// records cover; the surviving records are rechained into
+			// nodes (in scratch space: a node whose lines part ways
+			// becomes several), and the effects they name compacted with
+			// them (remap: an effect's new index, -1 until a node keeps it).
 			var kept [blockLines]uint64
 			for i := range b.newest {
 				b.newest[i] = -1
@@ -1329,36 +1349,41 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 			for i := range remap {
 				remap[i] = -1
 			}
-			w, we := 0, 0
-			for j := range b.nodes {
-				nd := b.nodes[j]
+			out, we, dropped := m.scratch.nodes[:0], 0, 0
+			for _, nd := range b.nodes {
 				e := &b.effects[nd.effect]
 				op := m.ops[e.gid]
 				done := op.gone
 				if op.gonePass != pass {
 					done = gone(op)
 				}
-				if done && e.reach&kept[nd.line] == 0 {
-					lv.undo.release(e) // an effect with a slot has this one node
-					continue
+				for i := uint64(nd.line); i < uint64(nd.line)+uint64(nd.n); i++ {
+					if done && e.reach&kept[i] == 0 {
+						lv.undo.release(e) // an effect with a slot has one line
+						dropped++
+						continue
+					}
+					kept[i] |= e.reach
+					if remap[nd.effect] < 0 {
+						remap[nd.effect] = int32(we)
+						b.effects[we] = *e // we <= nd.effect: nothing later is overwritten
+						we++
+					}
+					ne, older := uint32(remap[nd.effect]), b.newest[i]
+					if k := len(out) - 1; k >= 0 && !m.perLine && out[k].effect == ne && uint64(out[k].line)+uint64(out[k].n) == i && out[k].older == older {
+						out[k].n++
+					} else {
+						out = append(out, fxNode{effect: ne, older: older, line: uint8(i), n: 1})
+					}
+					b.newest[i] = int32(len(out) - 1)
 				}
-				kept[nd.line] |= e.reach
-				if remap[nd.effect] < 0 {
-					remap[nd.effect] = int32(we)
-					b.effects[we] = *e // we <= nd.effect: nothing later is overwritten
-					we++
-				}
-				nd.effect = uint32(remap[nd.effect])
-				nd.older = b.newest[nd.line]
-				b.newest[nd.line] = int32(w)
-				b.nodes[w] = nd
-				w++
 			}
-			g.lines -= len(b.nodes) - w
-			b.nodes = b.nodes[:w]
+			g.lines -= dropped
+			b.nodes = append(b.nodes[:0], out...)
+			m.scratch.nodes = out[:0]
 			b.effects = b.effects[:we]
 			b.remap = remap
-			if w == 0 {
+			if len(b.nodes) == 0 {
 				lv.dropFx(k, b)
 			}
 		}

@@ -137,9 +137,10 @@ type Machine struct {
 	spareOp    *opRec  // a record reuseLastOp gave back
 	opSlab     []opRec // records newOp hands out next
 	// perLine turns off the shortcuts: the paths that handle a block of
-	// lines at once, a CACHE packet that finds nothing skipping its op, and
-	// one access record for an op's contiguous accesses (tests check they
-	// change nothing; setPerLine sets it).
+	// lines at once, a CACHE packet that finds nothing skipping its op, one
+	// access record for an op's contiguous accesses, and one effect node
+	// for lines an op changed alike (tests check they change nothing;
+	// setPerLine sets it).
 	perLine bool
 	effects *effectLog
 	hazards []Hazard

@@ -205,3 +205,63 @@ func TestMemPagesCountsMadeBlocks(t *testing.T) {
 	m.Discard(0, 8*PageSize)
 	require.Zero(t, m.Pages())
 }
+
+// TestEffectNodesKeepEachLinesChain: lines an op changed alike share a node
+// only when their chains below it are the same node, so every line's chain
+// of effects — newest first, after logging and after retire compacts the
+// records of ops gone — is what a chain a line would be. The model keeps
+// one list a line.
+func TestEffectNodesKeepEachLinesChain(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	for round := 0; round < 300; round++ {
+		m, err := New(Profiles()[0])
+		require.NoError(t, err)
+		lv := m.levels[0]
+		b := lv.addFx(0)
+		var model [blockLines][]uint32 // each line's effects' gids, newest first
+		for op := 0; op < 1+rng.Intn(12); op++ {
+			gid := uint32(len(m.ops))
+			m.ops = append(m.ops, &opRec{gid: gid})
+			b.effects = append(b.effects, lineEffect{gid: gid, reach: ^uint64(0)})
+			first := uint64(rng.Intn(blockLines))
+			for i := first; i < min(blockLines, first+uint64(1+rng.Intn(20))); i++ {
+				b.push(i, uint32(len(b.effects)-1), true)
+				model[i] = append([]uint32{gid}, model[i]...)
+				m.effects.lines++
+			}
+		}
+		chains := func(what string) {
+			for i := range uint64(blockLines) {
+				var got []uint32
+				for k := b.newest[i]; k >= 0; k = b.nodes[k].older {
+					nd := b.nodes[k]
+					require.True(t, uint64(nd.line) <= i && i < uint64(nd.line)+uint64(nd.n), "%s: round %d line %d: a node of lines %d+%d", what, round, i, nd.line, nd.n)
+					got = append(got, b.effects[nd.effect].gid)
+				}
+				require.Equal(t, model[i], got, "%s: round %d line %d", what, round, i)
+			}
+		}
+		chains("logged")
+		// Retire a random set of ops: a line drops a gone op's record
+		// unless an older record of it is kept (all reach the whole line).
+		gone := map[uint32]bool{}
+		for _, op := range m.ops[1:] {
+			gone[op.gid] = rng.Intn(2) == 0
+		}
+		for i := range model {
+			var kept []uint32
+			for j := len(model[i]) - 1; j >= 0; j-- { // oldest first
+				if g := model[i][j]; !gone[g] || len(kept) > 0 {
+					kept = append([]uint32{g}, kept...)
+				}
+			}
+			model[i] = kept
+		}
+		m.effects.pass++
+		m.retireEffects(func(o *opRec) bool { return gone[o.gid] })
+		if len(lv.fx) == 0 {
+			b = newFxBlock() // dropped: every chain is empty
+		}
+		chains("retired")
+	}
+}
