@@ -563,7 +563,9 @@ type fxBlock struct {
 }
 
 func newFxBlock() *fxBlock {
-	b := &fxBlock{effects: make([]lineEffect, 0, 8), nodes: make([]fxNode, 0, blockLines)}
+	// Small: an op's lines share nodes, and recycled blocks keep what
+	// they grew to.
+	b := &fxBlock{effects: make([]lineEffect, 0, 2), nodes: make([]fxNode, 0, 4)}
 	for i := range b.newest {
 		b.newest[i] = -1
 	}
