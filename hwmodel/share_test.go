@@ -3,6 +3,7 @@ package hwmodel
 import (
 	"bytes"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -224,7 +225,14 @@ func TestEffectNodesKeepEachLinesChain(t *testing.T) {
 			m.ops = append(m.ops, &opRec{gid: gid})
 			b.effects = append(b.effects, lineEffect{gid: gid, reach: ^uint64(0)})
 			first := uint64(rng.Intn(blockLines))
+			lines := make([]uint64, 0, 20)
 			for i := first; i < min(blockLines, first+uint64(1+rng.Intn(20))); i++ {
+				lines = append(lines, i)
+			}
+			if rng.Intn(2) == 0 { // an op's accesses need not rise
+				slices.Reverse(lines)
+			}
+			for _, i := range lines {
 				b.push(i, uint32(len(b.effects)-1), true)
 				model[i] = append([]uint32{gid}, model[i]...)
 				m.effects.lines++
