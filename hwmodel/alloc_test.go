@@ -13,27 +13,21 @@ import (
 // nothing, on every profile. A CACHE that writes back and drops nothing
 // gives its op record back; one that does would keep it.
 func TestSyncPacketsAllocateNothing(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates: allocation counts are not the model's")
-	}
-	for _, prof := range Profiles() {
-		t.Run(prof.Name, func(t *testing.T) {
-			r := newRig(t, prof)
-			p := r.prog()
-			for range 256 {
-				syncRound(p)
-			}
-			bufs := []*cmdbuf.Buffer{p.buffer()}
-			run := r.submitter(bufs...)
-			// Warm up past the timeline's limit, so recording spans stops.
-			for range TimelineLimit/(6*256) + 2 {
-				run()
-			}
-			require.Zero(t, testing.AllocsPerRun(20, run))
-			require.Empty(t, r.m.Hazards())
-			require.Empty(t, r.m.Faults())
-		})
-	}
+	onEveryProfile(t, func(t *testing.T, r *rig) {
+		p := r.prog()
+		for range 256 {
+			syncRound(p)
+		}
+		bufs := []*cmdbuf.Buffer{p.buffer()}
+		run := r.submitter(bufs...)
+		// Warm up past the timeline's limit, so recording spans stops.
+		for range TimelineLimit/(6*256) + 2 {
+			run()
+		}
+		require.Zero(t, testing.AllocsPerRun(20, run))
+		require.Empty(t, r.m.Hazards())
+		require.Empty(t, r.m.Faults())
+	})
 }
 
 // TestWorkAllocatesOnlyItsRecord: on a warm machine, a submission of a
@@ -42,24 +36,18 @@ func TestSyncPacketsAllocateNothing(t *testing.T) {
 // allocates only the op records hazards may name: the copy's and the end
 // of the submission's.
 func TestWorkAllocatesOnlyItsRecord(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates: allocation counts are not the model's")
-	}
-	for _, prof := range Profiles() {
-		t.Run(prof.Name, func(t *testing.T) {
-			const size = 1 << 20
-			r := newRig(t, prof)
-			src, dst := r.alloc("src", size), r.alloc("dst", size)
-			bufs := []*cmdbuf.Buffer{r.prog().work(cmdbuf.WorkCopy, cmdbuf.StageCopy,
-				rd(src, size, cmdbuf.ClientCopy), wr(dst, size, cmdbuf.ClientCopy)).buffer()}
-			run := r.submitter(bufs...)
-			for range 4 {
-				run()
-			}
-			require.LessOrEqual(t, testing.AllocsPerRun(10, run), 2.0)
-			require.Empty(t, r.m.Hazards())
-		})
-	}
+	onEveryProfile(t, func(t *testing.T, r *rig) {
+		const size = 1 << 20
+		src, dst := r.alloc("src", size), r.alloc("dst", size)
+		bufs := []*cmdbuf.Buffer{r.prog().work(cmdbuf.WorkCopy, cmdbuf.StageCopy,
+			rd(src, size, cmdbuf.ClientCopy), wr(dst, size, cmdbuf.ClientCopy)).buffer()}
+		run := r.submitter(bufs...)
+		for range 4 {
+			run()
+		}
+		require.LessOrEqual(t, testing.AllocsPerRun(10, run), 2.0)
+		require.Empty(t, r.m.Hazards())
+	})
 }
 
 // TestSyncStreamAllocatesNothing: BenchmarkSyncPackets's submission — 16
@@ -69,26 +57,20 @@ func TestWorkAllocatesOnlyItsRecord(t *testing.T) {
 // down): op records come a slab of opSlabSize at a time, and Submit keeps
 // its own copy of the buffer list in a slice an earlier batch gave back.
 func TestSyncStreamAllocatesNothing(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates: allocation counts are not the model's")
-	}
-	for _, prof := range Profiles() {
-		t.Run(prof.Name, func(t *testing.T) {
-			r := newRig(t, prof)
-			rt, uav := r.alloc("rt", 1<<14), r.alloc("uav", 1<<14)
-			p, _ := barrierStream(r, rt, uav, 8)
-			for range 1024 {
-				syncRound(p)
-			}
-			buf := p.buffer()
-			run := r.submitter(buf)
-			for range 8 {
-				run()
-			}
-			require.Zero(t, testing.AllocsPerRun(opSlabSize, run))
-			require.Empty(t, r.m.Hazards())
-		})
-	}
+	onEveryProfile(t, func(t *testing.T, r *rig) {
+		rt, uav := r.alloc("rt", 1<<14), r.alloc("uav", 1<<14)
+		p, _ := barrierStream(r, rt, uav, 8)
+		for range 1024 {
+			syncRound(p)
+		}
+		buf := p.buffer()
+		run := r.submitter(buf)
+		for range 8 {
+			run()
+		}
+		require.Zero(t, testing.AllocsPerRun(opSlabSize, run))
+		require.Empty(t, r.m.Hazards())
+	})
 }
 
 // TestSharedBytesAllocateNothing: a warm machine running a pass that
@@ -98,32 +80,26 @@ func TestSyncStreamAllocatesNothing(t *testing.T) {
 // texture cache invalidated — takes every block of bytes from its store
 // and allocates nothing.
 func TestSharedBytesAllocateNothing(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates: allocation counts are not the model's")
-	}
-	for _, prof := range Profiles() {
-		t.Run(prof.Name, func(t *testing.T) {
-			const size = 64 << 10
-			r := newRig(t, prof)
-			rt, out := r.alloc("rt", size), r.alloc("out", size)
-			bufs := []*cmdbuf.Buffer{r.prog().
-				work(cmdbuf.WorkDraw, cColor, wr(rt, size, color)).
-				wait(cmdbuf.AllStages, cmdbuf.AllStages).
-				cache(caches(cmdbuf.CacheColor), 0).
-				wait(cmdbuf.AllStages, cmdbuf.AllStages).
-				work(cmdbuf.WorkDispatch, cCompute, rd(rt, size, load), wr(out, size, store)).
-				wait(cmdbuf.AllStages, cmdbuf.AllStages).
-				cache(0, caches(cmdbuf.CacheTextureL0)).buffer()}
-			run := r.submitter(bufs...)
-			for range 4 {
-				run()
-			}
-			require.Zero(t, testing.AllocsPerRun(10, run))
-			require.Empty(t, r.m.Hazards())
-			require.NotZero(t, sharedBlocks(r.m), "no block's bytes were shared")
-			requireHoldersCounted(t, r.m, prof.Name)
-		})
-	}
+	onEveryProfile(t, func(t *testing.T, r *rig) {
+		const size = 64 << 10
+		rt, out := r.alloc("rt", size), r.alloc("out", size)
+		bufs := []*cmdbuf.Buffer{r.prog().
+			work(cmdbuf.WorkDraw, cColor, wr(rt, size, color)).
+			wait(cmdbuf.AllStages, cmdbuf.AllStages).
+			cache(caches(cmdbuf.CacheColor), 0).
+			wait(cmdbuf.AllStages, cmdbuf.AllStages).
+			work(cmdbuf.WorkDispatch, cCompute, rd(rt, size, load), wr(out, size, store)).
+			wait(cmdbuf.AllStages, cmdbuf.AllStages).
+			cache(0, caches(cmdbuf.CacheTextureL0)).buffer()}
+		run := r.submitter(bufs...)
+		for range 4 {
+			run()
+		}
+		require.Zero(t, testing.AllocsPerRun(10, run))
+		require.Empty(t, r.m.Hazards())
+		require.NotZero(t, sharedBlocks(r.m), "no block's bytes were shared")
+		requireHoldersCounted(t, r.m, t.Name())
+	})
 }
 
 // sharedBlocks counts the blocks, in caches and memory, marked as sharing
@@ -153,5 +129,16 @@ func (r *rig) submitter(bufs ...*cmdbuf.Buffer) func() {
 	return func() {
 		r.direct.Submit(bufs...)
 		require.NoError(r.t, r.m.Run())
+	}
+}
+
+// onEveryProfile runs f on a new rig of every profile, unless the race
+// detector, which allocates, is on.
+func onEveryProfile(t *testing.T, f func(t *testing.T, r *rig)) {
+	if raceEnabled {
+		t.Skip("the race detector allocates: allocation counts are not the model's")
+	}
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) { f(t, newRig(t, prof)) })
 	}
 }

@@ -635,10 +635,11 @@ func (m *Machine) flushBlock(ctx *opCtx, lv *level, b *lineBlock, k, set uint64,
 		// others' write-backs change.
 		for i := range uint(blockLines) {
 			a := la + uint64(i)*LineSize
-			if tag := b.tagOf(i); newest > tag {
+			tag := b.tagOf(i)
+			if newest > tag {
 				m.checkFlushOrder(ctx, lv, a, b.bytes(i)[:], tag)
 			}
-			m.checkMetadataClobber(ctx, lv, a, LineSize, b.tagOf(i))
+			m.checkMetadataClobber(ctx, lv, a, LineSize, tag)
 		}
 		parent.mem.share(la, b.lend(lv.store))
 	} else {

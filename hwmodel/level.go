@@ -90,8 +90,11 @@ func (b *lineBlock) wholeDirty() bool {
 	if b.held != ^uint64(0) || b.dirty != ^uint64(0) {
 		return false
 	}
-	for i := range uint(blockLines) {
-		if v, d := b.mask(i); v != ^uint64(0) || d != ^uint64(0) {
+	if !b.part {
+		return true // held and dirty lines without masks are whole
+	}
+	for _, ln := range b.masks {
+		if ln != (line{^uint64(0), ^uint64(0)}) {
 			return false
 		}
 	}
