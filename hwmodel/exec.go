@@ -201,31 +201,27 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		if a.Dir != cmdbuf.DirWrite {
 			continue
 		}
-		var out, refOut, before []byte
-		mark := m.scratch.mark()
-		sameOut := false // the reference's output is out as made
-		if w.Kind.IsCopy() {
-			out, refOut = reads[j], refReads[j]
-			sameOut = len(out) > 0 && &refOut[0] == &out[0] // the same read
-		} else { // the same digest makes the same bytes
-			out = e.m.output(w, j, a, h.sum())
-			if sameOut = rh == h; !sameOut {
-				refOut = e.m.output(w, j, a, rh.sum())
-			}
+		if !w.Kind.IsCopy() {
+			// The reference keeps the rule that makes its output (the same
+			// as out's if the digest is), not the bytes.
+			mark := m.scratch.mark()
+			m.writeAccess(ctx, a, e.m.output(w, j, a, h.sum()), nil)
+			m.ref.writeGen(a.Addr, uint64(a.Size), outputGen(w, j, a, rh.sum()), ctx.op.gid)
+			m.scratch.release(mark) // stored: the outputs are not needed again
+			j++
+			continue
 		}
+		var before []byte
+		out, refOut := reads[j], refReads[j]
 		m.writeAccess(ctx, a, out, &before)
-		if sameOut {
-			// The reference's bytes are out as made, before writeAccess
-			// changed any (checkWAW).
-			refOut = out
+		if len(out) > 0 && &refOut[0] == &out[0] {
+			// The same read: the reference's bytes are out as read, before
+			// writeAccess changed any (checkWAW).
 			if before != nil {
 				refOut = before
 			}
 		}
 		m.ref.write(a.Addr, refOut, ctx.op.gid)
-		if !w.Kind.IsCopy() {
-			m.scratch.release(mark) // stored: the outputs are not needed again
-		}
 		j++
 	}
 	return nil
@@ -353,7 +349,8 @@ func (m *Machine) listLevels() []*level {
 // ordered after is still in flight — or this op itself wrote them through
 // another client, into another cache. The two results race; the model lets
 // the earlier one win, which breaks a program that counted on order. The
-// first change to data copies it into *before (scratch space) first.
+// first change to data copies it into *before (scratch space) first, if
+// before is not nil.
 func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte, before *[]byte) {
 	if m.effects.accesses == 0 {
 		return
@@ -375,7 +372,7 @@ func (m *Machine) checkWAW(ctx *opCtx, a cmdbuf.Access, data []byte, before *[]b
 				cur := make([]byte, hi-lo)
 				valid := make([]uint64, (len(cur)+63)/64)
 				m.current(lv, lo, cur, valid, nil)
-				if *before == nil {
+				if before != nil && *before == nil {
 					*before = m.scratch.bytes(len(data))
 					copy(*before, data)
 				}

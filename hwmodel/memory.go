@@ -35,8 +35,11 @@ type Mem struct {
 // memPage is one materialised page: its blocks, those not yet made reading
 // as the page's fill (value if uniform, FillByte otherwise).
 type memPage struct {
-	blocks  [pageBlocks]*lineData
-	shared  [pageBlocks]bool // the block may be a cache's too
+	blocks [pageBlocks]*lineData
+	shared [pageBlocks]bool // the block may be a cache's too
+	// gens holds, for a block not made, the generator of its bytes
+	// (WriteGen), if it has one; nil until the page has one.
+	gens    *[pageBlocks]generator
 	uniform bool
 	value   byte
 }
@@ -92,11 +95,26 @@ func (p *memPage) fill(dst *[1 << blockShift]byte, base uint64) {
 	}
 }
 
-// block returns block i of page p (at base) to read, made if absent.
+// gen returns the generator of block i of page p, nil if the block is made
+// or has none.
+func (p *memPage) gen(i int) *generator {
+	if p.gens == nil || p.gens[i].kind == genNone {
+		return nil
+	}
+	return &p.gens[i]
+}
+
+// block returns block i of page p (at base) to read, made if absent: from
+// its generator if it has one.
 func (m *Mem) block(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 	if p.blocks[i] == nil {
 		p.blocks[i] = m.fresh()
-		p.fill(bytesOf(p.blocks[i]), base)
+		if g := p.gen(i); g != nil {
+			g.fill(bytesOf(p.blocks[i])[:], base)
+			*g = generator{}
+		} else {
+			p.fill(bytesOf(p.blocks[i]), base)
+		}
 	}
 	return bytesOf(p.blocks[i])
 }
@@ -120,11 +138,18 @@ func (m *Mem) own(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 	return bytesOf(p.blocks[i])
 }
 
-// Read copies memory at addr into dst.
+// Read copies memory at addr into dst. A block that has a generator is
+// read from it, and stays unmade.
 func (m *Mem) Read(addr uint64, dst []byte) {
 	for len(dst) > 0 {
 		off := addr % (1 << blockShift)
-		n := copy(dst, m.block(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:])
+		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
+		n := min(len(dst), int(1<<blockShift-off))
+		if g := p.gen(i); g != nil {
+			g.fill(dst[:n], addr)
+		} else {
+			copy(dst, m.block(p, i, addr-off)[off:])
+		}
 		dst, addr = dst[n:], addr+uint64(n)
 	}
 }
@@ -133,9 +158,13 @@ func (m *Mem) Read(addr uint64, dst []byte) {
 func (m *Mem) Equal(addr uint64, b []byte) bool {
 	for len(b) > 0 {
 		off := addr % (1 << blockShift)
-		blk := m.block(m.page(addr/PageSize), int(addr%PageSize>>blockShift), addr-off)[off:]
-		n := min(len(b), len(blk))
-		if !bytes.Equal(b[:n], blk[:n]) {
+		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
+		n := min(len(b), int(1<<blockShift-off))
+		if g := p.gen(i); g != nil {
+			if !g.equal(b[:n], addr) {
+				return false
+			}
+		} else if !bytes.Equal(b[:n], m.block(p, i, addr-off)[off:off+uint64(n)]) {
 			return false
 		}
 		b, addr = b[n:], addr+uint64(n)
@@ -150,9 +179,37 @@ func (m *Mem) Write(addr uint64, src []byte) {
 		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
 		if off == 0 && len(src) >= 1<<blockShift && p.blocks[i] == nil {
 			p.blocks[i] = m.fresh() // overwritten whole: no fill first
+			if g := p.gen(i); g != nil {
+				*g = generator{}
+			}
 		}
 		n := copy(m.own(p, i, addr-off)[off:], src)
 		src, addr = src[n:], addr+uint64(n)
+	}
+}
+
+// WriteGen writes n bytes of g's at addr. A whole block keeps only g, and
+// lets go of its bytes: the reference, which keeps every byte the machine
+// holds a second time, keeps most of them as generators. A block written
+// in part is made, and g's bytes written into it.
+func (m *Mem) WriteGen(addr, n uint64, g generator) {
+	for end := addr + n; addr < end; {
+		off := addr % (1 << blockShift)
+		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
+		k := min(end-addr, 1<<blockShift-off)
+		if k == 1<<blockShift {
+			if m.store != nil {
+				m.store.drop(&p.blocks[i], &p.shared[i])
+			}
+			p.blocks[i] = nil
+			if p.gens == nil {
+				p.gens = new([pageBlocks]generator)
+			}
+			p.gens[i] = g
+		} else {
+			g.fill(m.own(p, i, addr-off)[off:off+k], addr)
+		}
+		addr += k
 	}
 }
 
@@ -174,6 +231,9 @@ func (m *Mem) share(addr uint64, d *lineData) {
 	i := int(addr % PageSize >> blockShift)
 	m.store.drop(&p.blocks[i], &p.shared[i])
 	p.blocks[i], p.shared[i] = d, true
+	if g := p.gen(i); g != nil {
+		*g = generator{}
+	}
 }
 
 // dropPage forgets page index, letting go of its blocks.

@@ -36,41 +36,105 @@ func splitmix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// output is what a non-copy work item writes (in the op's scratch space) through its j-th write access:
-// a clear writes its parameter as a repeating little-endian dword, a discard
-// an undefined pattern of its identity and address (its reads do not
-// matter), everything else bytes generated from the digest of its reads, its
-// identity and j.
+// output is what a non-copy work item writes through its j-th write
+// access, made in the op's scratch space: the bytes of outputGen's
+// generator.
 func (m *Machine) output(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) []byte {
 	out := m.scratch.bytes(int(a.Size))
+	g := outputGen(w, j, a, sum)
+	const step = 64 << 10 // a cancellation check between steps
+	for i := 0; i < len(out); i += step {
+		g.fill(out[i:min(len(out), i+step)], a.Addr+uint64(i))
+		m.pollNow()
+	}
+	return out
+}
+
+// outputGen is the generator of what a non-copy work item writes through
+// its j-th write access: a clear writes its parameter as a repeating
+// little-endian dword, a discard an undefined pattern of its identity and
+// address (its reads do not matter), everything else bytes generated from
+// the digest of its reads, its identity and j.
+func outputGen(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) generator {
 	switch w.Kind {
 	case cmdbuf.WorkClear:
-		var p [4]byte
-		binary.LittleEndian.PutUint32(p[:], w.Param)
-		for i := range min(4, len(out)) {
-			out[i] = p[(a.Addr+uint64(i))%4]
-		}
-		// The pattern has period 4: double what is written.
-		for n := 4; n < len(out); n *= 2 {
-			copy(out[n:], out[:n])
-			m.pollNow()
-		}
-		return out
+		return generator{kind: genDword, seed: uint64(w.Param)}
 	case cmdbuf.WorkDiscard:
 		sum = uint64(w.ID)<<32 ^ a.Addr
 	}
-	seed := splitmix64(sum ^ uint64(j)<<56 ^ uint64(w.ID))
-	i := 0
-	for ; i+8 <= len(out); i += 8 {
-		if i&(64<<10-1) == 0 {
-			m.pollNow()
+	return generator{kind: genStream, seed: splitmix64(sum ^ uint64(j)<<56 ^ uint64(w.ID)), origin: a.Addr}
+}
+
+// generator describes bytes an op wrote by the rule that made them, so the
+// reference can keep the rule instead of the bytes (Mem.WriteGen) and make
+// them again when read.
+type generator struct {
+	kind genKind
+	// seed is the stream's seed (genStream) or the dword (genDword).
+	seed uint64
+	// origin is the address of the stream's first byte: its words are
+	// aligned to it, not to memory.
+	origin uint64
+}
+
+type genKind uint8
+
+const (
+	genNone   genKind = iota
+	genStream         // splitmix64(seed+k) is the little-endian word at origin+k, k a multiple of 8
+	genDword          // the low dword of seed, little-endian, repeated from address 0
+)
+
+// word is the stream's word at offset k (a multiple of 8) from its origin.
+func (g *generator) word(k uint64) uint64 { return splitmix64(g.seed + k) }
+
+// fill writes the generator's bytes at addr into dst.
+func (g *generator) fill(dst []byte, addr uint64) {
+	if g.kind == genDword {
+		for i := range min(4, len(dst)) {
+			dst[i] = byte(g.seed >> (8 * ((addr + uint64(i)) % 4)))
 		}
-		binary.LittleEndian.PutUint64(out[i:], splitmix64(seed+uint64(i)))
+		for n := 4; n < len(dst); n *= 2 { // period 4: double what is written
+			copy(dst[n:], dst[:n])
+		}
+		return
 	}
-	if i < len(out) { // a tail shorter than a word
-		var word [8]byte
-		binary.LittleEndian.PutUint64(word[:], splitmix64(seed+uint64(i)))
-		copy(out[i:], word[:])
+	k := addr - g.origin
+	if r := k % 8; r != 0 { // a head inside a word
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], g.word(k-r))
+		n := copy(dst, w[r:])
+		dst, k = dst[n:], k+uint64(n)
 	}
-	return out
+	for len(dst) >= 8 {
+		binary.LittleEndian.PutUint64(dst, g.word(k))
+		dst, k = dst[8:], k+8
+	}
+	if len(dst) > 0 { // a tail shorter than a word
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], g.word(k))
+		copy(dst, w[:])
+	}
+}
+
+// equal reports whether b is the generator's bytes at addr, without making
+// them in memory.
+func (g *generator) equal(b []byte, addr uint64) bool {
+	if k := addr - g.origin; g.kind == genStream && k%8 == 0 { // word by word
+		for ; len(b) >= 8; b, k, addr = b[8:], k+8, addr+8 {
+			if binary.LittleEndian.Uint64(b) != g.word(k) {
+				return false
+			}
+		}
+	}
+	var w [64]byte
+	for len(b) > 0 {
+		n := min(len(b), len(w))
+		g.fill(w[:n], addr)
+		if string(w[:n]) != string(b[:n]) {
+			return false
+		}
+		b, addr = b[n:], addr+uint64(n)
+	}
+	return true
 }

@@ -108,6 +108,13 @@ func (r *reference) write(addr uint64, data []byte, gid uint32) {
 	r.tag(addr, uint64(len(data)), gid)
 }
 
+// writeGen writes n bytes of g's at addr, keeping g rather than the bytes
+// where it covers whole blocks.
+func (r *reference) writeGen(addr, n uint64, g generator, gid uint32) {
+	r.mem.WriteGen(addr, n, g)
+	r.tag(addr, n, gid)
+}
+
 func (r *reference) fill(addr, n uint64, v byte, gid uint32) {
 	r.mem.Fill(addr, n, v)
 	r.tag(addr, n, gid)

@@ -1,9 +1,11 @@
 package hwmodel
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The reference names each dword's last writer, keeping one gid for a
@@ -69,4 +71,33 @@ func TestReferenceWriters(t *testing.T) {
 	}
 	assert.Empty(t, r.writers)
 	assert.Empty(t, r.uniform)
+}
+
+// TestGeneratorBytes: a stream generator's byte at x is byte (x-origin)%8
+// of the little-endian splitmix64(seed + (x-origin) rounded down to 8), and
+// a dword generator's is byte x%4 of its dword, whatever range is filled
+// or compared; equal sees one bit off anywhere.
+func TestGeneratorBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for range 2000 {
+		g := generator{kind: genStream, seed: rng.Uint64(), origin: uint64(rng.Intn(1 << 20))}
+		if rng.Intn(4) == 0 {
+			g = generator{kind: genDword, seed: uint64(rng.Uint32())}
+		}
+		addr := g.origin + uint64(rng.Intn(100))
+		got := make([]byte, 1+rng.Intn(300))
+		g.fill(got, addr)
+		for i := range got {
+			x := addr + uint64(i)
+			want := byte(g.seed >> (8 * (x % 4)))
+			if g.kind == genStream {
+				k := x - g.origin
+				want = byte(splitmix64(g.seed+k&^7) >> (8 * (k % 8)))
+			}
+			require.Equal(t, want, got[i], "%+v at %#x", g, x)
+		}
+		require.True(t, g.equal(got, addr))
+		got[rng.Intn(len(got))] ^= 1 << rng.Intn(8)
+		require.False(t, g.equal(got, addr))
+	}
 }

@@ -53,10 +53,12 @@ func requireHoldersCounted(t *testing.T, m *Machine, what string) {
 }
 
 // TestMemMatchesFlatModel: memory read, written, filled (whole pages
-// uniform, parts byte by byte), discarded and sharing blocks with a cache
-// holds what a flat array would, from a store whose recycled blocks hold
-// garbage: no byte depends on what a block held before, and a block a cache
-// borrowed keeps its bytes whatever memory does after.
+// uniform, parts byte by byte), discarded, sharing blocks with a cache and
+// written by generators (whole blocks kept as the generator) holds what a
+// flat array would, from a store whose recycled blocks hold garbage: no
+// byte depends on what a block held before, and a block a cache borrowed
+// keeps its bytes whatever memory does after. Equal agrees with the array
+// over any range.
 func TestMemMatchesFlatModel(t *testing.T) {
 	const size = 4 * PageSize
 	const base = 1 << 32
@@ -81,7 +83,7 @@ func TestMemMatchesFlatModel(t *testing.T) {
 		for step := 0; step < 200; step++ {
 			off := uint64(rng.Intn(size))
 			n := uint64(rng.Intn(int(size-off)) + 1)
-			switch rng.Intn(7) {
+			switch rng.Intn(8) {
 			case 0: // write
 				src := make([]byte, n)
 				rng.Read(src)
@@ -122,12 +124,29 @@ func TestMemMatchesFlatModel(t *testing.T) {
 					store.drop(&lent[i].d, &shared)
 					lent = append(lent[:i], lent[i+1:]...)
 				}
+			case 6, 7: // an op's output, kept as its generator where whole blocks
+				if rng.Intn(2) == 0 { // whole blocks more often than chance
+					off &^= 1<<blockShift - 1
+					n = min(size-off, uint64(1+rng.Intn(3))<<blockShift)
+				}
+				g := generator{kind: genStream, seed: rng.Uint64(), origin: base + off - uint64(rng.Intn(64))}
+				if rng.Intn(3) == 0 {
+					g = generator{kind: genDword, seed: uint64(rng.Uint32())}
+				}
+				m.WriteGen(base+off, n, g)
+				g.fill(flat[off:off+n], base+off)
 			}
 			got := make([]byte, size)
 			m.Read(base, got)
 			if !bytes.Equal(flat, got) {
 				require.Equal(t, flat, got, "round %d step %d", round, step)
 			}
+			// Compared in place over any range, and a byte off is seen.
+			off = uint64(rng.Intn(size))
+			want := slices.Clone(flat[off : off+uint64(rng.Intn(int(size-off)))+1])
+			require.True(t, m.Equal(base+off, want), "round %d step %d", round, step)
+			want[rng.Intn(len(want))] ^= 1 << rng.Intn(8)
+			require.False(t, m.Equal(base+off, want), "round %d step %d", round, step)
 			for _, b := range lent {
 				if b.want != *bytesOf(b.d) {
 					t.Fatalf("round %d step %d: a borrowed block changed", round, step)
@@ -190,9 +209,21 @@ func TestLineBlockMasksAndTags(t *testing.T) {
 
 // TestMemPagesCountsMadeBlocks: a page counts as materialised once a block
 // of it is made, by a write or a read, and no longer once discarded; a
-// page filled whole is uniform and made of nothing.
+// page filled whole is uniform and made of nothing, and blocks written
+// whole by a generator are made of nothing until written in part.
 func TestMemPagesCountsMadeBlocks(t *testing.T) {
 	m := newMem(newDataStore())
+	require.Zero(t, m.Pages())
+	g := generator{kind: genStream, seed: 5, origin: 9*PageSize - 100}
+	m.WriteGen(9*PageSize, PageSize, g)
+	var got [64]byte
+	m.Read(9*PageSize+1000, got[:])
+	require.True(t, m.Equal(9*PageSize+1000, got[:]))
+	require.Zero(t, m.Pages())
+	m.Write(9*PageSize+1, []byte{1})
+	require.Equal(t, 1, m.Pages())
+	require.True(t, m.Equal(9*PageSize+1000, got[:]), "the block made from its generator")
+	m.Discard(9*PageSize, PageSize)
 	require.Zero(t, m.Pages())
 	m.Write(PageSize+8, []byte{1})
 	require.Equal(t, 1, m.Pages())
