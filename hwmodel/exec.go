@@ -221,7 +221,7 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 				refOut = before
 			}
 		}
-		m.ref.write(a.Addr, refOut, ctx.op.gid)
+		m.ref.writeCopy(a.Addr, refOut, readN(p, j+1).Addr, ctx.op.gid)
 		j++
 	}
 	return nil

@@ -109,8 +109,16 @@ func (b *lineBlock) tagOf(i uint) uint32 {
 	return b.tag
 }
 
-// setTag sets line i's tag.
+// setTag sets line i's tag. The lines share one tag while they agree: a
+// block whose only held line is i takes gid as its one tag, and the block's
+// last line set to what every held line has makes it one tag again (a run
+// of stores over lines an earlier op wrote). Only held lines' tags matter:
+// a line taken into a cache is given its tag.
 func (b *lineBlock) setTag(i uint, gid uint32) {
+	if b.held&^(1<<i) == 0 {
+		b.tag, b.tagged = gid, false
+		return
+	}
 	if !b.tagged {
 		if gid == b.tag {
 			return
@@ -124,6 +132,19 @@ func (b *lineBlock) setTag(i uint, gid uint32) {
 		b.tagged = true
 	}
 	b.tags[i] = gid
+	if i == blockLines-1 && b.tagsAre(gid) {
+		b.tag, b.tagged = gid, false
+	}
+}
+
+// tagsAre reports whether every held line's tag is gid.
+func (b *lineBlock) tagsAre(gid uint32) bool {
+	for h := b.held; h != 0; h &= h - 1 {
+		if b.tags[bits.TrailingZeros64(h)] != gid {
+			return false
+		}
+	}
+	return true
 }
 
 // level is one place bytes can live: a cache instance or memory.

@@ -81,22 +81,8 @@ func bytesOf(d *lineData) *[1 << blockShift]byte {
 	return (*[1 << blockShift]byte)(unsafe.Pointer(d))
 }
 
-// fill writes what block i of p holds before it is made, at base (the
-// block's address), into dst.
-func (p *memPage) fill(dst *[1 << blockShift]byte, base uint64) {
-	if p.uniform {
-		for i := range dst { // recycled bytes are not zero
-			dst[i] = p.value
-		}
-		return
-	}
-	for i := range dst {
-		dst[i] = FillByte(base + uint64(i))
-	}
-}
-
-// gen returns the generator of block i of page p, nil if the block is made
-// or has none.
+// gen returns the generator WriteGen gave block i of page p, nil if the
+// block is made or has none.
 func (p *memPage) gen(i int) *generator {
 	if p.gens == nil || p.gens[i].kind == genNone {
 		return nil
@@ -104,16 +90,27 @@ func (p *memPage) gen(i int) *generator {
 	return &p.gens[i]
 }
 
-// block returns block i of page p (at base) to read, made if absent: from
-// its generator if it has one.
+// unmade is the generator of block i of page p while the block is not made:
+// its own, the page's value if it is uniform, or fresh memory's pattern.
+func (p *memPage) unmade(i int) generator {
+	switch g := p.gen(i); {
+	case g != nil:
+		return *g
+	case p.uniform:
+		return generator{kind: genDword, seed: uint64(p.value) * 0x01010101}
+	}
+	return generator{kind: genFresh}
+}
+
+// block returns block i of page p (at base) to read, made if absent, from
+// its generator.
 func (m *Mem) block(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 	if p.blocks[i] == nil {
+		g := p.unmade(i)
 		p.blocks[i] = m.fresh()
-		if g := p.gen(i); g != nil {
-			g.fill(bytesOf(p.blocks[i])[:], base)
-			*g = generator{}
-		} else {
-			p.fill(bytesOf(p.blocks[i]), base)
+		g.fill(bytesOf(p.blocks[i])[:], base)
+		if p.gens != nil {
+			p.gens[i] = generator{}
 		}
 	}
 	return bytesOf(p.blocks[i])
@@ -138,17 +135,18 @@ func (m *Mem) own(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 	return bytesOf(p.blocks[i])
 }
 
-// Read copies memory at addr into dst. A block that has a generator is
-// read from it, and stays unmade.
+// Read copies memory at addr into dst. A block not made is read from its
+// generator, and stays unmade.
 func (m *Mem) Read(addr uint64, dst []byte) {
 	for len(dst) > 0 {
 		off := addr % (1 << blockShift)
 		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
 		n := min(len(dst), int(1<<blockShift-off))
-		if g := p.gen(i); g != nil {
+		if p.blocks[i] == nil {
+			g := p.unmade(i)
 			g.fill(dst[:n], addr)
 		} else {
-			copy(dst, m.block(p, i, addr-off)[off:])
+			copy(dst, bytesOf(p.blocks[i])[off:])
 		}
 		dst, addr = dst[n:], addr+uint64(n)
 	}
@@ -160,11 +158,11 @@ func (m *Mem) Equal(addr uint64, b []byte) bool {
 		off := addr % (1 << blockShift)
 		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
 		n := min(len(b), int(1<<blockShift-off))
-		if g := p.gen(i); g != nil {
-			if !g.equal(b[:n], addr) {
+		if p.blocks[i] == nil {
+			if g := p.unmade(i); !g.equal(b[:n], addr) {
 				return false
 			}
-		} else if !bytes.Equal(b[:n], m.block(p, i, addr-off)[off:off+uint64(n)]) {
+		} else if !bytes.Equal(b[:n], bytesOf(p.blocks[i])[off:off+uint64(n)]) {
 			return false
 		}
 		b, addr = b[n:], addr+uint64(n)
@@ -210,6 +208,24 @@ func (m *Mem) WriteGen(addr, n uint64, g generator) {
 			g.fill(m.own(p, i, addr-off)[off:off+k], addr)
 		}
 		addr += k
+	}
+}
+
+// WriteCopy writes data, which a copy read at src, to memory at addr. A
+// whole block whose bytes are those of the source block's generator, moved
+// by the copy's distance, keeps that generator instead: a copy of
+// generated, uniform or fresh bytes costs no bytes either.
+func (m *Mem) WriteCopy(addr uint64, data []byte, src uint64) {
+	for len(data) > 0 {
+		off := addr % (1 << blockShift)
+		n := min(len(data), int(1<<blockShift-off))
+		p, i := m.page(src/PageSize), int(src%PageSize>>blockShift)
+		if g := p.unmade(i).moved(addr - src); n == 1<<blockShift && p.blocks[i] == nil && g.equal(data[:n], addr) {
+			m.WriteGen(addr, uint64(n), g)
+		} else {
+			m.Write(addr, data[:n])
+		}
+		data, addr, src = data[n:], addr+uint64(n), src+uint64(n)
 	}
 }
 

@@ -83,14 +83,36 @@ const (
 	genNone   genKind = iota
 	genStream         // splitmix64(seed+k) is the little-endian word at origin+k, k a multiple of 8
 	genDword          // the low dword of seed, little-endian, repeated from address 0
+	genFresh          // never-written memory's pattern: FillByte(x-origin) at x
 )
 
 // word is the stream's word at offset k (a multiple of 8) from its origin.
 func (g *generator) word(k uint64) uint64 { return splitmix64(g.seed + k) }
 
+// moved is the generator of g's bytes copied d bytes higher (modulo 2^64):
+// its byte at x is g's at x-d.
+func (g generator) moved(d uint64) generator {
+	if g.kind == genDword {
+		var seed uint64
+		for i := range uint64(4) {
+			seed |= (g.seed >> (8 * ((i - d) % 4)) & 0xff) << (8 * i)
+		}
+		g.seed = seed
+		return g
+	}
+	g.origin += d
+	return g
+}
+
 // fill writes the generator's bytes at addr into dst.
 func (g *generator) fill(dst []byte, addr uint64) {
-	if g.kind == genDword {
+	switch g.kind {
+	case genFresh:
+		for i := range dst {
+			dst[i] = FillByte(addr + uint64(i) - g.origin)
+		}
+		return
+	case genDword:
 		for i := range min(4, len(dst)) {
 			dst[i] = byte(g.seed >> (8 * ((addr + uint64(i)) % 4)))
 		}

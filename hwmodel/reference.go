@@ -1,5 +1,7 @@
 package hwmodel
 
+import "slices"
+
 // reference is the sequentially consistent machine the model is judged
 // against: plain memory, one operation at a time in issue order, no caches,
 // no compression (a decompress does nothing; a metadata initialisation
@@ -97,14 +99,29 @@ func (r *reference) tag(addr, n uint64, gid uint32) {
 			}
 			r.setPage(pg, t, 0)
 		}
+		edge := a == pg*PageSize || stop == (pg+1)*PageSize
 		for ; a < stop; a += 4 {
 			t[a%PageSize/4] = gid
+		}
+		if edge && !slices.ContainsFunc(t[:], func(w uint32) bool { return w != gid }) {
+			// Writes in parts (a surface's rows) that cover the page
+			// with one op's: one writer again, and the table goes back.
+			// Checked only when a write reaches the page's first or last
+			// dword, as the last part of such a run does.
+			r.setPage(pg, nil, gid)
 		}
 	}
 }
 
 func (r *reference) write(addr uint64, data []byte, gid uint32) {
 	r.mem.Write(addr, data)
+	r.tag(addr, uint64(len(data)), gid)
+}
+
+// writeCopy writes data, which a copy read at src, to addr, keeping a
+// generator rather than bytes where the source had one.
+func (r *reference) writeCopy(addr uint64, data []byte, src uint64, gid uint32) {
+	r.mem.WriteCopy(addr, data, src)
 	r.tag(addr, uint64(len(data)), gid)
 }
 

@@ -51,6 +51,17 @@ func TestReferenceWriters(t *testing.T) {
 	assert.Equal(t, uint32(11), r.lastWriter(pg(0), PageSize))
 	assert.Equal(t, uint32(0), r.lastWriter(pg(3), 64), "nobody wrote page 3 yet")
 
+	// A page written in parts by one op, in any order: one writer again,
+	// once the last part is in, and no table.
+	r.write(pg(4)+PageSize/2, make([]byte, PageSize/4), 17)
+	r.write(pg(4)+PageSize/4, make([]byte, PageSize/4), 17)
+	r.write(pg(4)+3*PageSize/4, make([]byte, PageSize/4), 17)
+	assert.Contains(t, r.writers, pg(4)/PageSize)
+	r.write(pg(4)-4, make([]byte, PageSize/4+4), 17)
+	assert.NotContains(t, r.writers, pg(4)/PageSize)
+	assert.Equal(t, uint32(17), r.uniform[pg(4)/PageSize])
+	assert.Equal(t, uint32(17), r.writer(pg(4)+PageSize-4))
+
 	// The CPU writing part of a uniform page: those dwords' writer is
 	// nobody.
 	r.fill(pg(3), PageSize, 2, 15)
@@ -75,14 +86,19 @@ func TestReferenceWriters(t *testing.T) {
 
 // TestGeneratorBytes: a stream generator's byte at x is byte (x-origin)%8
 // of the little-endian splitmix64(seed + (x-origin) rounded down to 8), and
-// a dword generator's is byte x%4 of its dword, whatever range is filled
-// or compared; equal sees one bit off anywhere.
+// a dword generator's is byte x%4 of its dword, a fresh one's
+// FillByte(x-origin), whatever range is filled
+// or compared; equal sees one bit off anywhere; moved d bytes, the bytes
+// are the same d bytes higher.
 func TestGeneratorBytes(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	for range 2000 {
 		g := generator{kind: genStream, seed: rng.Uint64(), origin: uint64(rng.Intn(1 << 20))}
-		if rng.Intn(4) == 0 {
+		switch rng.Intn(4) {
+		case 0:
 			g = generator{kind: genDword, seed: uint64(rng.Uint32())}
+		case 1:
+			g = generator{kind: genFresh, origin: g.origin}
 		}
 		addr := g.origin + uint64(rng.Intn(100))
 		got := make([]byte, 1+rng.Intn(300))
@@ -90,13 +106,20 @@ func TestGeneratorBytes(t *testing.T) {
 		for i := range got {
 			x := addr + uint64(i)
 			want := byte(g.seed >> (8 * (x % 4)))
-			if g.kind == genStream {
-				k := x - g.origin
+			switch k := x - g.origin; g.kind {
+			case genStream:
 				want = byte(splitmix64(g.seed+k&^7) >> (8 * (k % 8)))
+			case genFresh:
+				want = FillByte(k)
 			}
 			require.Equal(t, want, got[i], "%+v at %#x", g, x)
 		}
 		require.True(t, g.equal(got, addr))
+		d := uint64(rng.Intn(64)) - 32
+		moved := make([]byte, len(got))
+		mg := g.moved(d)
+		mg.fill(moved, addr+d)
+		require.Equal(t, got, moved, "%+v moved by %d", g, int64(d))
 		got[rng.Intn(len(got))] ^= 1 << rng.Intn(8)
 		require.False(t, g.equal(got, addr))
 	}
