@@ -181,7 +181,7 @@ func New(p *Profile) (*Machine, error) {
 	}
 	m.memLevel = newMemLevel(m.mem)
 	m.levels = []*level{m.memLevel}
-	m.ref = newReference()
+	m.ref = newReference(m.mem.store) // bytes the CPU wrote are memory's and the reference's at once
 	// Shared caches first (parents before children), then per-engine ones
 	// are made with each engine.
 	for _, s := range p.Caches {
@@ -455,7 +455,8 @@ func (m *Machine) CPUWrite(addr uint64, data []byte) error {
 		return fmt.Errorf("hwmodel: CPU write 0x%x+0x%x is not in CPU-visible memory", addr, len(data))
 	}
 	m.mem.Write(addr, data)
-	m.ref.write(addr, data, 0)
+	m.ref.mem.WriteFrom(addr, data, m.mem)
+	m.ref.tag(addr, uint64(len(data)), 0)
 	m.spoilMetadata(addr, uint64(len(data)))
 	return nil
 }

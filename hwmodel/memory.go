@@ -214,18 +214,42 @@ func (m *Mem) WriteGen(addr, n uint64, g generator) {
 // WriteCopy writes data, which a copy read at src, to memory at addr. A
 // whole block whose bytes are those of the source block's generator, moved
 // by the copy's distance, keeps that generator instead: a copy of
-// generated, uniform or fresh bytes costs no bytes either.
+// generated, uniform or fresh bytes costs no bytes either. A whole block
+// copied a multiple of 4 KiB away shares the source block's bytes, if they
+// are the data (memory with a store only).
 func (m *Mem) WriteCopy(addr uint64, data []byte, src uint64) {
 	for len(data) > 0 {
 		off := addr % (1 << blockShift)
 		n := min(len(data), int(1<<blockShift-off))
 		p, i := m.page(src/PageSize), int(src%PageSize>>blockShift)
-		if g := p.unmade(i).moved(addr - src); n == 1<<blockShift && p.blocks[i] == nil && g.equal(data[:n], addr) {
-			m.WriteGen(addr, uint64(n), g)
-		} else {
+		switch whole := n == 1<<blockShift; {
+		case whole && p.blocks[i] == nil:
+			if g := p.unmade(i).moved(addr - src); g.equal(data[:n], addr) {
+				m.WriteGen(addr, uint64(n), g)
+				break
+			}
+			m.Write(addr, data[:n])
+		case whole && src%(1<<blockShift) == 0 && m.store != nil && bytes.Equal(data[:n], bytesOf(p.blocks[i])[:]):
+			m.share(addr, m.lend(src))
+		default:
 			m.Write(addr, data[:n])
 		}
 		data, addr, src = data[n:], addr+uint64(n), src+uint64(n)
+	}
+}
+
+// WriteFrom writes data, which from (another memory with the same store)
+// holds at addr, to memory at addr: whole blocks share from's bytes.
+func (m *Mem) WriteFrom(addr uint64, data []byte, from *Mem) {
+	for len(data) > 0 {
+		off := addr % (1 << blockShift)
+		n := min(len(data), int(1<<blockShift-off))
+		if n == 1<<blockShift && m.store != nil && m.store == from.store {
+			m.share(addr, from.lend(addr))
+		} else {
+			m.Write(addr, data[:n])
+		}
+		data, addr = data[n:], addr+uint64(n)
 	}
 }
 

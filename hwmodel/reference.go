@@ -40,8 +40,10 @@ func (r *reference) page(pg uint64) (*writerTable, uint32) {
 	return t, u
 }
 
-func newReference() *reference {
-	return &reference{mem: newMem(nil), writers: map[uint64]*writerTable{}, uniform: map[uint64]uint32{}}
+// newReference makes a reference whose memory takes its blocks of bytes
+// from store, the machine's, so the two can share them.
+func newReference(store *dataStore) *reference {
+	return &reference{mem: newMem(store), writers: map[uint64]*writerTable{}, uniform: map[uint64]uint32{}}
 }
 
 // setPage makes t page pg's table, or, with t nil, u its one writer.

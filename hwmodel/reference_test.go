@@ -12,7 +12,7 @@ import (
 // page one op wrote whole and a table where writes cover part of one; the
 // two forms give the same answers as a table per page would.
 func TestReferenceWriters(t *testing.T) {
-	r := newReference()
+	r := newReference(nil)
 	const base = 0x100000000
 	pg := func(i uint64) uint64 { return base + i*PageSize }
 

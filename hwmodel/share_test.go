@@ -6,11 +6,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // requireHoldersCounted checks the copy-on-write bookkeeping of a machine:
-// no block of bytes is held (by a cache's block or memory's) more often
+// no block of bytes is held (by a cache's block, memory's or the
+// reference's) more often
 // than its count of holders says, none the store took back is held, and
 // every block of bytes it made is held or taken back (a recycled block
 // keeps its own). Fewer holders than counted only costs a copy; more would
@@ -31,10 +34,12 @@ func requireHoldersCounted(t *testing.T, m *Machine, what string) {
 			}
 		}
 	}
-	for _, p := range m.mem.pages {
-		for _, d := range p.blocks {
-			if d != nil {
-				held[d]++
+	for _, mem := range []*Mem{m.mem, m.ref.mem} { // the reference shares what the CPU wrote
+		for _, p := range mem.pages {
+			for _, d := range p.blocks {
+				if d != nil {
+					held[d]++
+				}
 			}
 		}
 	}
@@ -145,6 +150,9 @@ func TestMemMatchesFlatModel(t *testing.T) {
 				src %= size
 				n = min(n, size-off, size-src)
 				data := slices.Clone(flat[src : src+n])
+				if rng.Intn(4) == 0 { // the source changed since the copy read it
+					data[rng.Intn(len(data))] ^= 1
+				}
 				m.WriteCopy(base+off, data, base+src)
 				copy(flat[off:], data)
 			}
@@ -351,4 +359,52 @@ func TestEffectNodesKeepEachLinesChain(t *testing.T) {
 		}
 		chains("retired")
 	}
+}
+
+// blockAt is the bytes mem holds for the 4 KiB block at addr, nil if none.
+func blockAt(mem *Mem, addr uint64) *lineData {
+	p := mem.pages[addr/PageSize]
+	if p == nil {
+		return nil
+	}
+	return p.blocks[addr%PageSize>>blockShift]
+}
+
+// TestCPUBytesSharedWithTheReference: bytes the CPU writes are held once by
+// memory and the reference, and a copy of them 64 KiB-aligned shares them
+// again in the reference; later writes by the CPU copy first, so the
+// reference keeps what the copy read, and the judge agrees with the bytes.
+func TestCPUBytesSharedWithTheReference(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	const size = 4<<blockShift + 100 // four whole blocks and a tail
+	up, err := r.m.Allocate(size, 0, true)
+	require.NoError(t, err)
+	rb, err := r.m.Allocate(size, 0, true)
+	require.NoError(t, err)
+	dst := r.alloc("DST", size)
+	rng := rand.New(rand.NewSource(3))
+	data, later := make([]byte, size), make([]byte, size)
+	rng.Read(data)
+	rng.Read(later)
+	require.NoError(t, r.m.CPUWrite(up, data))
+	// Memory made five blocks (four whole, one for the tail) and the
+	// reference one, for its tail: the whole ones are memory's.
+	require.Equal(t, 6, r.m.mem.store.made)
+	for a := up; a+1<<blockShift <= up+size; a += 1 << blockShift {
+		require.NotNil(t, blockAt(r.m.mem, a))
+		require.Same(t, blockAt(r.m.mem, a), blockAt(r.m.ref.mem, a), "the CPU's bytes at %#x", a)
+	}
+	r.run(r.copy, r.prog().work(cmdbuf.WorkCopy, cCopy, rd(up, size, copier), wr(dst, size, copier)))
+	for k := uint64(0); k+1<<blockShift <= size; k += 1 << blockShift {
+		require.Same(t, blockAt(r.m.ref.mem, up+k), blockAt(r.m.ref.mem, dst+k), "the reference's copy at +%#x", k)
+	}
+	require.NoError(t, r.m.CPUWrite(up, later))
+	assert.Equal(t, data, r.m.Reference(dst, size), "the copy's bytes, kept by the reference")
+	assert.Equal(t, later, r.m.Reference(up, size))
+	r.run(r.copy, r.prog().work(cmdbuf.WorkCopy, cCopy, rd(dst, size, copier), wr(rb, size, copier)))
+	got := make([]byte, size)
+	require.NoError(t, r.m.CPURead(rb, got))
+	assert.Equal(t, data, got)
+	requireReference(t, r, Region{Name: "DST", Addr: dst, Size: size}, Region{Name: "RB", Addr: rb, Size: size})
+	requireHoldersCounted(t, r.m, "after the copies")
 }
