@@ -19,13 +19,16 @@ const pageBlocks = PageSize >> blockShift
 // A Fill that covers whole pages not yet touched records one byte per page
 // instead (uniform), so zeroing a large resource costs nothing either.
 //
-// A page keeps its bytes in 4 KiB blocks, each made when first touched,
-// which a machine's memory shares with its caches (share.go).
+// A page keeps its bytes in 4 KiB blocks, each made when first written,
+// which a machine's memory shares with its caches and the reference
+// (share.go). A block not made reads from its generator: fresh memory's
+// pattern, its uniform page's value, or the rule an op's output followed
+// (WriteGen), which is how the reference keeps most of what it holds.
 type Mem struct {
 	pages   map[uint64]*memPage
 	uniform map[uint64]byte
-	// store holds the blocks' bytes; nil for a memory that shares none
-	// (the reference's), whose blocks are its own.
+	// store holds the blocks' bytes; nil for a memory that shares none,
+	// whose blocks are its own.
 	store *dataStore
 	// last caches the most recent page lookup.
 	lastIndex uint64
@@ -33,7 +36,7 @@ type Mem struct {
 }
 
 // memPage is one materialised page: its blocks, those not yet made reading
-// as the page's fill (value if uniform, FillByte otherwise).
+// as their generator (unmade).
 type memPage struct {
 	blocks [pageBlocks]*lineData
 	shared [pageBlocks]bool // the block may be a cache's too

@@ -115,11 +115,6 @@ func (r *reference) tag(addr, n uint64, gid uint32) {
 	}
 }
 
-func (r *reference) write(addr uint64, data []byte, gid uint32) {
-	r.mem.Write(addr, data)
-	r.tag(addr, uint64(len(data)), gid)
-}
-
 // writeCopy writes data, which a copy read at src, to addr, keeping a
 // generator rather than bytes where the source had one.
 func (r *reference) writeCopy(addr uint64, data []byte, src uint64, gid uint32) {

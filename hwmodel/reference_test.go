@@ -24,7 +24,7 @@ func TestReferenceWriters(t *testing.T) {
 	assert.Equal(t, map[uint64]uint32{pg(0) / PageSize: 7}, r.uniform)
 
 	// Part of it: a table that keeps the rest's writer.
-	r.write(pg(0)+64, make([]byte, 8), 9)
+	r.fill(pg(0)+64, 8, 0, 9)
 	assert.Equal(t, uint32(7), r.writer(pg(0)+60))
 	assert.Equal(t, uint32(9), r.writer(pg(0)+64))
 	assert.Equal(t, uint32(9), r.writer(pg(0)+68))
@@ -42,7 +42,7 @@ func TestReferenceWriters(t *testing.T) {
 
 	// A write across two pages' edge, whole on neither; then a range over
 	// a written page, an unwritten one and a uniform one.
-	r.write(pg(2)-8, make([]byte, 16), 13)
+	r.fill(pg(2)-8, 16, 0, 13)
 	assert.Equal(t, uint32(0), r.writer(pg(2)-12))
 	assert.Equal(t, uint32(13), r.writer(pg(2)-8))
 	assert.Equal(t, uint32(13), r.writer(pg(2)+4))
@@ -53,11 +53,11 @@ func TestReferenceWriters(t *testing.T) {
 
 	// A page written in parts by one op, in any order: one writer again,
 	// once the last part is in, and no table.
-	r.write(pg(4)+PageSize/2, make([]byte, PageSize/4), 17)
-	r.write(pg(4)+PageSize/4, make([]byte, PageSize/4), 17)
-	r.write(pg(4)+3*PageSize/4, make([]byte, PageSize/4), 17)
+	r.fill(pg(4)+PageSize/2, PageSize/4, 0, 17)
+	r.fill(pg(4)+PageSize/4, PageSize/4, 0, 17)
+	r.fill(pg(4)+3*PageSize/4, PageSize/4, 0, 17)
 	assert.Contains(t, r.writers, pg(4)/PageSize)
-	r.write(pg(4)-4, make([]byte, PageSize/4+4), 17)
+	r.fill(pg(4)-4, PageSize/4+4, 0, 17)
 	assert.NotContains(t, r.writers, pg(4)/PageSize)
 	assert.Equal(t, uint32(17), r.uniform[pg(4)/PageSize])
 	assert.Equal(t, uint32(17), r.writer(pg(4)+PageSize-4))
@@ -65,7 +65,7 @@ func TestReferenceWriters(t *testing.T) {
 	// The CPU writing part of a uniform page: those dwords' writer is
 	// nobody.
 	r.fill(pg(3), PageSize, 2, 15)
-	r.write(pg(3)+128, make([]byte, 4), 0)
+	r.fill(pg(3)+128, 4, 0, 0)
 	assert.Equal(t, uint32(0), r.writer(pg(3)+128))
 	assert.Equal(t, uint32(15), r.writer(pg(3)+132))
 
