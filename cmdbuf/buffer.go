@@ -20,8 +20,12 @@ type Buffer struct {
 	chunks      [][]uint32
 	scratch     []uint32
 	spare       [][]uint32 // chunks a Reset emptied, for reuse
-	last        Pos        // where the last appended packet starts
-	name        string
+	// last is where the last appended packet starts, or, with lastRun,
+	// where the run of packets Commit added last starts (Last walks it
+	// when asked: most commits are never asked).
+	last    Pos
+	lastRun bool
+	name    string
 }
 
 // Pos is a packet's place in a buffer: its chunk and dword offset there.
@@ -78,7 +82,7 @@ func (b *Buffer) Append(words []uint32) {
 			n := packetLen(words)
 			big := make([]uint32, 0, n+chainDwords)
 			b.chunks[len(b.chunks)-1] = append(big, words[:n]...)
-			b.last = Pos{len(b.chunks) - 1, 0}
+			b.last, b.lastRun = Pos{len(b.chunks) - 1, 0}, false
 			words = words[n:]
 			if len(words) > 0 {
 				b.newChunk()
@@ -86,7 +90,7 @@ func (b *Buffer) Append(words []uint32) {
 			continue
 		}
 		if take > 0 {
-			b.last = Pos{len(b.chunks) - 1, len(cur) + lastStart}
+			b.last, b.lastRun = Pos{len(b.chunks) - 1, len(cur) + lastStart}, false
 		}
 		b.chunks[len(b.chunks)-1] = append(cur, words[:take]...)
 		words = words[take:]
@@ -123,11 +127,7 @@ func (b *Buffer) Commit(words []uint32) (copied bool) {
 	}
 	last := len(b.chunks) - 1
 	cur := b.chunks[last]
-	lastStart := 0
-	for i := 0; i < len(words); i += packetLen(words[i:]) {
-		lastStart = i
-	}
-	b.last = Pos{last, len(cur) + lastStart}
+	b.last, b.lastRun = Pos{last, len(cur)}, true
 	b.chunks[last] = cur[:len(cur)+len(words)]
 	return false
 }
@@ -171,13 +171,22 @@ func (b *Buffer) Reset() {
 		b.chunks = b.chunks[:1]
 		b.chunks[0] = b.chunks[0][:0]
 	}
-	b.last = Pos{}
+	b.last, b.lastRun = Pos{}, false
 }
 
 // Last is where the last packet Append (or Emit) added starts; its dwords
 // can be changed in place through Chunks (the buffer patches of a driver
 // that learns a value only at submission).
-func (b *Buffer) Last() Pos { return b.last }
+func (b *Buffer) Last() Pos {
+	if b.lastRun { // the last packet of the run Commit added
+		c := b.chunks[b.last.Chunk]
+		for n := packetLen(c[b.last.Off:]); b.last.Off+n < len(c); n = packetLen(c[b.last.Off:]) {
+			b.last.Off += n
+		}
+		b.lastRun = false
+	}
+	return b.last
+}
 
 // SetName names the buffer, for tools that attribute what the machine
 // reports about it (hazards, costs) to where it came from.
@@ -189,7 +198,7 @@ func (b *Buffer) Name() string { return b.name }
 // Clone returns a copy of the buffer, name and all, that shares no memory
 // with it.
 func (b *Buffer) Clone() *Buffer {
-	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last, name: b.name}
+	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last, lastRun: b.lastRun, name: b.name}
 	for i, ch := range b.chunks {
 		c.chunks[i] = append(make([]uint32, 0, cap(ch)), ch...)
 	}

@@ -364,14 +364,13 @@ func AppendNop(dst []uint32, n int) []uint32 {
 func AppendMarker(dst []uint32, tag uint32, text string) []uint32 {
 	nw := (len(text) + 3) / 4
 	dst = append(dst, uint32(MakeHeader(OpMarker, 0, 2+nw)), tag, uint32(len(text)))
-	i := 0
-	for ; i+4 <= len(text); i += 4 {
-		dst = append(dst, uint32(text[i])|uint32(text[i+1])<<8|uint32(text[i+2])<<16|uint32(text[i+3])<<24)
+	for ; len(text) >= 4; text = text[4:] {
+		dst = append(dst, uint32(text[0])|uint32(text[1])<<8|uint32(text[2])<<16|uint32(text[3])<<24)
 	}
-	if i < len(text) {
+	if len(text) > 0 {
 		var w uint32
-		for j := 0; i+j < len(text); j++ {
-			w |= uint32(text[i+j]) << (8 * j)
+		for j := range len(text) {
+			w |= uint32(text[j]) << (8 * j)
 		}
 		dst = append(dst, w)
 	}
