@@ -341,3 +341,34 @@ func TestReusedHandleNamesTheNewResource(t *testing.T) {
 	require.ErrorAs(t, cl.Err(), &m)
 	assert.Equal(t, 3, m.Call)
 }
+
+// TestTrackingOfPartsAndWholes: a barrier on one mip leaves the other's
+// layout as it was, one on the whole resource after that moves every
+// subresource, and the list checks each subresource's LayoutBefore against
+// its own: what a uniform track expanded, or one whole barrier, must not
+// mix up one call later.
+func TestTrackingOfPartsAndWholes(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	r, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 64, 64, 1, 2, rtFlags, ddi.LayoutRenderTarget), resource.HeapDefault)
+	require.NoError(t, err)
+	mip := func(i uint32) ddi.SubresourceRange {
+		return ddi.SubresourceRange{IndexOrFirstMipLevel: i, NumMipLevels: 1, NumArraySlices: 1, NumPlanes: 1}
+	}
+	toRead := func(i uint32) ddi.Barrier {
+		return texRange(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+			ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, r, mip(i), 0)
+	}
+	cl := e.list(ddi.CommandListTypeDirect)
+	cl.Barrier([]ddi.Barrier{toRead(0)})
+	cl.Barrier([]ddi.Barrier{toRead(1)}) // mip 1 is still RENDER_TARGET
+	require.NoError(t, cl.Err())
+	cl.Barrier([]ddi.Barrier{tex(ddi.SyncPixelShading, ddi.SyncRenderTarget, ddi.AccessShaderResource, ddi.AccessRenderTarget,
+		ddi.LayoutDirectQueueShaderResource, ddi.LayoutRenderTarget, r)})
+	cl.Barrier([]ddi.Barrier{toRead(1)}) // the whole barrier moved mip 1 back
+	require.NoError(t, cl.Err())
+	cl.Barrier([]ddi.Barrier{texRange(ddi.SyncRenderTarget|ddi.SyncPixelShading, ddi.SyncPixelShading, ddi.AccessShaderResource, ddi.AccessShaderResource,
+		ddi.LayoutDirectQueueShaderResource, ddi.LayoutDirectQueueShaderResource, r, mip(0), 0)})
+	var m *Message
+	require.ErrorAs(t, cl.Err(), &m, "mip 0 is RENDER_TARGET")
+	assert.Equal(t, "LayoutBefore", m.Field)
+}
