@@ -87,22 +87,34 @@ func TestOlderDirtyBytesOfPartOfALine(t *testing.T) {
 
 // TestRacingWriteKeepsTheReferencesOutput: a write racing an earlier one
 // loses where they overlap (checkWAW changes its output), but the
-// reference records what it computed, as when the two are ordered.
+// reference records what it computed, as when the two are ordered: a
+// draw's output, or what a copy read (the same bytes the reference read).
 func TestRacingWriteKeepsTheReferencesOutput(t *testing.T) {
-	reference := func(race bool) []byte {
-		r := newRig(t, discreteProfile(t))
-		x := r.alloc("X", n)
-		p := r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store))
-		if !race {
-			p.wait(cmdbuf.AllStages, cmdbuf.AllStages).
+	for _, second := range []string{"draw", "copy"} {
+		reference := func(race bool) []byte {
+			r := newRig(t, discreteProfile(t))
+			x, y := r.alloc("X", n), r.alloc("Y", n)
+			p := r.prog().work(cmdbuf.WorkDispatch, cCompute, wr(y, n, store)).
+				wait(cmdbuf.AllStages, cmdbuf.AllStages).
 				cache(caches(cmdbuf.CacheShaderL0), 0).
-				wait(cmdbuf.AllStages, cmdbuf.AllStages)
+				wait(cmdbuf.AllStages, cmdbuf.AllStages).
+				work(cmdbuf.WorkDispatch, cCompute, wr(x, n, store))
+			if !race {
+				p.wait(cmdbuf.AllStages, cmdbuf.AllStages).
+					cache(caches(cmdbuf.CacheShaderL0), 0).
+					wait(cmdbuf.AllStages, cmdbuf.AllStages)
+			}
+			if second == "draw" {
+				p.work(cmdbuf.WorkDraw, cColor, wr(x, n, color))
+			} else {
+				p.work(cmdbuf.WorkCopy, cBlit, rd(y, n, cmdbuf.ClientBlit), wr(x, n, cmdbuf.ClientBlit))
+			}
+			r.run(r.direct, p)
+			assert.Equal(t, race, len(r.m.Hazards()) > 0, "%s: hazards: %v", second, r.m.Hazards())
+			return r.m.Reference(x, n)
 		}
-		r.run(r.direct, p.work(cmdbuf.WorkDraw, cColor, wr(x, n, color)))
-		assert.Equal(t, race, len(r.m.Hazards()) > 0, "hazards: %v", r.m.Hazards())
-		return r.m.Reference(x, n)
+		require.Equal(t, reference(false), reference(true), second)
 	}
-	require.Equal(t, reference(false), reference(true))
 }
 
 // TestInvalidateLosesWhatTheParentHoldsOlder: dropping dirty bytes whose

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/ebref/ebref/cmdbuf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +53,8 @@ func TestReferenceWriters(t *testing.T) {
 	assert.Equal(t, uint32(0), r.lastWriter(pg(3), 64), "nobody wrote page 3 yet")
 
 	// A page written in parts by one op, in any order: one writer again,
-	// once the last part is in, and no table.
+	// once the last part is in (reaching the page's start or its end), and
+	// no table.
 	r.fill(pg(4)+PageSize/2, PageSize/4, 0, 17)
 	r.fill(pg(4)+PageSize/4, PageSize/4, 0, 17)
 	r.fill(pg(4)+3*PageSize/4, PageSize/4, 0, 17)
@@ -61,6 +63,11 @@ func TestReferenceWriters(t *testing.T) {
 	assert.NotContains(t, r.writers, pg(4)/PageSize)
 	assert.Equal(t, uint32(17), r.uniform[pg(4)/PageSize])
 	assert.Equal(t, uint32(17), r.writer(pg(4)+PageSize-4))
+	r.fill(pg(5), PageSize/2, 0, 19) // and when the last part ends the page
+	assert.Contains(t, r.writers, pg(5)/PageSize)
+	r.fill(pg(5)+PageSize/2, PageSize/2, 0, 19)
+	assert.NotContains(t, r.writers, pg(5)/PageSize)
+	assert.Equal(t, uint32(19), r.uniform[pg(5)/PageSize])
 
 	// The CPU writing part of a uniform page: those dwords' writer is
 	// nobody.
@@ -122,5 +129,20 @@ func TestGeneratorBytes(t *testing.T) {
 		require.Equal(t, got, moved, "%+v moved by %d", g, int64(d))
 		got[rng.Intn(len(got))] ^= 1 << rng.Intn(8)
 		require.False(t, g.equal(got, addr))
+	}
+}
+
+// TestOutputIsItsGenerator: a work's output, made in steps of 64 KiB, is
+// its generator's bytes throughout, which the reference keeps instead.
+func TestOutputIsItsGenerator(t *testing.T) {
+	r := newRig(t, discreteProfile(t))
+	const size = 200<<10 + 12 // past several steps, and a tail
+	a := cmdbuf.Access{Addr: 1<<32 + 20, Size: size, Dir: cmdbuf.DirWrite}
+	for _, w := range []cmdbuf.Work{{Kind: cmdbuf.WorkDraw, ID: 3}, {Kind: cmdbuf.WorkClear, ID: 4, Param: 0x01020304}} {
+		got := r.m.output(w, 1, a, 99)
+		want := make([]byte, size)
+		g := outputGen(w, 1, a, 99)
+		g.fill(want, a.Addr)
+		require.Equal(t, want, got, "%v", w.Kind)
 	}
 }

@@ -161,8 +161,12 @@ func TestMemMatchesFlatModel(t *testing.T) {
 			if !bytes.Equal(flat, got) {
 				require.Equal(t, flat, got, "round %d step %d", round, step)
 			}
-			// Compared in place over any range, and a byte off is seen.
+			// Read and compared in place over any range, and a byte off is
+			// seen.
 			off = uint64(rng.Intn(size))
+			part := make([]byte, rng.Intn(int(size-off))+1)
+			m.Read(base+off, part)
+			require.Equal(t, flat[off:off+uint64(len(part))], part, "round %d step %d", round, step)
 			want := slices.Clone(flat[off : off+uint64(rng.Intn(int(size-off)))+1])
 			require.True(t, m.Equal(base+off, want), "round %d step %d", round, step)
 			want[rng.Intn(len(want))] ^= 1 << rng.Intn(8)
