@@ -243,6 +243,7 @@ func TestBufferChunksChainAndWalk(t *testing.T) {
 	big := NewBuffer(16)
 	big.Emit(func(d []uint32) []uint32 { return AppendNop(d, 3) })
 	big.Emit(func(d []uint32) []uint32 { return AppendNop(d, 40) })
+	assert.Equal(t, Pos{1, 0}, big.Last(), "the big packet starts its own chunk")
 	big.Emit(func(d []uint32) []uint32 { return AppendNop(d, 1) })
 	n := 0
 	require.NoError(t, big.Walk(func(_ int, p Packet, err error) error {

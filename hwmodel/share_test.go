@@ -411,4 +411,7 @@ func TestCPUBytesSharedWithTheReference(t *testing.T) {
 	assert.Equal(t, data, got)
 	requireReference(t, r, Region{Name: "DST", Addr: dst, Size: size}, Region{Name: "RB", Addr: rb, Size: size})
 	requireHoldersCounted(t, r.m, "after the copies")
+	require.NotZero(t, r.m.ref.writer(rb), "the copy wrote RB")
+	require.NoError(t, r.m.CPUWrite(rb, later))
+	assert.Zero(t, r.m.ref.writer(rb), "the CPU wrote RB last: no op did")
 }
