@@ -105,6 +105,14 @@ func (p *memPage) unmade(i int) generator {
 	return generator{kind: genFresh}
 }
 
+// cheap reports whether block i of page p is not made and reads from a
+// generator cheaper than its bytes: an op's output or a uniform page's
+// value. Fresh memory's pattern is a hash a byte, dearer than reading the
+// block made once (a read of never-written memory makes it).
+func (p *memPage) cheap(i int) bool {
+	return p.blocks[i] == nil && (p.uniform || p.gen(i) != nil)
+}
+
 // block returns block i of page p (at base) to read, made if absent, from
 // its generator.
 func (m *Mem) block(p *memPage, i int, base uint64) *[1 << blockShift]byte {
@@ -139,17 +147,17 @@ func (m *Mem) own(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 }
 
 // Read copies memory at addr into dst. A block not made is read from its
-// generator, and stays unmade.
+// generator, and stays unmade, unless it is fresh memory (cheap).
 func (m *Mem) Read(addr uint64, dst []byte) {
 	for len(dst) > 0 {
 		off := addr % (1 << blockShift)
 		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
 		n := min(len(dst), int(1<<blockShift-off))
-		if p.blocks[i] == nil {
+		if p.cheap(i) {
 			g := p.unmade(i)
 			g.fill(dst[:n], addr)
 		} else {
-			copy(dst, bytesOf(p.blocks[i])[off:])
+			copy(dst, m.block(p, i, addr-off)[off:])
 		}
 		dst, addr = dst[n:], addr+uint64(n)
 	}
@@ -161,11 +169,11 @@ func (m *Mem) Equal(addr uint64, b []byte) bool {
 		off := addr % (1 << blockShift)
 		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
 		n := min(len(b), int(1<<blockShift-off))
-		if p.blocks[i] == nil {
+		if p.cheap(i) {
 			if g := p.unmade(i); !g.equal(b[:n], addr) {
 				return false
 			}
-		} else if !bytes.Equal(b[:n], bytesOf(p.blocks[i])[off:off+uint64(n)]) {
+		} else if !bytes.Equal(b[:n], m.block(p, i, addr-off)[off:off+uint64(n)]) {
 			return false
 		}
 		b, addr = b[n:], addr+uint64(n)

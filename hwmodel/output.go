@@ -142,9 +142,19 @@ func (g *generator) fill(dst []byte, addr uint64) {
 // equal reports whether b is the generator's bytes at addr, without making
 // them in memory.
 func (g *generator) equal(b []byte, addr uint64) bool {
-	if k := addr - g.origin; g.kind == genStream && k%8 == 0 { // word by word
+	switch k := addr - g.origin; {
+	case g.kind == genStream && k%8 == 0: // word by word
 		for ; len(b) >= 8; b, k, addr = b[8:], k+8, addr+8 {
 			if binary.LittleEndian.Uint64(b) != g.word(k) {
+				return false
+			}
+		}
+	case g.kind == genDword && len(b) >= 8: // every 8 bytes are the first 8
+		var w [8]byte
+		g.fill(w[:], addr)
+		pat := binary.LittleEndian.Uint64(w[:])
+		for ; len(b) >= 8; b, addr = b[8:], addr+8 {
+			if binary.LittleEndian.Uint64(b) != pat {
 				return false
 			}
 		}
