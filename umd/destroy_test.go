@@ -32,10 +32,10 @@ func TestDestroyGivesMemoryBack(t *testing.T) {
 	c, err := e.d.CreateCommitted(BufferDesc(big, 0), resource.HeapDefault)
 	require.NoError(t, err, "A's memory came back")
 
-	h, err := e.d.CreateHeap(resource.HeapDefault, big)
+	_, err = e.d.CreateHeap(resource.HeapDefault, big)
 	require.Error(t, err, "B and C hold 12 of 16 GiB")
 	require.NoError(t, e.d.DestroyResource(b))
-	h, err = e.d.CreateHeap(resource.HeapDefault, big)
+	h, err := e.d.CreateHeap(resource.HeapDefault, big)
 	require.NoError(t, err)
 	require.NoError(t, e.d.DestroyHeap(h))
 	_, err = e.d.CreateCommitted(BufferDesc(big, 0), resource.HeapDefault)
