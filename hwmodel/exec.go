@@ -214,12 +214,10 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		var before []byte
 		out, refOut := reads[j], refReads[j]
 		m.writeAccess(ctx, a, out, &before)
-		if len(out) > 0 && &refOut[0] == &out[0] {
+		if before != nil && len(out) > 0 && &refOut[0] == &out[0] {
 			// The same read: the reference's bytes are out as read, before
 			// writeAccess changed any (checkWAW).
-			if before != nil {
-				refOut = before
-			}
+			refOut = before
 		}
 		m.ref.writeCopy(a.Addr, refOut, readN(p, j+1).Addr, ctx.op.gid)
 		j++

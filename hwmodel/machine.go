@@ -455,8 +455,7 @@ func (m *Machine) CPUWrite(addr uint64, data []byte) error {
 		return fmt.Errorf("hwmodel: CPU write 0x%x+0x%x is not in CPU-visible memory", addr, len(data))
 	}
 	m.mem.Write(addr, data)
-	m.ref.mem.WriteFrom(addr, data, m.mem)
-	m.ref.tag(addr, uint64(len(data)), 0)
+	m.ref.writeFrom(addr, data, m.mem)
 	m.spoilMetadata(addr, uint64(len(data)))
 	return nil
 }

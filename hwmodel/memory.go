@@ -93,6 +93,14 @@ func (p *memPage) gen(i int) *generator {
 	return &p.gens[i]
 }
 
+// made notes that block i of page p now has bytes: its generator, if any,
+// no longer says what it holds.
+func (p *memPage) made(i int) {
+	if p.gens != nil {
+		p.gens[i] = generator{}
+	}
+}
+
 // unmade is the generator of block i of page p while the block is not made:
 // its own, the page's value if it is uniform, or fresh memory's pattern.
 func (p *memPage) unmade(i int) generator {
@@ -120,9 +128,7 @@ func (m *Mem) block(p *memPage, i int, base uint64) *[1 << blockShift]byte {
 		g := p.unmade(i)
 		p.blocks[i] = m.fresh()
 		g.fill(bytesOf(p.blocks[i])[:], base)
-		if p.gens != nil {
-			p.gens[i] = generator{}
-		}
+		p.made(i)
 	}
 	return bytesOf(p.blocks[i])
 }
@@ -188,9 +194,7 @@ func (m *Mem) Write(addr uint64, src []byte) {
 		p, i := m.page(addr/PageSize), int(addr%PageSize>>blockShift)
 		if off == 0 && len(src) >= 1<<blockShift && p.blocks[i] == nil {
 			p.blocks[i] = m.fresh() // overwritten whole: no fill first
-			if g := p.gen(i); g != nil {
-				*g = generator{}
-			}
+			p.made(i)
 		}
 		n := copy(m.own(p, i, addr-off)[off:], src)
 		src, addr = src[n:], addr+uint64(n)
@@ -282,9 +286,7 @@ func (m *Mem) share(addr uint64, d *lineData) {
 	i := int(addr % PageSize >> blockShift)
 	m.store.drop(&p.blocks[i], &p.shared[i])
 	p.blocks[i], p.shared[i] = d, true
-	if g := p.gen(i); g != nil {
-		*g = generator{}
-	}
+	p.made(i)
 }
 
 // dropPage forgets page index, letting go of its blocks.

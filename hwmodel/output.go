@@ -65,9 +65,9 @@ func outputGen(w cmdbuf.Work, j int, a cmdbuf.Access, sum uint64) generator {
 	return generator{kind: genStream, seed: splitmix64(sum ^ uint64(j)<<56 ^ uint64(w.ID)), origin: a.Addr}
 }
 
-// generator describes bytes an op wrote by the rule that made them, so the
-// reference can keep the rule instead of the bytes (Mem.WriteGen) and make
-// them again when read.
+// generator describes bytes by the rule that made them (an op's output, a
+// uniform page, fresh memory), so memory can keep the rule instead of the
+// bytes (Mem.WriteGen) and make them again when read.
 type generator struct {
 	kind genKind
 	// seed is the stream's seed (genStream) or the dword (genDword).

@@ -122,6 +122,13 @@ func (r *reference) writeCopy(addr uint64, data []byte, src uint64, gid uint32) 
 	r.tag(addr, uint64(len(data)), gid)
 }
 
+// writeFrom writes data the CPU wrote, which from (the machine's memory)
+// holds at addr, sharing its whole blocks; no op wrote it.
+func (r *reference) writeFrom(addr uint64, data []byte, from *Mem) {
+	r.mem.WriteFrom(addr, data, from)
+	r.tag(addr, uint64(len(data)), 0)
+}
+
 // writeGen writes n bytes of g's at addr, keeping g rather than the bytes
 // where it covers whole blocks.
 func (r *reference) writeGen(addr, n uint64, g generator, gid uint32) {

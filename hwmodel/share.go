@@ -8,7 +8,9 @@ package hwmodel
 // both are then marked shared, and whichever writes first copies them. A
 // G-buffer that is drawn, written back to L2 and to memory and sampled
 // keeps one copy of its bytes in the colour cache, L2, memory and the
-// texture cache, not four.
+// texture cache, not four. The reference's memory takes its bytes from the
+// same store, so what the CPU writes is memory's and the reference's at
+// once.
 //
 // A machine's dataStore counts the holders of each shared block of bytes
 // and takes back the bytes the last holder lets go, for reuse: a warm
