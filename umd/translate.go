@@ -427,76 +427,62 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 // or buffer barrier names, and pairs split halves.
 func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole bool, g ddi.GlobalBarrier,
 	lb, la ddi.BarrierLayout, p *plan) {
-	u := subUpdate{g: g, lb: lb, la: la, after: ddi.ExpandSync(g.SyncAfter) | g.SyncAfter}
+	after := ddi.ExpandSync(g.SyncAfter) | g.SyncAfter
+	var key splitKey
 	if g.SyncAfter == ddi.SyncSplit {
 		if p.sEvent == 0 {
 			cl.nextEvent++
 			p.sEvent = cl.nextEvent
 		}
-		u.key = splitKey{event: p.sEvent, layoutBefore: lb, layoutAfter: la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
+		key = splitKey{event: p.sEvent, layoutBefore: lb, layoutAfter: la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
 	}
-	if t.uniform && whole { // the common case, without a call through each
-		u.apply(&t.all)
-	} else {
-		t.each(sel, whole, u.apply)
-	}
-	if g.SyncBefore == ddi.SyncSplit {
-		p.ends = append(p.ends, splitEnd{event: u.endEvent, hold: Stages(g.SyncAfter)})
-	}
-}
-
-// subUpdate is what one texture or buffer barrier does to the state of
-// each subresource it names (recordBarrier).
-type subUpdate struct {
-	g      ddi.GlobalBarrier
-	lb, la ddi.BarrierLayout
-	after  ddi.BarrierSync // SyncAfter, umbrellas expanded
-	key    splitKey        // a split begin's key
-	// endEvent is the event a split end waits for: its subresources'
-	// begin's, 0 if they were begun in different calls (wait for all
-	// background work); endSeen once one subresource was seen.
-	endEvent uint32
-	endSeen  bool
-}
-
-func (u *subUpdate) apply(s *subState) {
-	g := &u.g
-	foreign := false
-	if g.SyncBefore == ddi.SyncSplit {
-		foreign = s.split.event == 0
-		if !u.endSeen {
-			u.endEvent, u.endSeen = s.split.event, true
-		} else if s.split.event != u.endEvent {
-			u.endEvent = 0 // begun in different calls: wait for all background work
-		}
-		s.foreignEnd = s.foreignEnd || foreign
-		s.split = splitKey{}
-	}
-	switch {
-	case g.SyncBefore == ddi.SyncSplit && foreign:
-		s.note(leadSplitEnd)
-	case g.SyncBefore == ddi.SyncNone:
-		s.note(leadSyncNoneFrom)
-	default:
-		s.note(leadBarrier)
-	}
-	s.barriered = true
-	s.trailingAccess = false
-	if u.lb != ddi.LayoutUndefined || u.la != ddi.LayoutUndefined {
-		if !s.known {
-			s.known, s.first = true, u.lb
-			if foreign {
-				// The begin, in an earlier list, already moved the
-				// subresource to LayoutAfter: that is what it must be in.
-				s.first = u.la
+	endEvent, endSeen := uint32(0), false
+	update := func(s *subState) {
+		foreign := false
+		if g.SyncBefore == ddi.SyncSplit {
+			foreign = s.split.event == 0
+			if !endSeen {
+				endEvent, endSeen = s.split.event, true
+			} else if s.split.event != endEvent {
+				endEvent = 0 // begun in different calls: wait for all background work
 			}
+			s.foreignEnd = s.foreignEnd || foreign
+			s.split = splitKey{}
 		}
-		s.layout = u.la
+		switch {
+		case g.SyncBefore == ddi.SyncSplit && foreign:
+			s.note(leadSplitEnd)
+		case g.SyncBefore == ddi.SyncNone:
+			s.note(leadSyncNoneFrom)
+		default:
+			s.note(leadBarrier)
+		}
+		s.barriered = true
+		s.trailingAccess = false
+		if lb != ddi.LayoutUndefined || la != ddi.LayoutUndefined {
+			if !s.known {
+				s.known, s.first = true, lb
+				if foreign {
+					// The begin, in an earlier list, already moved the
+					// subresource to LayoutAfter: that is what it must be in.
+					s.first = la
+				}
+			}
+			s.layout = la
+		}
+		s.syncAfter = after
+		s.ended = g.SyncAfter == ddi.SyncNone
+		if g.SyncAfter == ddi.SyncSplit {
+			s.split = key
+		}
 	}
-	s.syncAfter = u.after
-	s.ended = g.SyncAfter == ddi.SyncNone
-	if g.SyncAfter == ddi.SyncSplit {
-		s.split = u.key
+	if t.uniform && whole { // the common case: one state, no call through each
+		update(&t.all)
+	} else {
+		t.each(sel, whole, update)
+	}
+	if g.SyncBefore == ddi.SyncSplit {
+		p.ends = append(p.ends, splitEnd{event: endEvent, hold: Stages(g.SyncAfter)})
 	}
 }
 
