@@ -1,6 +1,10 @@
 package ddi
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ebref/ebref/internal/ortable"
+)
 
 // The spec's rule tables, as data. Each row cites the spec file and section
 // it comes from. Where ebref's row differs from the spec's literal table the
@@ -56,6 +60,14 @@ func ExpandSync(s BarrierSync) BarrierSync {
 	if s&umbrellaMask == 0 {
 		return s
 	}
+	return BarrierSync(expandedSyncs.Of(uint32(s)))
+}
+
+// expandedSyncs is expandSync as a table (a barrier asks it of every sync).
+var expandedSyncs = ortable.New(func(s uint32) uint32 { return uint32(expandSync(BarrierSync(s))) })
+
+// expandSync is ExpandSync from the UmbrellaSyncs rows.
+func expandSync(s BarrierSync) BarrierSync {
 	out := s &^ umbrellaMask
 	for _, r := range UmbrellaSyncs {
 		if s&r.Umbrella != 0 {
@@ -371,19 +383,24 @@ var accessSyncIndex, accessSyncCommon = func() (t [32]*AccessSyncRow, common *Ac
 // first access bit that finds none (0 when all are satisfied). Bits without a
 // row (undefined bits) are not this table's business.
 func AccessSyncOK(a BarrierAccess, s BarrierSync) (bool, BarrierAccess) {
-	have := s | ExpandSync(s)
-	for rest := a; rest != 0; rest &= rest - 1 {
-		bit := rest & -rest
-		row := accessSyncIndex[bits.TrailingZeros32(uint32(bit))]
-		if row == nil || row.Any {
-			continue
-		}
-		if row.Syncs&have == 0 {
-			return false, bit
+	missing := a &^ BarrierAccess(syncSatisfies.Of(uint32(s)))
+	return missing == 0, missing & -missing
+}
+
+// syncSatisfies is, for a sync mask, every access bit it satisfies: those
+// whose row lists one of its scopes (umbrellas expanded) or needs none, and
+// those without a row. An access is satisfied by s|t when it is by s or by
+// t, so this is a table.
+var syncSatisfies = ortable.New(func(s uint32) uint32 {
+	have := BarrierSync(s) | expandSync(BarrierSync(s))
+	var ok BarrierAccess
+	for i, row := range accessSyncIndex {
+		if row == nil || row.Any || row.Syncs&have != 0 {
+			ok |= 1 << i
 		}
 	}
-	return true, 0
-}
+	return uint32(ok)
+})
 
 // RequiredSyncs returns the row for one access bit (or COMMON).
 func RequiredSyncs(bit BarrierAccess) (*AccessSyncRow, bool) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"math/bits"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -188,6 +189,40 @@ func TestAccessSyncTable(t *testing.T) {
 	assert.True(t, ok)
 	ok, _ = AccessSyncOK(AccessRenderTarget, SyncNone)
 	assert.False(t, ok)
+}
+
+// The tables behind ExpandSync and AccessSyncOK give what the rows say
+// for masks of many bits: the umbrellas' union, and the lowest access bit
+// whose row finds none of its scopes.
+func TestSyncTablesFollowTheRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		s := BarrierSync(rng.Uint32() & rng.Uint32())
+		a := BarrierAccess(rng.Uint32() & rng.Uint32() & rng.Uint32())
+		if rng.IntN(4) == 0 {
+			s &= DefinedSyncBits
+			a &= DefinedAccessBits
+		}
+		want := s &^ umbrellaMask
+		for _, r := range UmbrellaSyncs {
+			if s&r.Umbrella != 0 {
+				want |= r.Covers &^ umbrellaMask
+			}
+		}
+		require.Equal(t, want, ExpandSync(s), "ExpandSync(%#x)", uint32(s))
+
+		var bad BarrierAccess
+		for rest := a; rest != 0 && bad == 0; rest &= rest - 1 {
+			bit := rest & -rest
+			row, ok := RequiredSyncs(bit)
+			if ok && !row.Any && row.Syncs&(s|want) == 0 {
+				bad = bit
+			}
+		}
+		ok, got := AccessSyncOK(a, s)
+		require.Equal(t, bad == 0, ok, "AccessSyncOK(%#x, %#x)", uint32(a), uint32(s))
+		require.Equal(t, bad, got, "AccessSyncOK(%#x, %#x)", uint32(a), uint32(s))
+	}
 }
 
 func TestLegacyStateTable(t *testing.T) {

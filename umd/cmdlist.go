@@ -21,6 +21,7 @@ type CommandList struct {
 	typ    ddi.CommandListType
 	flags  ddi.CommandListFlags
 	engine hwmodel.EngineKind
+	caches *cacheTable     // the engine's (Device.caches)
 	rules  *ddi.QueueRules // nil for bundles
 	// layouts has a bit per layout slot a barrier on this list may name.
 	layouts uint64
@@ -118,6 +119,7 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 			}
 		}
 	}
+	cl.caches = &d.caches[cl.engine]
 	return cl, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -69,13 +70,10 @@ type Device struct {
 	caches [hwmodel.NumEngineKinds]cacheTable
 }
 
-// cacheTable says, for one engine, what a write by client w must have done
-// before client r reads: flush[w][r] are the caches the write sits in that r
-// does not look in (Profile.CachesBetween), inval[w][r] the caches of r that
-// may hold stale copies (Profile.StaleBetween); path[w] is every cache on
-// w's way to memory. writeBack are the engine's caches that hold writes
-// (not read-only): invalidating one also flushes it, so no other
-// resource's pending writes are dropped.
+// cacheTable says, for one engine, where its clients' accesses go: path[c]
+// is every cache on client c's way to memory. writeBack are the engine's
+// caches that hold writes (not read-only): invalidating one also flushes
+// it, so no other resource's pending writes are dropped.
 //
 // common are the caches on every client's path of the engine (L2 on the
 // direct and compute engines of every profile): writes that reach them are
@@ -84,46 +82,20 @@ type Device struct {
 // everything back. A barrier to NO_ACCESS therefore flushes only up to them
 // (errata E-NO-ACCESS-FLUSH).
 type cacheTable struct {
-	flush, inval [cmdbuf.NumClients][cmdbuf.NumClients]cmdbuf.CacheMask
-	path         [cmdbuf.NumClients]cmdbuf.CacheMask
-	writeBack    cmdbuf.CacheMask
-	common       cmdbuf.CacheMask
+	path      [cmdbuf.NumClients]cmdbuf.CacheMask
+	writeBack cmdbuf.CacheMask
+	common    cmdbuf.CacheMask
 }
 
 func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
-	// Within one engine every cache instance is shared by its clients, so
-	// the caches between a writer and a reader are the writer's path up to
-	// the first cache on the reader's path (hwmodel.Profile.CachesBetween),
-	// and the stale ones the reader's path up to the first on the writer's
-	// (StaleBetween): computed here from the paths alone, without a slice
-	// per pair, since every device builds these tables.
-	var paths [cmdbuf.NumClients][]cmdbuf.Cache
-	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
-		paths[c] = p.Path(e, c)
-		for _, k := range paths[c] {
-			t.path[c] |= k.Mask()
-		}
-	}
-	until := func(path []cmdbuf.Cache, other cmdbuf.CacheMask) (m cmdbuf.CacheMask) {
-		for _, k := range path {
-			if other&k.Mask() != 0 {
-				break
-			}
-			m |= k.Mask()
-		}
-		return m
-	}
-	for w := range paths {
-		for r := range paths {
-			t.flush[w][r] = until(paths[w], t.path[r])
-			t.inval[w][r] = until(paths[r], t.path[w])
-		}
-	}
 	var onEngine cmdbuf.CacheMask
 	t.common = ^cmdbuf.CacheMask(0)
-	for _, m := range t.path {
-		onEngine |= m
-		t.common &= m
+	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+		for _, k := range p.Path(e, c) {
+			t.path[c] |= k.Mask()
+		}
+		onEngine |= t.path[c]
+		t.common &= t.path[c]
 	}
 	for _, s := range p.Caches {
 		if !s.ReadOnly {
@@ -131,6 +103,42 @@ func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
 		}
 	}
 	return t
+}
+
+// between is the cache work between writes by the clients w and later
+// accesses by the clients u: the caches to flush so the writes reach
+// where every user looks, and the users' caches to invalidate because
+// they may hold copies from before the writes.
+//
+// Within one engine every cache instance is shared by its clients and each
+// cache has one parent (hwmodel.Profile.Validate), so two clients' paths,
+// once they meet, run together to memory. For one writer and one reader
+// the write therefore waits in the caches of the writer's path that are
+// not on the reader's, and the reader's caches the write never passed are
+// those of the reader's path not on the writer's (hwmodel.Profile's
+// CachesBetween and StaleBetween). Over sets of clients the union of those
+// is: flush the caches on any writer's path that not every user looks
+// in; invalidate the caches on any user's path that not every writer
+// wrote through.
+func (t *cacheTable) between(w, u clientMask) (flush, inval cmdbuf.CacheMask) {
+	wp, up := t.of(w), t.of(u)
+	return wp.anyOf &^ up.every, up.anyOf &^ wp.every
+}
+
+// pathSet is the caches on the paths of a set of clients: those on any of
+// them, and those on every one (every cache, for no client). With them the
+// cache work between sets needs no case for an empty one: nothing is on
+// its paths, and nothing is missing from all of them.
+type pathSet struct{ anyOf, every cmdbuf.CacheMask }
+
+// of is the pathSet of the clients m.
+func (t *cacheTable) of(m clientMask) pathSet {
+	p := pathSet{every: ^cmdbuf.CacheMask(0)}
+	for c := uint32(m); c != 0; c &= c - 1 {
+		k := t.path[bits.TrailingZeros32(c)]
+		p.anyOf, p.every = p.anyOf|k, p.every&k
+	}
+	return p
 }
 
 // Open opens a device on a profile.

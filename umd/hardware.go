@@ -6,6 +6,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/internal/ortable"
 )
 
 // This file is where D3D12 meets the hardware: which pipeline stages a sync
@@ -64,13 +65,16 @@ var stagesOfBit = func() (t [32]cmdbuf.StageMask) {
 
 // Stages is the hardware stages a sync mask covers, umbrellas expanded
 // (000 "Umbrella Synchronization Scopes"). SPLIT and NONE cover none.
-func Stages(s ddi.BarrierSync) cmdbuf.StageMask {
+func Stages(s ddi.BarrierSync) cmdbuf.StageMask { return cmdbuf.StageMask(stagesOfSync.Of(uint32(s))) }
+
+// stagesOfSync is Stages as a table (every barrier asks it twice).
+var stagesOfSync = ortable.New(func(s uint32) uint32 {
 	var m cmdbuf.StageMask
-	for b := uint32(ddi.ExpandSync(s) | s); b != 0; b &= b - 1 {
+	for b := uint32(ddi.ExpandSync(ddi.BarrierSync(s)) | ddi.BarrierSync(s)); b != 0; b &= b - 1 {
 		m |= stagesOfBit[bitIndex(b)]
 	}
-	return m
-}
+	return uint32(m)
+})
 
 // accessClient is one access bit and the hardware clients that perform it.
 type accessClient struct {
@@ -132,13 +136,16 @@ var clientsOfBit = func() (t [32]clientMask) {
 
 // Clients is the set of clients performing the accesses a (NO_ACCESS and
 // COMMON: none; callers expand COMMON first).
-func clientsOf(a ddi.BarrierAccess) clientMask {
+func clientsOf(a ddi.BarrierAccess) clientMask { return clientMask(clientsOfAccess.Of(uint32(a))) }
+
+// clientsOfAccess is clientsOf as a table.
+var clientsOfAccess = ortable.New(func(a uint32) uint32 {
 	var m clientMask
-	for b := uint32(a &^ ddi.AccessNoAccess); b != 0; b &= b - 1 {
+	for b := a &^ uint32(ddi.AccessNoAccess); b != 0; b &= b - 1 {
 		m |= clientsOfBit[bitIndex(b)]
 	}
-	return m
-}
+	return uint32(m)
+})
 
 // queueEngines maps each command-list type to the engine its queues run on.
 var queueEngines = map[ddi.CommandListType]hwmodel.EngineKind{

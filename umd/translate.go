@@ -2,7 +2,6 @@ package umd
 
 import (
 	"cmp"
-	"math/bits"
 	"slices"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -216,16 +215,21 @@ func (w *planPart) reset() {
 	w.comp = w.comp[:0]
 }
 
-// writers are the clients whose writes a barrier's AccessBefore names.
-// compat is what COMMON stands for.
+// writers are the clients whose writes a barrier's AccessBefore names
+// (none for NO_ACCESS); readers those it names as readers only; compat is
+// what COMMON stands for.
 func writers(a, compat ddi.BarrierAccess) clientMask {
-	switch a {
-	case ddi.AccessNoAccess:
-		return 0
-	case ddi.AccessCommon:
+	if a == ddi.AccessCommon {
 		a = compat
 	}
 	return clientsOf(a & ddi.WriteAccesses)
+}
+
+func readers(a, compat ddi.BarrierAccess) clientMask {
+	if a == ddi.AccessCommon {
+		a = compat
+	}
+	return clientsOf(a &^ ddi.WriteAccesses)
 }
 
 // users are the clients a barrier's AccessAfter names; toMemory says the
@@ -240,65 +244,57 @@ func users(a, compat ddi.BarrierAccess) (m clientMask, toMemory bool) {
 	return clientsOf(a), false
 }
 
-// cacheWork is the flushes and invalidates between writers w and users u
-// on the command list's engine.
-func (cl *CommandList) cacheWork(w, u clientMask, toMemory bool) (flush, inval cmdbuf.CacheMask) {
-	t := &cl.d.caches[cl.engine]
-	for ws := uint32(w); ws != 0; ws &= ws - 1 {
-		wc := bits.TrailingZeros32(ws)
-		if toMemory {
-			// NO_ACCESS: up to the caches every later user on the
-			// engine reads through; the end of the submission writes
-			// back the rest (errata E-NO-ACCESS-FLUSH).
-			flush |= t.path[wc] &^ t.common
-			continue
-		}
-		for us := uint32(u); us != 0; us &= us - 1 {
-			uc := bits.TrailingZeros32(us)
-			flush |= t.flush[wc][uc]
-			inval |= t.inval[wc][uc]
-		}
+// accessCaches is the cache work of one barrier's accesses on the engine
+// (its bytes are the caller's): w are the clients whose writes AccessBefore
+// names, r those it names as readers, u the users after it (toMemory:
+// NO_ACCESS). Compression work (work) reads through the BLIT client what
+// the writers left and rewrites the surface under the caches of c, the
+// clients the layout before allowed; post is then what it flushes for the
+// users.
+//
+//   - The writes must reach the caches every user looks in: flush the
+//     writers' caches short of them (cacheTable.between). With NO_ACCESS,
+//     up to the caches every client of the engine shares; the end of the
+//     submission writes back the rest (errata E-NO-ACCESS-FLUSH).
+//   - A reader that shares a write-back cache with an earlier writer (depth
+//     reads after depth writes, through DEPTH) may hold that writer's data,
+//     which the barrier that made it visible to the reader had no reason to
+//     write back; the users need it: flush the readers' write-back caches
+//     the same way (errata E-READER-FLUSH). Read-only caches hold nothing
+//     to write.
+//   - The users' caches the writes never passed may hold stale copies:
+//     invalidate them. With no writer named, AccessBefore names only the
+//     accesses since the subresource's previous barrier, which may have
+//     made writes visible to other clients alone: invalidate every user's
+//     private cache, those the engine's clients do not all share (errata
+//     E-ACQUIRE-INVALIDATE).
+//   - Compression work reads what the writers left and writes through
+//     BLIT: the writers' caches flush towards BLIT's path, BLIT's stale
+//     caches are invalidated, and after it BLIT's caches flush towards the
+//     users, whose stale caches are invalidated. It rewrote the surface
+//     under every cache that may still hold its old bytes, those of the
+//     clients the layout before allowed (c), not only the users': a later
+//     barrier from NO_ACCESS (a sequential one) names no writer and
+//     invalidates nothing (errata E-TRANSITION-INVALIDATE).
+func (t *cacheTable) accessCaches(w, r, u, c clientMask, toMemory, work bool) (flush, inval, post cmdbuf.CacheMask) {
+	wp, up := t.of(w), t.of(u)
+	reach := up.every
+	if toMemory {
+		reach = t.common
 	}
-	return flush, inval
-}
-
-// acquired are the caches a barrier that names no writer before it
-// invalidates over its range for the users after it: their private caches
-// (not the engine's common ones). A barrier's AccessBefore names only the
-// accesses since the previous barrier of the subresource, so one that
-// names only reads or NO_ACCESS, as a sequential one may, still follows
-// writes an earlier barrier made visible to other clients alone, and the
-// users' caches may hold copies from before them (errata
-// E-ACQUIRE-INVALIDATE). A barrier that names a writer invalidates what
-// the writer's data makes stale already (cacheWork).
-func (cl *CommandList) acquired(before, compat ddi.BarrierAccess, users clientMask) (inval cmdbuf.CacheMask) {
-	if writers(before, compat) != 0 {
-		return 0
+	flush = (wp.anyOf | t.of(r).anyOf&t.writeBack) &^ reach
+	stale := wp.every
+	if w == 0 {
+		stale = t.common
 	}
-	t := &cl.d.caches[cl.engine]
-	for us := uint32(users); us != 0; us &= us - 1 {
-		inval |= t.path[bits.TrailingZeros32(us)] &^ t.common
+	inval = up.anyOf &^ stale
+	if work {
+		b := t.path[cmdbuf.ClientBlit]
+		flush |= wp.anyOf &^ b
+		inval |= b&^wp.every | up.anyOf&^b | t.of(c).anyOf&^b
+		post = b &^ reach
 	}
-	return inval
-}
-
-// readersFlush is what a barrier writes back for the clients its
-// AccessBefore names only as readers: a reader that shares a write-back
-// cache with an earlier writer (depth reads after depth writes, through
-// DEPTH) may hold that writer's data, which the barrier that made it
-// visible to the reader had no reason to write back; the users after this
-// one need it (errata E-READER-FLUSH). Read-only caches hold nothing to
-// write. A texture barrier from NO_ACCESS asks the same of the accesses its
-// layout before allows.
-func (cl *CommandList) readersFlush(before, compat ddi.BarrierAccess, users clientMask, toMem bool) cmdbuf.CacheMask {
-	if before == ddi.AccessNoAccess {
-		return 0
-	}
-	if before == ddi.AccessCommon {
-		before = compat
-	}
-	f, _ := cl.cacheWork(clientsOf(before&^ddi.WriteAccesses), users, toMem)
-	return f & cl.d.caches[cl.engine].writeBack
+	return flush, inval, post
 }
 
 var blitClient = clients(cmdbuf.ClientBlit)
@@ -308,9 +304,7 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 	compat := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
 	w := writers(g.AccessBefore, compat)
 	u, toMem := users(g.AccessAfter, compat)
-	f, i := cl.cacheWork(w, u, toMem)
-	f |= cl.readersFlush(g.AccessBefore, compat, u, toMem)
-	i |= cl.acquired(g.AccessBefore, compat, u)
+	f, i, _ := cl.caches.accessCaches(w, readers(g.AccessBefore, compat), u, 0, toMem, false)
 	if g.AccessAfter == ddi.AccessCommon && w != 0 {
 		// COMMON after is every access, the compression unit's too: the
 		// clear, copy or discard that initialises the metadata of a
@@ -359,33 +353,19 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	if g.SyncBefore == ddi.SyncSplit {
 		return // the end waits for its begin; recordBarrier finds which
 	}
-	w := writers(g.AccessBefore, compatBefore)
-	u, toMem := users(g.AccessAfter, compatAfter)
-	flush, inval := cl.cacheWork(w, u, toMem)
-	flush |= cl.readersFlush(g.AccessBefore, compatBefore, u, toMem)
+	w, rd := writers(g.AccessBefore, compatBefore), readers(g.AccessBefore, compatBefore)
 	if g.AccessBefore == ddi.AccessNoAccess && x != nil && x.LayoutBefore != ddi.LayoutUndefined {
 		// A texture barrier from NO_ACCESS (after a barrier that made a
 		// write visible to a reader sharing the writer's cache): its
 		// layout before says who may hold the data.
-		flush |= cl.readersFlush(compatBefore, compatBefore, u, toMem)
+		rd |= readers(compatBefore, compatBefore)
 	}
-	inval |= cl.acquired(g.AccessBefore, compatBefore, u)
-	var post cmdbuf.CacheMask
+	u, toMem := users(g.AccessAfter, compatAfter)
+	var layoutClients clientMask
 	if work != workNone {
-		// The compression work reads what the writers left and writes
-		// through BLIT, which the later users must then see.
-		f, i := cl.cacheWork(w, blitClient, false)
-		flush, inval = flush|f, inval|i
-		f, i = cl.cacheWork(blitClient, u, toMem)
-		post, inval = f, inval|i
-		// It rewrote the surface under every cache that may still hold
-		// its old bytes, those of the clients the layout before allowed,
-		// not only the users after: a later barrier from NO_ACCESS (a
-		// sequential one) names no writer and invalidates nothing
-		// (errata E-TRANSITION-INVALIDATE).
-		_, i = cl.cacheWork(blitClient, clientsOf(compatBefore), false)
-		inval |= i
+		layoutClients = clientsOf(compatBefore)
 	}
+	flush, inval, post := cl.caches.accessCaches(w, rd, u, layoutClients, toMem, work != workNone)
 	part := &p.now
 	if g.SyncAfter == ddi.SyncSplit {
 		part, p.splitBegin = &p.split, true
@@ -519,7 +499,7 @@ var allClients = clientMask(1<<cmdbuf.NumClients - 1)
 // emitPlan writes the call's packets and its barrier-operations record.
 func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	f := &cl.d.opts.Faults
-	t := &cl.d.caches[cl.engine]
+	t := cl.caches
 	rec := BarrierRecord{Call: call, Barriers: n, FirstOp: len(cl.ops)}
 	words := cl.appendMarker(cl.room(), "Barrier")
 	wait := func(drain, hold cmdbuf.StageMask) {
@@ -638,8 +618,8 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	// everything (after a release, whose readers are anyone).
 	if len(p.ranged) > 0 {
 		copier := clients(cmdbuf.ClientCopy)
-		acqFlush, acqInval := cl.cacheWork(allClients&^blitClient, copier, false)
-		relFlush, relInval := cl.cacheWork(copier, allClients, false)
+		acqFlush, acqInval := cl.caches.between(allClients&^blitClient, copier)
+		relFlush, relInval := cl.caches.between(copier, allClients)
 		drain, hold := stageMask(cmdbuf.StageCopy), stageMask(cmdbuf.StageCopy)
 		caches := false
 		for _, r := range p.ranged {

@@ -2,7 +2,6 @@ package umd
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -299,11 +298,7 @@ func (w *work) emitSync(kind cmdbuf.WorkKind, stage cmdbuf.Stage) {
 	if w.failed || cl.flags&ddi.CommandListFlagAllowExtendedAsync != 0 || cl.d.opts.Faults.DropSyncCopy {
 		return
 	}
-	t := &cl.d.caches[cl.engine]
-	var flush cmdbuf.CacheMask
-	for c := uint32(w.writers); c != 0; c &= c - 1 {
-		flush |= t.path[bits.TrailingZeros32(c)] & t.writeBack
-	}
+	flush := cl.caches.of(w.writers).anyOf & cl.caches.writeBack
 	words := cmdbuf.AppendWait(cl.room(), cmdbuf.Wait{Drain: stage.Mask(), Hold: stageMask(cmdbuf.StageCP)})
 	if flush != 0 {
 		addr, size := w.written.cacheRange()

@@ -1,0 +1,35 @@
+package umd
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/stretchr/testify/require"
+)
+
+// Stages and clientsOf, tables, give for masks of many bits the union of
+// what syncStages and accessClients say of each bit.
+func TestHardwareTablesFollowTheirRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		s := ddi.BarrierSync(rng.Uint32() & rng.Uint32())
+		var stages cmdbuf.StageMask
+		for _, r := range syncStages {
+			if r.sync&(s|ddi.ExpandSync(s)) != 0 {
+				stages |= r.stages
+			}
+		}
+		require.Equal(t, stages, Stages(s), "Stages(%#x)", uint32(s))
+
+		a := ddi.BarrierAccess(rng.Uint32() & rng.Uint32())
+		var cs clientMask
+		for _, r := range accessClients {
+			if r.access&a != 0 {
+				cs |= r.clients
+			}
+		}
+		require.Equal(t, cs, clientsOf(a), "clientsOf(%#x)", uint32(a))
+	}
+}
