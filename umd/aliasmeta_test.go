@@ -1,6 +1,8 @@
 package umd
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
@@ -53,13 +55,14 @@ func metaOf(r *Resource) span {
 	return span{lo: r.Addr + r.DataSize, hi: r.Addr + r.DataSize + r.MetaSize}
 }
 
-// firstAtOrAfter, galloping from a lower bound, finds what a binary search
+// firstAtOrAfter, looking on from a lower bound, finds what a binary search
 // of every resource finds, for every address and every valid start:
 // resources sharing an address, addresses between and past them.
 func TestFirstAtOrAfter(t *testing.T) {
 	d := &Device{}
 	for _, a := range []uint64{0, 0, 64, 64, 64, 128, 4096, 4096, 1 << 20, 1<<20 + 64, 1 << 30} {
 		d.byAddr = append(d.byAddr, &Resource{Addr: a})
+		d.starts = append(d.starts, a)
 	}
 	var addrs []uint64
 	for _, r := range d.byAddr {
@@ -74,6 +77,56 @@ func TestFirstAtOrAfter(t *testing.T) {
 			assert.Equal(t, want, d.firstAtOrAfter(a, from), "address %#x from %d", a, from)
 		}
 	}
-	d.byAddr = nil
+	d.byAddr, d.starts = nil, nil
 	assert.Zero(t, d.firstAtOrAfter(64, 0), "no resources")
+}
+
+// A call's cache ranges join across a gap exactly when no resource other
+// than one the range before names holds bytes in it (its data or its
+// metadata): checked against every resource, over random placements,
+// aliasing included, with resources removed from the index as they are
+// destroyed.
+func TestSpanJoinsFollowTheResources(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 2))
+	for round := range 300 {
+		d := &Device{}
+		var live []*Resource
+		for range 2 + rng.IntN(40) {
+			r := &Resource{Addr: uint64(rng.IntN(64)) * 1024, DataSize: uint64(1+rng.IntN(8)) * 512}
+			if rng.IntN(3) == 0 {
+				r.MetaSize = uint64(1+rng.IntN(12)) * 256
+			}
+			d.indexAdd(r)
+			live = append(live, r)
+		}
+		for range rng.IntN(len(live)) {
+			i := rng.IntN(len(live))
+			d.indexRemove(live[i])
+			live = slices.Delete(live, i, i+1)
+		}
+		var s spans
+		for range 1 + rng.IntN(10) {
+			lo := uint64(rng.IntN(70*1024)) &^ 255
+			s.add(lo, lo+uint64(1+rng.IntN(16))*256)
+		}
+		var want [][2]uint64
+		cur := s.r[0]
+		for _, r := range s.r[1:] {
+			other := false
+			for _, x := range live {
+				named := x.Addr < cur.hi && cur.lo < x.Addr+x.DataSize
+				other = other || x.Addr < r.lo && x.Addr+x.DataSize+x.MetaSize > cur.hi && !named
+			}
+			if other {
+				want = append(want, [2]uint64{cur.lo, cur.hi - cur.lo})
+				cur = r
+				continue
+			}
+			cur.hi = r.hi
+		}
+		want = append(want, [2]uint64{cur.lo, cur.hi - cur.lo})
+		var got [][2]uint64
+		s.each(d, func(addr, size uint64) { got = append(got, [2]uint64{addr, size}) })
+		require.Equal(t, want, got, "round %d", round)
+	}
 }

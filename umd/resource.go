@@ -461,13 +461,14 @@ func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags 
 }
 
 // indexAdd and indexRemove keep the resources' address index (rmu held
-// for writing): sorted by address, with the furthest end of each prefix,
-// so that holdsOther is a binary search. Creation and destruction pay for
-// it (a shift and the prefix ends from the change on), not the barriers
-// that ask.
+// for writing): sorted by address, their start addresses beside them (a
+// search reads those alone), with the furthest end of each prefix, so that
+// holdsOther is a search. Creation and destruction pay for it (a shift and
+// the prefix ends from the change on), not the barriers that ask.
 func (d *Device) indexAdd(r *Resource) {
 	i, _ := slices.BinarySearchFunc(d.byAddr, r.Addr, byAddr)
 	d.byAddr = slices.Insert(d.byAddr, i, r)
+	d.starts = slices.Insert(d.starts, i, r.Addr)
 	d.maxEnd = slices.Insert(d.maxEnd, i, 0)
 	d.indexEnds(i)
 }
@@ -475,6 +476,7 @@ func (d *Device) indexAdd(r *Resource) {
 func (d *Device) indexRemove(r *Resource) {
 	if i := slices.Index(d.byAddr, r); i >= 0 {
 		d.byAddr = slices.Delete(d.byAddr, i, i+1)
+		d.starts = slices.Delete(d.starts, i, i+1)
 		d.maxEnd = slices.Delete(d.maxEnd, i, i+1)
 		d.indexEnds(i)
 	}
@@ -525,7 +527,7 @@ func (d *Device) holdsOther(before span, lo, hi uint64, from int) (bool, int) {
 	if hi <= lo {
 		return false, i
 	}
-	if i < len(d.byAddr) && d.byAddr[i].Addr < hi {
+	if i < len(d.starts) && d.starts[i] < hi {
 		return true, i // one starts in the gap
 	}
 	// Those that start before it and reach into it: the furthest end of
@@ -541,14 +543,16 @@ func (d *Device) holdsOther(before span, lo, hi uint64, from int) (bool, int) {
 }
 
 // firstAtOrAfter is the index of the first resource that starts at or
-// after a, given that those before index from start below it: a search
-// that gallops from there, so that a call's gaps, which rise, cost about
-// the distance between them rather than a search of every resource each.
+// after a, given that those before index from start below it. A call's
+// gaps rise and its resources are often neighbours, so it looks at the
+// next few first, and searches the rest only past them.
 func (d *Device) firstAtOrAfter(a uint64, from int) int {
-	hi, step := from, 1
-	for hi < len(d.byAddr) && d.byAddr[hi].Addr < a {
-		from, hi, step = hi+1, hi+step, step*2
+	starts := d.starts
+	for end := min(from+4, len(starts)); from < end; from++ {
+		if starts[from] >= a {
+			return from
+		}
 	}
-	i, _ := slices.BinarySearchFunc(d.byAddr[from:min(hi, len(d.byAddr))], a, byAddr)
+	i, _ := slices.BinarySearch(starts[from:], a)
 	return from + i
 }

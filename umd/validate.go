@@ -33,17 +33,26 @@ func (v *checker) badf(id MessageID, field, value, format string, args ...any) b
 
 // common checks what every barrier but a ranged one has: the syncs and
 // accesses, alone and together, and against the command list's queue type.
+// Each member's rules are a predicate (syncFault, accessFault), cheap
+// enough to inline, naming the first rule broken; its message is built only
+// then (sideFailed).
 func (v *checker) common(g ddi.GlobalBarrier) bool {
-	if !v.syncSide("SyncBefore", g.SyncBefore) || !v.syncSide("SyncAfter", g.SyncAfter) {
-		return false
+	q := v.cl.rules
+	if f := syncFault(g.SyncBefore, q); f != faultNone {
+		return v.sideFailed(f, "SyncBefore", g.SyncBefore, 0, "")
+	}
+	if f := syncFault(g.SyncAfter, q); f != faultNone {
+		return v.sideFailed(f, "SyncAfter", g.SyncAfter, 0, "")
 	}
 	if g.SyncBefore == ddi.SyncSplit && g.SyncAfter == ddi.SyncSplit {
 		return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT/SPLIT",
 			`a barrier is the begin (SyncAfter SPLIT) or the end (SyncBefore SPLIT) of a split, not both (000 "Split Barriers")`)
 	}
-	if !v.accessSide("AccessBefore", g.AccessBefore, "SyncBefore", g.SyncBefore) ||
-		!v.accessSide("AccessAfter", g.AccessAfter, "SyncAfter", g.SyncAfter) {
-		return false
+	if f := accessFault(g.AccessBefore, g.SyncBefore, q); f != faultNone {
+		return v.sideFailed(f, "SyncBefore", g.SyncBefore, g.AccessBefore, "AccessBefore")
+	}
+	if f := accessFault(g.AccessAfter, g.SyncAfter, q); f != faultNone {
+		return v.sideFailed(f, "SyncAfter", g.SyncAfter, g.AccessAfter, "AccessAfter")
 	}
 	if g.AccessBefore == ddi.AccessCommon {
 		v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgAccessBeforeCommon, Command: "Barrier", Call: v.call,
@@ -53,47 +62,85 @@ func (v *checker) common(g ddi.GlobalBarrier) bool {
 	return true
 }
 
-// syncSide checks one sync member alone and against the queue type.
-func (v *checker) syncSide(field string, s ddi.BarrierSync) bool {
-	q := v.cl.rules
+// sideFault is the first rule a sync or access member breaks.
+type sideFault uint8
+
+const (
+	faultNone sideFault = iota
+	// A sync member alone and on the queue.
+	faultSyncUndefined // bits D3D12DDI_BARRIER_SYNC does not define
+	faultSplitNotAlone // SPLIT with other bits
+	faultSyncOnQueue   // a sync the queue type does not support
+	// An access member alone, with its sync, and on the queue.
+	faultAccessUndefined // bits D3D12DDI_BARRIER_ACCESS does not define
+	faultNoAccessMixed   // NO_ACCESS with other bits
+	faultSyncNoneAccess  // SYNC_NONE with an access
+	faultAccessOnQueue   // an access the queue type does not support
+	faultAccessSync      // an access bit none of whose syncs the member names
+)
+
+// syncFault checks one sync member alone and against the queue type.
+func syncFault(s ddi.BarrierSync, q *ddi.QueueRules) sideFault {
 	switch {
 	case s&^ddi.DefinedSyncBits != 0:
-		return v.bad(MsgIncompatibleBarrierSync, field, s.String(),
-			`has bits D3D12DDI_BARRIER_SYNC does not define (000 "D3D12DDI_BARRIER_SYNC")`)
+		return faultSyncUndefined
 	case s&ddi.SyncSplit != 0 && s != ddi.SyncSplit:
-		return v.bad(MsgIncompatibleBarrierValues, field, s.String(), `SPLIT must be the only bit (000 "Split Barriers")`)
+		return faultSplitNotAlone
 	case s&^ddi.SyncSplit&^q.Syncs != 0:
-		return v.badf(MsgIncompatibleBarrierSync, field, s.String(),
-			`%s is not a sync a %s command list supports (000 "Command Queue Sync Compatibility")`, s&^ddi.SyncSplit&^q.Syncs, v.cl.typ)
+		return faultSyncOnQueue
 	}
-	return true
+	return faultNone
 }
 
-// accessSide checks one access member alone, with its sync and against the
-// queue type.
-func (v *checker) accessSide(field string, a ddi.BarrierAccess, sfield string, s ddi.BarrierSync) bool {
-	q := v.cl.rules
+// accessFault checks one access member alone, with its sync s and against
+// the queue type. The split side is exempt from the access-sync table
+// (E-SPLIT-ACCESS-SYNC).
+func accessFault(a ddi.BarrierAccess, s ddi.BarrierSync, q *ddi.QueueRules) sideFault {
 	switch {
 	case a&^ddi.DefinedAccessBits != 0:
-		return v.bad(MsgIncompatibleBarrierAccess, field, a.String(),
-			`has bits D3D12DDI_BARRIER_ACCESS does not define (000 "D3D12DDI_BARRIER_ACCESS")`)
+		return faultAccessUndefined
 	case a&ddi.AccessNoAccess != 0 && a != ddi.AccessNoAccess:
-		return v.bad(MsgIncompatibleBarrierValues, field, a.String(),
-			`NO_ACCESS may not be combined with other access bits (000 "D3D12_BARRIER_ACCESS_NO_ACCESS")`)
+		return faultNoAccessMixed
 	case s == ddi.SyncNone && a != ddi.AccessNoAccess:
-		return v.badf(MsgIncompatibleBarrierValues, field, a.String(),
-			`%s NONE must be paired with %s NO_ACCESS (000 "Synchronization", errata E-SYNC-NONE-003)`, sfield, field)
+		return faultSyncNoneAccess
 	case a&^ddi.AccessNoAccess&^q.Accesses != 0:
-		return v.badf(MsgIncompatibleBarrierAccess, field, a.String(),
+		return faultAccessOnQueue
+	}
+	if ok, _ := ddi.AccessSyncOK(a, s); !ok && s != ddi.SyncSplit {
+		return faultAccessSync
+	}
+	return faultNone
+}
+
+// sideFailed reports the fault of a sync member (sfield, s) or of the
+// access member (afield, a) paired with it.
+func (v *checker) sideFailed(f sideFault, sfield string, s ddi.BarrierSync, a ddi.BarrierAccess, afield string) bool {
+	q := v.cl.rules
+	switch f {
+	case faultSyncUndefined:
+		return v.bad(MsgIncompatibleBarrierSync, sfield, s.String(),
+			`has bits D3D12DDI_BARRIER_SYNC does not define (000 "D3D12DDI_BARRIER_SYNC")`)
+	case faultSplitNotAlone:
+		return v.bad(MsgIncompatibleBarrierValues, sfield, s.String(), `SPLIT must be the only bit (000 "Split Barriers")`)
+	case faultSyncOnQueue:
+		return v.badf(MsgIncompatibleBarrierSync, sfield, s.String(),
+			`%s is not a sync a %s command list supports (000 "Command Queue Sync Compatibility")`, s&^ddi.SyncSplit&^q.Syncs, v.cl.typ)
+	case faultAccessUndefined:
+		return v.bad(MsgIncompatibleBarrierAccess, afield, a.String(),
+			`has bits D3D12DDI_BARRIER_ACCESS does not define (000 "D3D12DDI_BARRIER_ACCESS")`)
+	case faultNoAccessMixed:
+		return v.bad(MsgIncompatibleBarrierValues, afield, a.String(),
+			`NO_ACCESS may not be combined with other access bits (000 "D3D12_BARRIER_ACCESS_NO_ACCESS")`)
+	case faultSyncNoneAccess:
+		return v.badf(MsgIncompatibleBarrierValues, afield, a.String(),
+			`%s NONE must be paired with %s NO_ACCESS (000 "Synchronization", errata E-SYNC-NONE-003)`, sfield, afield)
+	case faultAccessOnQueue:
+		return v.badf(MsgIncompatibleBarrierAccess, afield, a.String(),
 			`%s is not an access a %s command list supports (000 "Command Queue Access Compatibility")`, a&^ddi.AccessNoAccess&^q.Accesses, v.cl.typ)
 	}
-	if s != ddi.SyncSplit { // the split side is exempt (E-SPLIT-ACCESS-SYNC)
-		if ok, bit := ddi.AccessSyncOK(a, s); !ok {
-			row, _ := ddi.RequiredSyncs(bit)
-			return v.badf(MsgIncompatibleBarrierSync, sfield, s.String(), `%s %s needs one of %s in %s (%s)`, field, bit, row.Syncs, sfield, row.Cite)
-		}
-	}
-	return true
+	_, bit := ddi.AccessSyncOK(a, s)
+	row, _ := ddi.RequiredSyncs(bit)
+	return v.badf(MsgIncompatibleBarrierSync, sfield, s.String(), `%s %s needs one of %s in %s (%s)`, afield, bit, row.Syncs, sfield, row.Cite)
 }
 
 // handle resolves a barrier's resource handle.
