@@ -87,19 +87,17 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 		}
 		cl.planGlobal(p, g)
 	case ddi.BarrierTypeTexture:
-		t := b.Texture()
-		r, sel, whole, ok := v.texture(t)
-		if !ok {
+		var tg target
+		if !v.texture(b.Texture(), &tg) {
 			return false
 		}
-		cl.planTexture(p, t, r, sel, whole)
+		cl.planTexture(p, &tg)
 	case ddi.BarrierTypeBuffer:
-		x := b.Buffer()
-		r, ok := v.buffer(x)
-		if !ok {
+		var tg target
+		if !v.buffer(b.Buffer(), &tg) {
 			return false
 		}
-		cl.planBuffer(p, x, r)
+		cl.planBuffer(p, &tg)
 	case ddi.BarrierTypeRanged:
 		rg := b.Ranged()
 		s, ok := v.ranged(rg)
@@ -127,11 +125,12 @@ func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) boo
 	}
 	rg := b.Ranged()
 	v := checker{cl: cl, call: call, index: i}
-	r, s, ok := v.rangedWithSync(rg)
+	var tg target
+	s, ok := v.rangedWithSync(rg, &tg)
 	if !ok {
 		return false
 	}
-	cl.planRangedWithSync(p, rg, r, s)
+	cl.planRangedWithSync(p, &tg, s)
 	return true
 }
 
@@ -148,14 +147,15 @@ func selectionRange(r *Resource, sel resource.Selection, whole bool) (lo, hi uin
 	return lo, hi
 }
 
-// compressionRegions calls f with the byte regions (offsets in the surface)
-// covering the selected subresources: consecutive subresources merge, with
-// the padding between them; the whole resource is one region.
-func compressionRegions(r *Resource, sel resource.Selection, whole bool, f func(off, size uint64)) {
+// compressionOps appends to ops the compression work over the byte regions
+// (offsets in the surface) covering the selected subresources: consecutive
+// subresources merge, with the padding between them; the whole resource is
+// one region.
+func compressionOps(ops []compOp, r *Resource, sel resource.Selection, whole bool, work compressionWork) []compOp {
 	if whole {
-		f(0, r.DataSize)
-		return
+		return append(ops, compOp{res: r, work: work, offset: 0, size: r.DataSize})
 	}
+	f := func(off, size uint64) { ops = append(ops, compOp{res: r, work: work, offset: off, size: size}) }
 	var lo, hi uint64
 	prev := int64(-2)
 	sel.Each(func(sub uint32) {
@@ -174,4 +174,5 @@ func compressionRegions(r *Resource, sel resource.Selection, whole bool, f func(
 	if prev >= 0 {
 		f(lo, hi-lo)
 	}
+	return ops
 }

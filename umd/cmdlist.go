@@ -264,10 +264,18 @@ func (cl *CommandList) open(command string) bool {
 // lookup finds a resource by handle, first among those the list has met
 // (no lock), then in the device's table.
 func (cl *CommandList) lookup(h ddi.HResource) *Resource {
-	if t := cl.entry(h); t != nil && !t.res.destroyed.Load() {
-		return t.res
+	r, _ := cl.lookupEntry(h)
+	return r
+}
+
+// lookupEntry is lookup, with the handle's tracks entry (entry; nil if it
+// has none), which may be another resource's that had the handle before.
+func (cl *CommandList) lookupEntry(h ddi.HResource) (*Resource, *track) {
+	t := cl.entry(h)
+	if t != nil && !t.res.destroyed.Load() {
+		return t.res, t
 	}
-	return cl.d.resource(h)
+	return cl.d.resource(h), t
 }
 
 // fail records the first error.

@@ -80,8 +80,11 @@ type track struct {
 // trackOf returns the resource's tracking, fresh if the list has not
 // touched it since its last Reset. It allocates only the first time a list
 // meets a resource.
-func (cl *CommandList) trackOf(r *Resource) *track {
-	t := cl.entry(r.Handle)
+func (cl *CommandList) trackOf(r *Resource) *track { return cl.trackAt(r, cl.entry(r.Handle)) }
+
+// trackAt is trackOf given the resource's tracks entry t (entry; nil if
+// there is none).
+func (cl *CommandList) trackAt(r *Resource, t *track) *track {
 	if t == nil {
 		t = &track{res: r}
 		cl.tracks[r.Handle] = t
@@ -109,10 +112,10 @@ func (cl *CommandList) entry(h ddi.HResource) *track {
 	return t
 }
 
-// known returns the list's knowledge of an existing track, nil if the list
-// has not touched the resource.
-func (cl *CommandList) known(r *Resource) *track {
-	t := cl.entry(r.Handle)
+// known returns the list's knowledge of r, given its tracks entry t
+// (entry), nil if the list has not touched the resource since its last
+// Reset.
+func (cl *CommandList) known(r *Resource, t *track) *track {
 	if t == nil || t.gen != cl.gen || t.res != r {
 		return nil
 	}

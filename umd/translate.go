@@ -6,7 +6,6 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
-	"github.com/ebref/ebref/resource"
 )
 
 // Translation. Each barrier field is derived independently and the
@@ -324,37 +323,36 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 }
 
 // planBuffer translates a buffer barrier.
-func (cl *CommandList) planBuffer(p *plan, x *ddi.BufferBarrier, r *Resource) {
-	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
-	cl.planAccess(p, g, r, r.allowed, r.allowed, nil, resource.Selection{}, true, workNone, r.Addr, r.Addr+r.DataSize)
-	t := cl.trackOf(r)
-	cl.recordBarrier(t, resource.Selection{}, true, g, ddi.LayoutUndefined, ddi.LayoutUndefined, p)
+func (cl *CommandList) planBuffer(p *plan, tg *target) {
+	r := tg.r
+	cl.planAccess(p, tg, r.allowed, r.allowed, workNone, r.Addr, r.Addr+r.DataSize)
+	cl.recordBarrier(p, tg)
 }
 
 // planTexture translates a texture barrier.
-func (cl *CommandList) planTexture(p *plan, x *ddi.TextureBarrier, r *Resource, sel resource.Selection, whole bool) {
-	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
-	before, after := r.compatible(x.LayoutBefore), r.compatible(x.LayoutAfter)
+func (cl *CommandList) planTexture(p *plan, tg *target) {
+	r := tg.r
+	before, after := r.compatible(tg.layoutBefore), r.compatible(tg.layoutAfter)
 	work := workNone
-	if g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
-		work = r.transitionWork(x.LayoutBefore, x.LayoutAfter, x.Flags&ddi.TextureBarrierFlagDiscard != 0)
+	if tg.g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
+		work = r.transitionWork(tg.layoutBefore, tg.layoutAfter, tg.discard())
 	}
-	lo, hi := selectionRange(r, sel, whole)
-	cl.planAccess(p, g, r, before&r.allowed, after&r.allowed, x, sel, whole, work, lo, hi)
-	t := cl.trackOf(r)
-	cl.recordBarrier(t, sel, whole, g, x.LayoutBefore, x.LayoutAfter, p)
+	lo, hi := selectionRange(r, tg.sel, tg.whole)
+	cl.planAccess(p, tg, before&r.allowed, after&r.allowed, work, lo, hi)
+	cl.recordBarrier(p, tg)
 }
 
 // planAccess adds one texture or buffer barrier's sync, cache and
 // compression work over the bytes [lo, hi) to the plan: to the split-begin
 // part, as a split end, or to the plain part.
-func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, compatBefore, compatAfter ddi.BarrierAccess,
-	x *ddi.TextureBarrier, sel resource.Selection, whole bool, work compressionWork, lo, hi uint64) {
+func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter ddi.BarrierAccess,
+	work compressionWork, lo, hi uint64) {
+	g, r := &tg.g, tg.r
 	if g.SyncBefore == ddi.SyncSplit {
 		return // the end waits for its begin; recordBarrier finds which
 	}
 	w, rd := writers(g.AccessBefore, compatBefore), readers(g.AccessBefore, compatBefore)
-	if g.AccessBefore == ddi.AccessNoAccess && x != nil && x.LayoutBefore != ddi.LayoutUndefined {
+	if g.AccessBefore == ddi.AccessNoAccess && tg.texture && tg.layoutBefore != ddi.LayoutUndefined {
 		// A texture barrier from NO_ACCESS (after a barrier that made a
 		// write visible to a reader sharing the writer's cache): its
 		// layout before says who may hold the data.
@@ -377,8 +375,8 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 	// with writes that also reach memory past the caches: the same
 	// write-back must come first (found by the random programs on
 	// aliased memory; E-METADATA-WRITEBACK).
-	initByWork := x != nil && x.LayoutBefore == ddi.LayoutUndefined && x.Flags&ddi.TextureBarrierFlagDiscard == 0 &&
-		r.Surface != 0 && x.LayoutAfter != ddi.LayoutUndefined && r.compressedIn(x.LayoutAfter)
+	initByWork := tg.texture && tg.layoutBefore == ddi.LayoutUndefined && !tg.discard() &&
+		r.Surface != 0 && tg.layoutAfter != ddi.LayoutUndefined && r.compressedIn(tg.layoutAfter)
 	if work == workInitPlain || work == workInitClear || work == workInitDiscard || initByWork {
 		// Metadata is written in memory, past the caches: what a cache
 		// still holds of the surface's metadata bytes (the writes of a
@@ -397,16 +395,16 @@ func (cl *CommandList) planAccess(p *plan, g ddi.GlobalBarrier, r *Resource, com
 		part.span.add(lo, hi)
 	}
 	if work != workNone {
-		compressionRegions(r, sel, whole, func(off, size uint64) {
-			part.comp = append(part.comp, compOp{res: r, work: work, offset: off, size: size})
-		})
+		part.comp = compressionOps(part.comp, r, tg.sel, tg.whole, work)
 	}
 }
 
 // recordBarrier updates the list's knowledge of the subresources a texture
 // or buffer barrier names, and pairs split halves.
-func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole bool, g ddi.GlobalBarrier,
-	lb, la ddi.BarrierLayout, p *plan) {
+func (cl *CommandList) recordBarrier(p *plan, tg *target) {
+	g := &tg.g
+	lb, la := tg.layoutBefore, tg.layoutAfter
+	t := cl.trackAt(tg.r, tg.entry)
 	after := ddi.ExpandSync(g.SyncAfter) | g.SyncAfter
 	var key splitKey
 	if g.SyncAfter == ddi.SyncSplit {
@@ -456,10 +454,10 @@ func (cl *CommandList) recordBarrier(t *track, sel resource.Selection, whole boo
 			s.split = key
 		}
 	}
-	if t.uniform && whole { // the common case: one state, no call through each
+	if t.uniform && tg.whole { // the common case: one state, no call through each
 		update(&t.all)
 	} else {
-		t.each(sel, whole, update)
+		t.each(tg.sel, tg.whole, update)
 	}
 	if g.SyncBefore == ddi.SyncSplit {
 		p.ends = append(p.ends, splitEnd{event: endEvent, hold: Stages(g.SyncAfter)})
@@ -482,14 +480,14 @@ func (cl *CommandList) planRanged(p *plan, flags ddi.RangedBarrierFlags, s span)
 // planRangedWithSync translates a 0088 ranged barrier, which names its
 // syncs and accesses: a global barrier for a NULL resource, otherwise a
 // buffer barrier limited to the barrier's bytes.
-func (cl *CommandList) planRangedWithSync(p *plan, x *ddi.RangedBarrier0088, r *Resource, s span) {
-	g := x.GlobalBarrier
+func (cl *CommandList) planRangedWithSync(p *plan, tg *target, s span) {
+	r := tg.r
 	if r == nil {
-		cl.planGlobal(p, &g)
+		cl.planGlobal(p, &tg.g)
 		return
 	}
-	cl.planAccess(p, g, r, r.allowed, r.allowed, nil, resource.Selection{}, true, workNone, s.lo, s.hi)
-	cl.recordBarrier(cl.trackOf(r), resource.Selection{}, true, g, ddi.LayoutUndefined, ddi.LayoutUndefined, p)
+	cl.planAccess(p, tg, r.allowed, r.allowed, workNone, s.lo, s.hi)
+	cl.recordBarrier(p, tg)
 }
 
 // allClients are every client that can access memory (for ranged barriers,

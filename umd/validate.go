@@ -143,78 +143,94 @@ func (v *checker) sideFailed(f sideFault, sfield string, s ddi.BarrierSync, a dd
 	return v.badf(MsgIncompatibleBarrierSync, sfield, s.String(), `%s %s needs one of %s in %s (%s)`, afield, bit, row.Syncs, sfield, row.Cite)
 }
 
-// handle resolves a barrier's resource handle.
-func (v *checker) handle(h ddi.HResource, field string) (*Resource, bool) {
-	if h == 0 {
-		return nil, v.bad(MsgInvalidHandle, field, "NULL", `a texture, buffer or ranged barrier must name a resource (000 "Barrier Types")`)
-	}
-	r := v.cl.lookup(h)
-	if r == nil {
-		return nil, v.cl.badHandle(h, field, func(id MessageID, value, rule string) bool { return v.bad(id, field, value, rule) })
-	}
-	return r, true
+// target is a texture or buffer barrier (or a 0088 ranged barrier on a
+// buffer) as validation resolved it: its syncs and accesses, a texture
+// barrier's layouts and flags (texture false and layouts UNDEFINED for a
+// buffer), the resource, the subresources it names (whole: all of them,
+// sel unset) and the list's tracks entry for the resource, nil if it has
+// none (lookup): planning takes it from here rather than looking the
+// handle up again. (The fields are copies: a pointer to the caller's
+// barrier record kept here would move every record a 0088 call converts to
+// the heap.)
+type target struct {
+	g                         ddi.GlobalBarrier
+	texture                   bool
+	layoutBefore, layoutAfter ddi.BarrierLayout
+	flags                     ddi.TextureBarrierFlags
+	r                         *Resource
+	entry                     *track
+	sel                       resource.Selection
+	whole                     bool
 }
 
-// texture validates a texture barrier and returns its resource and the
+// discard says the texture barrier has the DISCARD flag.
+func (tg *target) discard() bool { return tg.flags&ddi.TextureBarrierFlagDiscard != 0 }
+
+// handle resolves a barrier's resource handle into tg.
+func (v *checker) handle(h ddi.HResource, field string, tg *target) bool {
+	if h == 0 {
+		return v.bad(MsgInvalidHandle, field, "NULL", `a texture, buffer or ranged barrier must name a resource (000 "Barrier Types")`)
+	}
+	tg.r, tg.entry = v.cl.lookupEntry(h)
+	if tg.r == nil {
+		return v.cl.badHandle(h, field, func(id MessageID, value, rule string) bool { return v.bad(id, field, value, rule) })
+	}
+	return true
+}
+
+// texture validates a texture barrier into tg: its resource and the
 // subresources it selects.
-func (v *checker) texture(t *ddi.TextureBarrier) (*Resource, resource.Selection, bool, bool) {
-	g := ddi.GlobalBarrier{SyncBefore: t.SyncBefore, SyncAfter: t.SyncAfter, AccessBefore: t.AccessBefore, AccessAfter: t.AccessAfter}
-	if !v.common(g) {
-		return nil, resource.Selection{}, false, false
+func (v *checker) texture(t *ddi.TextureBarrier, tg *target) bool {
+	tg.g = ddi.GlobalBarrier{SyncBefore: t.SyncBefore, SyncAfter: t.SyncAfter, AccessBefore: t.AccessBefore, AccessAfter: t.AccessAfter}
+	tg.texture, tg.layoutBefore, tg.layoutAfter, tg.flags = true, t.LayoutBefore, t.LayoutAfter, t.Flags
+	if !v.common(tg.g) || !v.handle(t.Resource, "pResource", tg) {
+		return false
 	}
-	r, ok := v.handle(t.Resource, "pResource")
-	if !ok {
-		return nil, resource.Selection{}, false, false
-	}
+	r := tg.r
 	if r.IsBuffer() {
-		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierType, "Type", "TEXTURE",
+		return v.bad(MsgIncompatibleBarrierType, "Type", "TEXTURE",
 			`a texture barrier names a buffer: use a buffer barrier (000 "Texture Barriers")`)
 	}
 	if t.Flags&^ddi.DefinedTextureBarrierFlags != 0 {
-		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "Flags", t.Flags.String(),
+		return v.bad(MsgIncompatibleBarrierValues, "Flags", t.Flags.String(),
 			`has bits D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 does not define`)
 	}
 	if !v.layout(r, "LayoutBefore", t.LayoutBefore) || !v.layout(r, "LayoutAfter", t.LayoutAfter) {
-		return nil, resource.Selection{}, false, false
+		return false
 	}
 	switch {
 	case v.cl.typ == ddi.CommandListTypeCopy && t.LayoutBefore != t.LayoutAfter:
-		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierLayout, "LayoutAfter", t.LayoutAfter.String(),
+		return v.bad(MsgIncompatibleBarrierLayout, "LayoutAfter", t.LayoutAfter.String(),
 			`copy queues do not transition layouts: LayoutAfter must equal LayoutBefore (000 "Copy Queues", errata E-QUEUE-UNDEFINED)`)
 	case t.Flags&ddi.TextureBarrierFlagDiscard != 0 && t.LayoutBefore != ddi.LayoutUndefined:
-		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "Flags", "DISCARD",
+		return v.bad(MsgIncompatibleBarrierValues, "Flags", "DISCARD",
 			`DISCARD needs LayoutBefore UNDEFINED (000 "D3D12_TEXTURE_BARRIER_FLAG_DISCARD")`)
 	case t.LayoutBefore == ddi.LayoutUndefined && t.LayoutAfter != ddi.LayoutUndefined && t.AccessBefore != ddi.AccessNoAccess:
-		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "AccessBefore", t.AccessBefore.String(),
+		return v.bad(MsgIncompatibleBarrierValues, "AccessBefore", t.AccessBefore.String(),
 			`with only LayoutBefore UNDEFINED, AccessBefore must be NO_ACCESS (000 "D3D12_BARRIER_LAYOUT_UNDEFINED")`)
 	case t.LayoutAfter == ddi.LayoutUndefined && t.LayoutBefore != ddi.LayoutUndefined && t.AccessAfter != ddi.AccessNoAccess:
-		return nil, resource.Selection{}, false, v.bad(MsgIncompatibleBarrierValues, "AccessAfter", t.AccessAfter.String(),
+		return v.bad(MsgIncompatibleBarrierValues, "AccessAfter", t.AccessAfter.String(),
 			`with only LayoutAfter UNDEFINED, AccessAfter must be NO_ACCESS (000 "D3D12_BARRIER_LAYOUT_UNDEFINED")`)
 	case !ddi.TextureLayoutAccessOK(t.LayoutBefore, t.LayoutAfter, t.AccessBefore, r.simultaneous):
-		return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierAccess, "AccessBefore", t.AccessBefore.String(),
+		return v.badf(MsgIncompatibleBarrierAccess, "AccessBefore", t.AccessBefore.String(),
 			`not compatible with LayoutBefore %s (000 "Layout Access Compatibility")`, t.LayoutBefore)
 	case !ddi.TextureLayoutAccessOK(t.LayoutAfter, t.LayoutBefore, t.AccessAfter, r.simultaneous):
-		return nil, resource.Selection{}, false, v.badf(MsgIncompatibleBarrierAccess, "AccessAfter", t.AccessAfter.String(),
+		return v.badf(MsgIncompatibleBarrierAccess, "AccessAfter", t.AccessAfter.String(),
 			`not compatible with LayoutAfter %s (000 "Layout Access Compatibility")`, t.LayoutAfter)
 	}
 	if !v.resourceAccess(r, t.AccessBefore, t.AccessAfter) {
-		return nil, resource.Selection{}, false, false
+		return false
 	}
 	if t.Subresources.NumMipLevels == 0 && t.Subresources.IndexOrFirstMipLevel == ddi.AllSubresources {
-		if !v.sequence(r, resource.Selection{}, true, g, t) {
-			return nil, resource.Selection{}, false, false
-		}
-		return r, r.Desc.All(), true, true
+		tg.whole = true
+		return v.sequence(tg)
 	}
 	sel, err := r.Desc.Resolve(v.zeroCounts(t.Subresources))
 	if err != nil {
-		return nil, resource.Selection{}, false, v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
+		return v.fromResource(MsgOutOfBoundsBarrierSubresource, err)
 	}
-	whole := sel.Count() == r.Desc.SubresourceCount()
-	if !v.sequence(r, sel, whole, g, t) {
-		return nil, resource.Selection{}, false, false
-	}
-	return r, sel, whole, true
+	tg.sel, tg.whole = sel, sel.Count() == r.Desc.SubresourceCount()
+	return v.sequence(tg)
 }
 
 // zeroCounts reads NumArraySlices 0 and NumPlanes 0 of a mip range as 1,
@@ -258,27 +274,18 @@ func (v *checker) layout(r *Resource, field string, l ddi.BarrierLayout) bool {
 	return true
 }
 
-// buffer validates a buffer barrier.
-func (v *checker) buffer(x *ddi.BufferBarrier) (*Resource, bool) {
-	g := ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
-	if !v.common(g) {
-		return nil, false
+// buffer validates a buffer barrier into tg.
+func (v *checker) buffer(x *ddi.BufferBarrier, tg *target) bool {
+	tg.g = ddi.GlobalBarrier{SyncBefore: x.SyncBefore, SyncAfter: x.SyncAfter, AccessBefore: x.AccessBefore, AccessAfter: x.AccessAfter}
+	tg.whole, tg.layoutBefore, tg.layoutAfter = true, ddi.LayoutUndefined, ddi.LayoutUndefined
+	if !v.common(tg.g) || !v.handle(x.Resource, "pResource", tg) {
+		return false
 	}
-	r, ok := v.handle(x.Resource, "pResource")
-	if !ok {
-		return nil, false
-	}
-	if !r.IsBuffer() {
-		return nil, v.bad(MsgIncompatibleBarrierType, "Type", "BUFFER",
+	if !tg.r.IsBuffer() {
+		return v.bad(MsgIncompatibleBarrierType, "Type", "BUFFER",
 			`a buffer barrier names a texture: use a texture barrier (000 "Buffer Barriers")`)
 	}
-	if !v.resourceAccess(r, x.AccessBefore, x.AccessAfter) {
-		return nil, false
-	}
-	if !v.sequence(r, resource.Selection{}, true, g, nil) {
-		return nil, false
-	}
-	return r, true
+	return v.resourceAccess(tg.r, x.AccessBefore, x.AccessAfter) && v.sequence(tg)
 }
 
 // ranged validates a 0094 ranged barrier: an ATOMIC_COPY barrier, the
@@ -305,18 +312,20 @@ func (v *checker) ranged(rg *ddi.RangedBarrier) (span, bool) {
 
 // rangedWithSync validates a 0088 ranged barrier: the syncs and accesses as
 // every other barrier's (it cannot be split), the 0088 flags, and the bytes
-// rangedSpan finds, which it returns with the resource (nil for NULL).
-func (v *checker) rangedWithSync(rg *ddi.RangedBarrier0088) (*Resource, span, bool) {
+// rangedSpan finds, which it returns; tg holds the barrier and its resource
+// (nil for NULL).
+func (v *checker) rangedWithSync(rg *ddi.RangedBarrier0088, tg *target) (span, bool) {
 	g := rg.GlobalBarrier
+	tg.g, tg.whole, tg.layoutBefore, tg.layoutAfter = g, true, ddi.LayoutUndefined, ddi.LayoutUndefined
 	if !v.common(g) {
-		return nil, span{}, false
+		return span{}, false
 	}
 	if g.SyncBefore == ddi.SyncSplit || g.SyncAfter == ddi.SyncSplit {
-		return nil, span{}, v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
+		return span{}, v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
 			`a ranged barrier cannot be split (000 "Split Barriers" names texture and buffer barriers only)`)
 	}
 	if !v.rangedFlags(rg.Flags, ddi.DefinedRangedBarrierFlags0088, "D3D12DDI_RANGED_BARRIER_FLAGS") {
-		return nil, span{}, false
+		return span{}, false
 	}
 	sub := rg.Subresources
 	all := sub.NumMipLevels == 0 && sub.IndexOrFirstMipLevel == ddi.AllSubresources
@@ -326,13 +335,12 @@ func (v *checker) rangedWithSync(rg *ddi.RangedBarrier0088) (*Resource, span, bo
 		}
 		return true
 	}, rg.Range)
+	tg.r = r
 	if !ok || r == nil {
-		return r, s, ok
+		return s, ok
 	}
-	if !v.resourceAccess(r, g.AccessBefore, g.AccessAfter) || !v.sequence(r, resource.Selection{}, true, g, nil) {
-		return nil, span{}, false
-	}
-	return r, s, true
+	tg.entry = v.cl.entry(r.Handle)
+	return s, v.resourceAccess(r, g.AccessBefore, g.AccessAfter) && v.sequence(tg)
 }
 
 // rangedFlags checks a ranged barrier's flags: only defined bits, and
@@ -407,12 +415,13 @@ func (v *checker) resourceAccess(r *Resource, before, after ddi.BarrierAccess) b
 // subresources: LayoutBefore against the layout the list left (000 "Layout
 // Transitions"), SyncBefore against the previous SyncAfter (000 "Sequential
 // Barriers"), the SYNC_NONE promises (000 "D3D12_BARRIER_SYNC_NONE") and
-// split pairs (000 "Split Barriers"). t is nil for buffers.
-func (v *checker) sequence(r *Resource, sel resource.Selection, whole bool, g ddi.GlobalBarrier, t *ddi.TextureBarrier) bool {
-	tr := v.cl.known(r)
+// split pairs (000 "Split Barriers").
+func (v *checker) sequence(tg *target) bool {
+	tr := v.cl.known(tg.r, tg.entry)
 	if tr == nil {
 		return true
 	}
+	g, sel, whole := tg.g, tg.sel, tg.whole
 	before := ddi.ExpandSync(g.SyncBefore) | g.SyncBefore
 	ok := true
 	check := func(s *subState) {
@@ -432,16 +441,16 @@ func (v *checker) sequence(r *Resource, sel resource.Selection, whole bool, g dd
 		case g.SyncBefore == ddi.SyncSplit && s.split.event == 0 && s.barriered:
 			ok = v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
 				`this end of a split follows another barrier on the subresource, not its begin (000 "Split Barriers")`)
-		case g.SyncBefore == ddi.SyncSplit && s.split.event != 0 && !s.split.matches(g, t):
+		case g.SyncBefore == ddi.SyncSplit && s.split.event != 0 && !s.split.matches(tg):
 			ok = v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
 				`the end of a split must repeat its begin's LayoutBefore, LayoutAfter, AccessBefore and AccessAfter (000 "Split Barriers")`)
 		case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
 			ok = v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
 				`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
-		case t != nil && s.known && g.SyncBefore != ddi.SyncSplit && t.LayoutBefore != ddi.LayoutUndefined &&
-			t.LayoutBefore != s.layout:
+		case tg.texture && s.known && g.SyncBefore != ddi.SyncSplit && tg.layoutBefore != ddi.LayoutUndefined &&
+			tg.layoutBefore != s.layout:
 			// (An end of a split was compared with its begin above.)
-			ok = v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", t.LayoutBefore.String(),
+			ok = v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", tg.layoutBefore.String(),
 				`the previous barrier in this command list left the subresource in %s (000 "Layout Transitions")`, s.layout)
 		}
 	}
@@ -458,11 +467,12 @@ func (v *checker) sequence(r *Resource, sel resource.Selection, whole bool, g dd
 }
 
 // matches says whether an end-split barrier repeats its begin.
-func (k splitKey) matches(g ddi.GlobalBarrier, t *ddi.TextureBarrier) bool {
+func (k splitKey) matches(tg *target) bool {
+	g := &tg.g
 	if k.accessBefore != g.AccessBefore || k.accessAfter != g.AccessAfter {
 		return false
 	}
-	return t == nil || k.layoutBefore == t.LayoutBefore && k.layoutAfter == t.LayoutAfter
+	return !tg.texture || k.layoutBefore == tg.layoutBefore && k.layoutAfter == tg.layoutAfter
 }
 
 // fromResource reports a resource/ field error as a barrier failure.
