@@ -516,30 +516,21 @@ func (d *Device) aliasedMetadata(s *spans) {
 	}
 }
 
-// holdsOther reports whether the memory between a cache range before (the
-// range [before.lo, lo)) and hi holds bytes of a resource other than one
-// whose data the range before covers (a texture's metadata follows its
-// data: it is the same resource's). The caller holds rmu for reading.
-// Every resource before index from starts below lo; the index of the first
-// that does not is returned, for the next, higher, gap.
-func (d *Device) holdsOther(before span, lo, hi uint64, from int) (bool, int) {
-	i := d.firstAtOrAfter(lo, from)
-	if hi <= lo {
-		return false, i
-	}
-	if i < len(d.starts) && d.starts[i] < hi {
-		return true, i // one starts in the gap
-	}
-	// Those that start before it and reach into it: the furthest end of
-	// each prefix says where to stop looking.
-	for k := i - 1; k >= 0 && d.maxEnd[k] > lo; k-- {
+// reachesInto reports whether a resource that starts before the end (hi)
+// of a cache range [lo, hi), one of those before index i, reaches past it
+// with bytes of a resource other than one whose data the range covers (a
+// texture's metadata follows its data: it is the same resource's). The
+// caller holds rmu for reading; the furthest end of each prefix of the
+// index says where to stop looking.
+func (d *Device) reachesInto(lo, hi uint64, i int) bool {
+	for k := i - 1; k >= 0 && d.maxEnd[k] > hi; k-- {
 		r := d.byAddr[k]
-		named := r.Addr < before.hi && before.lo < r.Addr+r.DataSize
-		if r.Addr+r.DataSize+r.MetaSize > lo && !named {
-			return true, i
+		named := lo < r.Addr+r.DataSize
+		if r.Addr+r.DataSize+r.MetaSize > hi && !named {
+			return true
 		}
 	}
-	return false, i
+	return false
 }
 
 // firstAtOrAfter is the index of the first resource that starts at or

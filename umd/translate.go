@@ -137,17 +137,27 @@ func (s *spans) each(d *Device, f func(addr, size uint64)) {
 	}
 	d.rmu.RLock()
 	defer d.rmu.RUnlock()
-	cur, from := s.r[0], 0 // the gaps rise: each search starts where the last one ended
-	for _, r := range s.r[1:] {
-		var other bool
-		if other, from = d.holdsOther(cur, cur.hi, r.lo, from); other {
-			f(cur.lo, cur.hi-cur.lo)
-			cur = r
-			continue
+	// i is the first resource that starts at or after the gap: the gaps
+	// rise, so each search goes on from where the last one ended, and a
+	// call's resources are often neighbours, so it steps before it
+	// searches.
+	starts := d.starts
+	lo, hi, i := s.r[0].lo, s.r[0].hi, 0
+	for k := 1; k < len(s.r); k++ {
+		next := &s.r[k]
+		for n := 0; i < len(starts) && starts[i] < hi; i++ {
+			if n++; n > 4 {
+				i = d.firstAtOrAfter(hi, i)
+				break
+			}
 		}
-		cur.hi = r.hi
+		if i < len(starts) && starts[i] < next.lo || d.reachesInto(lo, hi, i) {
+			f(lo, hi-lo)
+			lo = next.lo
+		}
+		hi = next.hi
 	}
-	f(cur.lo, cur.hi-cur.lo)
+	f(lo, hi-lo)
 }
 
 // span is a byte range of GPU memory a cache operation is limited to.
