@@ -271,6 +271,15 @@ func (cl *CommandList) lookup(h ddi.HResource) *Resource {
 // lookupEntry is lookup, with the handle's tracks entry (entry; nil if it
 // has none), which may be another resource's that had the handle before.
 func (cl *CommandList) lookupEntry(h ddi.HResource) (*Resource, *track) {
+	if t := cl.recent[uint64(h)%uint64(len(cl.recent))]; t != nil && t.res.Handle == h && !t.res.destroyed.Load() {
+		return t.res, t // the entry it has and its resource, if it is still there
+	}
+	return cl.lookupOther(h)
+}
+
+// lookupOther is lookupEntry for a handle whose entry recent does not
+// hold, or whose resource was destroyed.
+func (cl *CommandList) lookupOther(h ddi.HResource) (*Resource, *track) {
 	t := cl.entry(h)
 	if t != nil && !t.res.destroyed.Load() {
 		return t.res, t

@@ -101,13 +101,19 @@ func (cl *CommandList) trackAt(r *Resource, t *track) *track {
 // reuses a destroyed one's handle gets its track reset), and its res is
 // always set, so one kept in cl.recent answers for its handle.
 func (cl *CommandList) entry(h ddi.HResource) *track {
-	slot := &cl.recent[uint64(h)%uint64(len(cl.recent))]
-	if t := *slot; t != nil && t.res.Handle == h {
+	if t := cl.recent[uint64(h)%uint64(len(cl.recent))]; t != nil && t.res.Handle == h {
 		return t
 	}
+	return cl.entryOf(h)
+}
+
+// entryOf is entry from the map, kept in recent when found.
+//
+//go:noinline
+func (cl *CommandList) entryOf(h ddi.HResource) *track {
 	t := cl.tracks[h]
 	if t != nil {
-		*slot = t
+		cl.recent[uint64(h)%uint64(len(cl.recent))] = t
 	}
 	return t
 }

@@ -90,7 +90,18 @@ type spans struct {
 }
 
 func (s *spans) add(lo, hi uint64) {
-	if n := len(s.r); n == 0 || s.r[n-1].hi < lo { // past them all: calls often name resources in address order
+	if n := len(s.r); n > 0 && n < cap(s.r) && s.r[n-1].hi < lo { // past them all: calls often name resources in address order
+		s.r = s.r[:n+1]
+		s.r[n] = span{lo: lo, hi: hi}
+		return
+	}
+	s.insert(lo, hi)
+}
+
+// insert is add where the range does not go past the others, or there is
+// no room.
+func (s *spans) insert(lo, hi uint64) {
+	if n := len(s.r); n == 0 || s.r[n-1].hi < lo {
 		s.r = append(s.r, span{lo: lo, hi: hi})
 		return
 	}
@@ -413,64 +424,78 @@ func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter
 // or buffer barrier names, and pairs split halves.
 func (cl *CommandList) recordBarrier(p *plan, tg *target) {
 	g := &tg.g
-	lb, la := tg.layoutBefore, tg.layoutAfter
-	t := cl.trackAt(tg.r, tg.entry)
-	after := ddi.ExpandSync(g.SyncAfter) | g.SyncAfter
-	var key splitKey
+	m := barrierMark{g: g, lb: tg.layoutBefore, la: tg.layoutAfter, syncAfter: ddi.ExpandSync(g.SyncAfter) | g.SyncAfter}
 	if g.SyncAfter == ddi.SyncSplit {
 		if p.sEvent == 0 {
 			cl.nextEvent++
 			p.sEvent = cl.nextEvent
 		}
-		key = splitKey{event: p.sEvent, layoutBefore: lb, layoutAfter: la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
+		m.split = splitKey{event: p.sEvent, layoutBefore: m.lb, layoutAfter: m.la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
 	}
-	endEvent, endSeen := uint32(0), false
-	update := func(s *subState) {
-		foreign := false
-		if g.SyncBefore == ddi.SyncSplit {
-			foreign = s.split.event == 0
-			if !endSeen {
-				endEvent, endSeen = s.split.event, true
-			} else if s.split.event != endEvent {
-				endEvent = 0 // begun in different calls: wait for all background work
-			}
-			s.foreignEnd = s.foreignEnd || foreign
-			s.split = splitKey{}
-		}
-		switch {
-		case g.SyncBefore == ddi.SyncSplit && foreign:
-			s.note(leadSplitEnd)
-		case g.SyncBefore == ddi.SyncNone:
-			s.note(leadSyncNoneFrom)
-		default:
-			s.note(leadBarrier)
-		}
-		s.barriered = true
-		s.trailingAccess = false
-		if lb != ddi.LayoutUndefined || la != ddi.LayoutUndefined {
-			if !s.known {
-				s.known, s.first = true, lb
-				if foreign {
-					// The begin, in an earlier list, already moved the
-					// subresource to LayoutAfter: that is what it must be in.
-					s.first = la
-				}
-			}
-			s.layout = la
-		}
-		s.syncAfter = after
-		s.ended = g.SyncAfter == ddi.SyncNone
-		if g.SyncAfter == ddi.SyncSplit {
-			s.split = key
-		}
-	}
+	t := cl.trackAt(tg.r, tg.entry)
 	if t.uniform && tg.whole { // the common case: one state, no call through each
-		update(&t.all)
+		m.record(&t.all)
 	} else {
-		t.each(tg.sel, tg.whole, update)
+		t.each(tg.sel, tg.whole, m.record)
 	}
 	if g.SyncBefore == ddi.SyncSplit {
-		p.ends = append(p.ends, splitEnd{event: endEvent, hold: Stages(g.SyncAfter)})
+		p.ends = append(p.ends, splitEnd{event: m.endEvent, hold: Stages(g.SyncAfter)})
+	}
+}
+
+// barrierMark is what a texture or buffer barrier leaves on each
+// subresource it names: its syncs and accesses, its layouts, its SyncAfter
+// with umbrellas expanded, the key of the split it begins; and, for the end
+// of a split, the event of the begin it ends, found as it goes (endSeen),
+// 0 when the subresources were begun in different calls.
+type barrierMark struct {
+	g         *ddi.GlobalBarrier
+	lb, la    ddi.BarrierLayout
+	syncAfter ddi.BarrierSync
+	split     splitKey
+	endEvent  uint32
+	endSeen   bool
+}
+
+// record leaves the mark on one subresource.
+func (m *barrierMark) record(s *subState) {
+	g := m.g
+	foreign := false
+	if g.SyncBefore == ddi.SyncSplit {
+		foreign = s.split.event == 0
+		if !m.endSeen {
+			m.endEvent, m.endSeen = s.split.event, true
+		} else if s.split.event != m.endEvent {
+			m.endEvent = 0 // begun in different calls: wait for all background work
+		}
+		s.foreignEnd = s.foreignEnd || foreign
+		s.split = splitKey{}
+	}
+	switch {
+	case g.SyncBefore == ddi.SyncSplit && foreign:
+		s.note(leadSplitEnd)
+	case g.SyncBefore == ddi.SyncNone:
+		s.note(leadSyncNoneFrom)
+	default:
+		s.note(leadBarrier)
+	}
+	s.barriered = true
+	s.trailingAccess = false
+	if m.lb != ddi.LayoutUndefined || m.la != ddi.LayoutUndefined {
+		if !s.known {
+			s.known, s.first = true, m.lb
+			if foreign {
+				// The begin, in an earlier list, already moved the
+				// subresource to LayoutAfter: that is what it must be in.
+				s.first = m.la
+			}
+		}
+		s.layout = m.la
+	}
+	s.syncAfter = m.syncAfter
+	s.ended = g.SyncAfter == ddi.SyncNone
+	if g.SyncAfter == ddi.SyncSplit {
+		s.split = m.split
 	}
 }
 

@@ -168,14 +168,16 @@ func (tg *target) discard() bool { return tg.flags&ddi.TextureBarrierFlagDiscard
 
 // handle resolves a barrier's resource handle into tg.
 func (v *checker) handle(h ddi.HResource, field string, tg *target) bool {
+	tg.r, tg.entry = v.cl.lookupEntry(h) // none for NULL
+	return tg.r != nil || v.badHandle(h, field)
+}
+
+// badHandle reports a handle that names no resource.
+func (v *checker) badHandle(h ddi.HResource, field string) bool {
 	if h == 0 {
 		return v.bad(MsgInvalidHandle, field, "NULL", `a texture, buffer or ranged barrier must name a resource (000 "Barrier Types")`)
 	}
-	tg.r, tg.entry = v.cl.lookupEntry(h)
-	if tg.r == nil {
-		return v.cl.badHandle(h, field, func(id MessageID, value, rule string) bool { return v.bad(id, field, value, rule) })
-	}
-	return true
+	return v.cl.badHandle(h, field, func(id MessageID, value, rule string) bool { return v.bad(id, field, value, rule) })
 }
 
 // texture validates a texture barrier into tg: its resource and the
@@ -398,9 +400,12 @@ func (v *checker) rangedSpan(h ddi.HResource, all bool, sub func(*Resource) bool
 // heap allow (000 "Upload Heap Resources", "Readback Heap Resources", and
 // the flags a view needs).
 func (v *checker) resourceAccess(r *Resource, before, after ddi.BarrierAccess) bool {
-	if (before|after)&^ddi.AccessNoAccess&^r.allowed == 0 {
-		return true
-	}
+	return (before|after)&^ddi.AccessNoAccess&^r.allowed == 0 || v.resourceAccessFailed(r, before, after)
+}
+
+// resourceAccessFailed reports the access member the resource does not
+// allow.
+func (v *checker) resourceAccessFailed(r *Resource, before, after ddi.BarrierAccess) bool {
 	kind := r.Heap.Desc.Kind
 	if err := r.Desc.CheckAccess("AccessBefore", before, kind); err != nil {
 		return v.fromResource(MsgIncompatibleBarrierAccess, err)
@@ -418,9 +423,11 @@ func (v *checker) resourceAccess(r *Resource, before, after ddi.BarrierAccess) b
 // split pairs (000 "Split Barriers").
 func (v *checker) sequence(tg *target) bool {
 	tr := v.cl.known(tg.r, tg.entry)
-	if tr == nil {
-		return true
-	}
+	return tr == nil || v.sequenceOn(tg, tr) // nothing recorded, nothing to check
+}
+
+// sequenceOn is sequence for a resource the list has recorded, tr.
+func (v *checker) sequenceOn(tg *target, tr *track) bool {
 	g, sel, whole := tg.g, tg.sel, tg.whole
 	before := ddi.ExpandSync(g.SyncBefore) | g.SyncBefore
 	ok := true
