@@ -41,13 +41,17 @@ type CommandList struct {
 	// commands counts the commands begun, Barrier calls included: the
 	// current one's ordinal, which its MARKER and its messages carry.
 	commands int
-	// number is a command count in decimal, right-aligned from numberAt,
-	// and numberOf the count: a MARKER's number is stepped from the last
-	// one's (a carry costs a digit), not formatted anew (8-9 ns of a
-	// 160 ns barrier call).
-	number   [20]byte
-	numberAt int
-	numberOf int
+	// label is the current command's MARKER text, "Barrier #3": the count
+	// in decimal, right-aligned from numberAt, and numberOf the count,
+	// stepped from the last one's (a carry costs a digit), not formatted
+	// anew (8-9 ns of a 160 ns barrier call); before it, from labelAt,
+	// labelName and " #", written again only when the name or the number
+	// of digits changes.
+	label     [labelSize]byte
+	numberAt  int
+	numberOf  int
+	labelAt   int
+	labelName string
 
 	// Record-time tracking of the subresources the list touches (track.go).
 	gen    uint32
@@ -306,22 +310,28 @@ func (cl *CommandList) marker(command string) {
 	cl.put(cl.appendMarker(cl.room(), command))
 }
 
+// labelSize holds a command's name (at most 48 bytes: they are the DDI's
+// function names), " #" and a count (an int has at most 19 digits).
+const labelSize = 48 + 2 + 20
+
 // appendMarker appends the MARKER of the current command (cl.commands,
 // counted when the command began) to words.
 func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
-	var b [70]byte // 48 of the command's name, " #", 20 digits at most
-	n := copy(b[:48], command)
-	b[n], b[n+1] = ' ', '#'
-	n += 2
-	n += copy(b[n:], cl.decimal())
-	return cmdbuf.AppendMarker(words, uint32(cl.commands), unsafe.String(&b[0], n)) // copied at once
+	cl.decimal()
+	if command != cl.labelName || cl.labelAt+len(command)+2 != cl.numberAt {
+		at := cl.numberAt - 2 - len(command)
+		copy(cl.label[at:], command)
+		cl.label[cl.numberAt-2], cl.label[cl.numberAt-1] = ' ', '#'
+		cl.labelAt, cl.labelName = at, command
+	}
+	return cmdbuf.AppendMarker(words, uint32(cl.commands), unsafe.String(&cl.label[cl.labelAt], labelSize-cl.labelAt)) // copied at once
 }
 
 // decimal is cl.commands in decimal: the last one's, stepped when the
 // count is one more, formatted otherwise. A count (an int) has at most 19
 // digits, so a carry past the first digit always finds room before it.
 func (cl *CommandList) decimal() []byte {
-	d := &cl.number
+	d := &cl.label
 	switch {
 	case cl.numberAt > 0 && cl.commands == cl.numberOf:
 	case cl.numberAt > 0 && cl.commands == cl.numberOf+1:

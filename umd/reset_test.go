@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"testing"
@@ -139,6 +140,26 @@ func TestMarkerNumber(t *testing.T) {
 		cl.commands = n
 		if got := string(cl.decimal()); got != strconv.Itoa(n) {
 			t.Fatalf("count %d reads %q", n, got)
+		}
+	}
+}
+
+// A MARKER's text keeps its name and number as commands alternate, as the
+// number gains digits and as it goes back to fewer.
+func TestMarkerText(t *testing.T) {
+	cl := &CommandList{}
+	names := []string{"Barrier", "Barrier", "Draw", "DrawIndexedInstanced", "Barrier", "Dispatch"}
+	counts := []int{1, 2, 8, 9, 10, 11, 99, 100, 101, 100, 7, 1000, 1001, 12345, 3}
+	for i, n := range counts {
+		for j, name := range names {
+			cl.commands = n + j
+			words := cl.appendMarker(nil, name)
+			p, err := cmdbuf.Decode(words, 0)
+			require.NoError(t, err, "%s #%d", name, n+j)
+			require.Equal(t, len(words), 1+len(p.Payload))
+			m := p.Marker()
+			assert.Equal(t, fmt.Sprintf("%s #%d", name, n+j), m.Text, "round %d", i)
+			assert.Equal(t, uint32(n+j), m.Tag)
 		}
 	}
 }
