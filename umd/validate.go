@@ -426,51 +426,56 @@ func (v *checker) sequence(tg *target) bool {
 	return tr == nil || v.sequenceOn(tg, tr) // nothing recorded, nothing to check
 }
 
-// sequenceOn is sequence for a resource the list has recorded, tr.
+// sequenceOn is sequence for a resource the list has recorded, tr: the
+// first subresource whose state the barrier does not follow fails it.
 func (v *checker) sequenceOn(tg *target, tr *track) bool {
-	g, sel, whole := tg.g, tg.sel, tg.whole
-	before := ddi.ExpandSync(g.SyncBefore) | g.SyncBefore
-	ok := true
-	check := func(s *subState) {
-		if !ok {
-			return
-		}
-		switch {
-		case s.ended:
-			ok = v.bad(MsgSyncNoneAccessed, "SyncBefore", g.SyncBefore.String(),
-				`an earlier barrier in this command list had SyncAfter NONE: nothing may follow it on the subresource in this ExecuteCommandLists scope (000 "D3D12_BARRIER_SYNC_NONE")`)
-		case g.SyncBefore == ddi.SyncNone && (s.barriered || s.accessed):
-			ok = v.bad(MsgSyncNoneAccessed, "SyncBefore", "NONE",
-				`SyncBefore NONE promises no earlier barrier or access in this ExecuteCommandLists scope, but this command list has one (000 "D3D12_BARRIER_SYNC_NONE")`)
-		case s.split.event != 0 && g.SyncBefore != ddi.SyncSplit:
-			ok = v.bad(MsgSplitMismatch, "SyncBefore", g.SyncBefore.String(),
-				`a split barrier is open on the subresource: its end must come before any other barrier (000 "Split Barriers")`)
-		case g.SyncBefore == ddi.SyncSplit && s.split.event == 0 && s.barriered:
-			ok = v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
-				`this end of a split follows another barrier on the subresource, not its begin (000 "Split Barriers")`)
-		case g.SyncBefore == ddi.SyncSplit && s.split.event != 0 && !s.split.matches(tg):
-			ok = v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
-				`the end of a split must repeat its begin's LayoutBefore, LayoutAfter, AccessBefore and AccessAfter (000 "Split Barriers")`)
-		case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
-			ok = v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
-				`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
-		case tg.texture && s.known && g.SyncBefore != ddi.SyncSplit && tg.layoutBefore != ddi.LayoutUndefined &&
-			tg.layoutBefore != s.layout:
-			// (An end of a split was compared with its begin above.)
-			ok = v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", tg.layoutBefore.String(),
-				`the previous barrier in this command list left the subresource in %s (000 "Layout Transitions")`, s.layout)
-		}
-	}
-	if tr.uniform {
-		check(&tr.all)
-	} else if whole {
+	before := ddi.ExpandSync(tg.g.SyncBefore) | tg.g.SyncBefore
+	switch {
+	case tr.uniform:
+		return v.follows(tg, &tr.all, before)
+	case tg.whole:
 		for i := range tr.subs {
-			check(&tr.subs[i])
+			if !v.follows(tg, &tr.subs[i], before) {
+				return false
+			}
 		}
-	} else {
-		sel.Each(func(i uint32) { check(&tr.subs[i]) })
+		return true
 	}
+	ok := true
+	tg.sel.Each(func(i uint32) { ok = ok && v.follows(tg, &tr.subs[i], before) })
 	return ok
+}
+
+// follows checks the barrier against one subresource's state; before is
+// its SyncBefore with umbrellas expanded.
+func (v *checker) follows(tg *target, s *subState, before ddi.BarrierSync) bool {
+	g := &tg.g
+	switch {
+	case s.ended:
+		return v.bad(MsgSyncNoneAccessed, "SyncBefore", g.SyncBefore.String(),
+			`an earlier barrier in this command list had SyncAfter NONE: nothing may follow it on the subresource in this ExecuteCommandLists scope (000 "D3D12_BARRIER_SYNC_NONE")`)
+	case g.SyncBefore == ddi.SyncNone && (s.barriered || s.accessed):
+		return v.bad(MsgSyncNoneAccessed, "SyncBefore", "NONE",
+			`SyncBefore NONE promises no earlier barrier or access in this ExecuteCommandLists scope, but this command list has one (000 "D3D12_BARRIER_SYNC_NONE")`)
+	case s.split.event != 0 && g.SyncBefore != ddi.SyncSplit:
+		return v.bad(MsgSplitMismatch, "SyncBefore", g.SyncBefore.String(),
+			`a split barrier is open on the subresource: its end must come before any other barrier (000 "Split Barriers")`)
+	case g.SyncBefore == ddi.SyncSplit && s.split.event == 0 && s.barriered:
+		return v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
+			`this end of a split follows another barrier on the subresource, not its begin (000 "Split Barriers")`)
+	case g.SyncBefore == ddi.SyncSplit && s.split.event != 0 && !s.split.matches(tg):
+		return v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
+			`the end of a split must repeat its begin's LayoutBefore, LayoutAfter, AccessBefore and AccessAfter (000 "Split Barriers")`)
+	case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
+		return v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
+			`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
+	case tg.texture && s.known && g.SyncBefore != ddi.SyncSplit && tg.layoutBefore != ddi.LayoutUndefined &&
+		tg.layoutBefore != s.layout:
+		// (An end of a split was compared with its begin above.)
+		return v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", tg.layoutBefore.String(),
+			`the previous barrier in this command list left the subresource in %s (000 "Layout Transitions")`, s.layout)
+	}
+	return true
 }
 
 // matches says whether an end-split barrier repeats its begin.
