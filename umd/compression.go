@@ -124,13 +124,13 @@ const (
 )
 
 // transitionWork decides the compression work of one texture barrier on a
-// surface (see the table above).
-func (r *Resource) transitionWork(before, after ddi.BarrierLayout, discard bool) compressionWork {
-	if r.Surface == 0 || after == ddi.LayoutUndefined || before == after {
+// surface (see the table above), from the slots of its layouts.
+func (r *Resource) transitionWork(before, after int, discard bool) compressionWork {
+	if r.Surface == 0 || after == undefinedSlot || before == after {
 		return workNone
 	}
-	ca := r.compressedIn(after)
-	if before == ddi.LayoutUndefined {
+	ca := r.compressed[after]
+	if before == undefinedSlot {
 		switch {
 		case !ca:
 			return workInitDiscard
@@ -139,7 +139,7 @@ func (r *Resource) transitionWork(before, after ddi.BarrierLayout, discard bool)
 		}
 		return workNone
 	}
-	cb := r.compressedIn(before)
+	cb := r.compressed[before]
 	switch {
 	case cb && !ca:
 		return workDecompress

@@ -46,6 +46,9 @@ type Resource struct {
 	// layoutOK every layout slot it may be in (resource.CheckLayout).
 	allowed  ddi.BarrierAccess
 	layoutOK uint64
+	// compat is, per layout slot it may be in, compatible & allowed: the
+	// accesses a barrier's COMMON stands for.
+	compat [numLayoutSlots]ddi.BarrierAccess
 	// simultaneous: a texture created ALLOW_SIMULTANEOUS_ACCESS, whose
 	// COMMON layout accepts ddi.SimultaneousCommonAccesses.
 	simultaneous bool
@@ -243,6 +246,7 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	for _, l := range ddi.AllBarrierLayouts() {
 		if slot, ok := layoutSlot(l); ok && r.CheckLayout("", l) == nil {
 			rs.layoutOK |= 1 << slot
+			rs.compat[slot] = rs.compatible(l) & rs.allowed
 		}
 	}
 	if surface {

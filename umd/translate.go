@@ -353,13 +353,12 @@ func (cl *CommandList) planBuffer(p *plan, tg *target) {
 // planTexture translates a texture barrier.
 func (cl *CommandList) planTexture(p *plan, tg *target) {
 	r := tg.r
-	before, after := r.compatible(tg.layoutBefore), r.compatible(tg.layoutAfter)
 	work := workNone
 	if tg.g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
-		work = r.transitionWork(tg.layoutBefore, tg.layoutAfter, tg.discard())
+		work = r.transitionWork(tg.slotBefore, tg.slotAfter, tg.discard())
 	}
 	lo, hi := selectionRange(r, tg.sel, tg.whole)
-	cl.planAccess(p, tg, before&r.allowed, after&r.allowed, work, lo, hi)
+	cl.planAccess(p, tg, r.compat[tg.slotBefore], r.compat[tg.slotAfter], work, lo, hi)
 	cl.recordBarrier(p, tg)
 }
 
@@ -397,7 +396,7 @@ func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter
 	// write-back must come first (found by the random programs on
 	// aliased memory; E-METADATA-WRITEBACK).
 	initByWork := tg.texture && tg.layoutBefore == ddi.LayoutUndefined && !tg.discard() &&
-		r.Surface != 0 && tg.layoutAfter != ddi.LayoutUndefined && r.compressedIn(tg.layoutAfter)
+		r.Surface != 0 && tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter]
 	if work == workInitPlain || work == workInitClear || work == workInitDiscard || initByWork {
 		// Metadata is written in memory, past the caches: what a cache
 		// still holds of the surface's metadata bytes (the writes of a

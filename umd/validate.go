@@ -156,6 +156,7 @@ type target struct {
 	g                         ddi.GlobalBarrier
 	texture                   bool
 	layoutBefore, layoutAfter ddi.BarrierLayout
+	slotBefore, slotAfter     int // the layouts' slots (layoutSlot)
 	flags                     ddi.TextureBarrierFlags
 	r                         *Resource
 	entry                     *track
@@ -197,7 +198,11 @@ func (v *checker) texture(t *ddi.TextureBarrier, tg *target) bool {
 		return v.bad(MsgIncompatibleBarrierValues, "Flags", t.Flags.String(),
 			`has bits D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 does not define`)
 	}
-	if !v.layout(r, "LayoutBefore", t.LayoutBefore) || !v.layout(r, "LayoutAfter", t.LayoutAfter) {
+	var ok bool
+	if tg.slotBefore, ok = v.layout(r, "LayoutBefore", t.LayoutBefore); !ok {
+		return false
+	}
+	if tg.slotAfter, ok = v.layout(r, "LayoutAfter", t.LayoutAfter); !ok {
 		return false
 	}
 	switch {
@@ -260,20 +265,20 @@ func (v *checker) zeroCountWarning(field string) {
 }
 
 // layout checks one layout member: a layout, one the queue type may use,
-// one the resource may be in.
-func (v *checker) layout(r *Resource, field string, l ddi.BarrierLayout) bool {
+// one the resource may be in. It returns the layout's slot.
+func (v *checker) layout(r *Resource, field string, l ddi.BarrierLayout) (int, bool) {
 	slot, ok := layoutSlot(l)
 	switch {
 	case !ok:
-		return v.bad(MsgUnsupportedBarrierLayout, field, l.String(),
+		return 0, v.bad(MsgUnsupportedBarrierLayout, field, l.String(),
 			`not a D3D12DDI_BARRIER_LAYOUT (000 "Legacy layouts": invalid layout values remove the command list)`)
 	case v.cl.layouts&(1<<slot) == 0:
-		return v.badf(MsgIncompatibleBarrierLayout, field, l.String(),
+		return 0, v.badf(MsgIncompatibleBarrierLayout, field, l.String(),
 			`not a layout a %s command list may use (000 "Command Queue Layout Compatibility", errata E-QUEUE-LAYOUTS)`, v.cl.typ)
 	case r.layoutOK&(1<<slot) == 0:
-		return v.fromResource(MsgIncompatibleBarrierLayout, r.Desc.CheckLayout(field, l))
+		return 0, v.fromResource(MsgIncompatibleBarrierLayout, r.Desc.CheckLayout(field, l))
 	}
-	return true
+	return slot, true
 }
 
 // buffer validates a buffer barrier into tg.
