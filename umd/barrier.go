@@ -2,7 +2,6 @@ package umd
 
 import (
 	"github.com/ebref/ebref/ddi"
-	"github.com/ebref/ebref/resource"
 )
 
 // Barrier implements PFND3D12DDI_BARRIER_0094 (000 "PFND3D12DDI_BARRIER",
@@ -134,13 +133,22 @@ func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) boo
 	return true
 }
 
-// selectionRange is the bytes a selection of r's subresources spans.
-func selectionRange(r *Resource, sel resource.Selection, whole bool) (lo, hi uint64) {
-	if whole || r.IsBuffer() {
-		return r.Addr, r.Addr + r.DataSize
+// byteRange is the bytes the subresources a target names span: the whole
+// resource's data, or selectionRange's.
+func (tg *target) byteRange() (lo, hi uint64) {
+	if !tg.whole {
+		return tg.selectionRange()
 	}
+	r := tg.r
+	return r.Addr, r.Addr + r.DataSize
+}
+
+// selectionRange is the bytes the texture subresources a target selects
+// span.
+func (tg *target) selectionRange() (lo, hi uint64) {
+	r := tg.r
 	lo, hi = ^uint64(0), 0
-	sel.Each(func(sub uint32) {
+	tg.sel.Each(func(sub uint32) {
 		fp := r.Desc.Footprints[sub]
 		lo, hi = min(lo, r.Addr+fp.Offset), max(hi, r.Addr+fp.Offset+fp.Size)
 	})
@@ -148,13 +156,19 @@ func selectionRange(r *Resource, sel resource.Selection, whole bool) (lo, hi uin
 }
 
 // compressionOps appends to ops the compression work over the byte regions
-// (offsets in the surface) covering the selected subresources: consecutive
-// subresources merge, with the padding between them; the whole resource is
-// one region.
-func compressionOps(ops []compOp, r *Resource, sel resource.Selection, whole bool, work compressionWork) []compOp {
-	if whole {
-		return append(ops, compOp{res: r, work: work, offset: 0, size: r.DataSize})
+// (offsets in the surface) covering the subresources a target names:
+// consecutive subresources merge, with the padding between them; the whole
+// resource is one region.
+func compressionOps(ops []compOp, tg *target, work compressionWork) []compOp {
+	if tg.whole {
+		return append(ops, compOp{res: tg.r, work: work, offset: 0, size: tg.r.DataSize})
 	}
+	return tg.selectionOps(ops, work)
+}
+
+// selectionOps is compressionOps for some of a texture's subresources.
+func (tg *target) selectionOps(ops []compOp, work compressionWork) []compOp {
+	r, sel := tg.r, &tg.sel
 	f := func(off, size uint64) { ops = append(ops, compOp{res: r, work: work, offset: off, size: size}) }
 	var lo, hi uint64
 	prev := int64(-2)

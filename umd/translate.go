@@ -357,7 +357,7 @@ func (cl *CommandList) planTexture(p *plan, tg *target) {
 	if tg.g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
 		work = r.transitionWork(tg.slotBefore, tg.slotAfter, tg.discard())
 	}
-	lo, hi := selectionRange(r, tg.sel, tg.whole)
+	lo, hi := tg.byteRange()
 	cl.planAccess(p, tg, r.compat[tg.slotBefore], r.compat[tg.slotAfter], work, lo, hi)
 	cl.recordBarrier(p, tg)
 }
@@ -415,7 +415,7 @@ func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter
 		part.span.add(lo, hi)
 	}
 	if work != workNone {
-		part.comp = compressionOps(part.comp, r, tg.sel, tg.whole, work)
+		part.comp = compressionOps(part.comp, tg, work)
 	}
 }
 
