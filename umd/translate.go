@@ -585,8 +585,12 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 				region.Discard = op.work == workInitDiscard
 				words = cmdbuf.AppendMetadataInit(words, region, async)
 			}
-			cl.ops = append(cl.ops, SurfaceOp{Resource: op.res.Handle, Surface: op.res.Surface, Work: op.work.String(),
-				Offset: op.offset, Size: op.size, Async: async})
+			cl.ops = append(cl.ops, SurfaceOp{})
+			// Field by field: a literal appended whole is built aside and
+			// copied in overlapping pieces, which stalled the stores.
+			o := &cl.ops[len(cl.ops)-1]
+			o.Resource, o.Surface, o.Work = op.res.Handle, op.res.Surface, op.work.String()
+			o.Offset, o.Size, o.Async = op.offset, op.size, async
 		}
 	}
 
