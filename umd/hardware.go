@@ -134,17 +134,30 @@ var clientsOfBit = func() (t [32]clientMask) {
 	return t
 }()
 
-// Clients is the set of clients performing the accesses a (NO_ACCESS and
-// COMMON: none; callers expand COMMON first).
-func clientsOf(a ddi.BarrierAccess) clientMask { return clientMask(clientsOfAccess.Of(uint32(a))) }
+// clientsOf is the set of clients performing the accesses a (NO_ACCESS
+// and COMMON: none; callers expand COMMON first).
+func clientsOf(a ddi.BarrierAccess) clientMask {
+	w, r := clientRoles(a)
+	return w | r
+}
 
-// clientsOfAccess is clientsOf as a table.
-var clientsOfAccess = ortable.New(func(a uint32) uint32 {
-	var m clientMask
-	for b := a &^ uint32(ddi.AccessNoAccess); b != 0; b &= b - 1 {
-		m |= clientsOfBit[bitIndex(b)]
+// clientRoles are the clients performing a's write accesses and those
+// performing its other accesses.
+func clientRoles(a ddi.BarrierAccess) (writes, others clientMask) {
+	v := rolesOfAccess.Of(uint32(a))
+	return clientMask(v & 0xffff), clientMask(v >> 16)
+}
+
+// rolesOfAccess is clientRoles as a table: the writers in the low half,
+// the others in the high half (there are fewer than 16 clients).
+var rolesOfAccess = ortable.New(func(a uint32) uint32 {
+	clients := func(a uint32) (m uint32) {
+		for b := a &^ uint32(ddi.AccessNoAccess); b != 0; b &= b - 1 {
+			m |= uint32(clientsOfBit[bitIndex(b)])
+		}
+		return m
 	}
-	return uint32(m)
+	return clients(a&uint32(ddi.WriteAccesses)) | clients(a&^uint32(ddi.WriteAccesses))<<16
 })
 
 // queueEngines maps each command-list type to the engine its queues run on.

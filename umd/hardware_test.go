@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Stages and clientsOf, tables, give for masks of many bits the union of
+// Stages, clientsOf and clientRoles, tables, give for masks of many bits the union of
 // what syncStages and accessClients say of each bit.
 func TestHardwareTablesFollowTheirRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -24,12 +24,19 @@ func TestHardwareTablesFollowTheirRows(t *testing.T) {
 		require.Equal(t, stages, Stages(s), "Stages(%#x)", uint32(s))
 
 		a := ddi.BarrierAccess(rng.Uint32() & rng.Uint32())
-		var cs clientMask
+		var cs, ws, os clientMask
 		for _, r := range accessClients {
 			if r.access&a != 0 {
 				cs |= r.clients
+				if r.access&ddi.WriteAccesses != 0 {
+					ws |= r.clients
+				} else {
+					os |= r.clients
+				}
 			}
 		}
 		require.Equal(t, cs, clientsOf(a), "clientsOf(%#x)", uint32(a))
+		w, o := clientRoles(a)
+		require.Equal(t, [2]clientMask{ws, os}, [2]clientMask{w, o}, "clientRoles(%#x)", uint32(a))
 	}
 }

@@ -236,20 +236,13 @@ func (w *planPart) reset() {
 }
 
 // writers are the clients whose writes a barrier's AccessBefore names
-// (none for NO_ACCESS); readers those it names as readers only; compat is
+// (none for NO_ACCESS), readers those of its other accesses; compat is
 // what COMMON stands for.
-func writers(a, compat ddi.BarrierAccess) clientMask {
+func writersReaders(a, compat ddi.BarrierAccess) (writers, readers clientMask) {
 	if a == ddi.AccessCommon {
 		a = compat
 	}
-	return clientsOf(a & ddi.WriteAccesses)
-}
-
-func readers(a, compat ddi.BarrierAccess) clientMask {
-	if a == ddi.AccessCommon {
-		a = compat
-	}
-	return clientsOf(a &^ ddi.WriteAccesses)
+	return clientRoles(a)
 }
 
 // users are the clients a barrier's AccessAfter names; toMemory says the
@@ -322,9 +315,9 @@ var blitClient = clients(cmdbuf.ClientBlit)
 // planGlobal translates a global barrier: every resource, whole caches.
 func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 	compat := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
-	w := writers(g.AccessBefore, compat)
+	w, rd := writersReaders(g.AccessBefore, compat)
 	u, toMem := users(g.AccessAfter, compat)
-	f, i, _ := cl.caches.accessCaches(w, readers(g.AccessBefore, compat), u, 0, toMem, false)
+	f, i, _ := cl.caches.accessCaches(w, rd, u, 0, toMem, false)
 	if g.AccessAfter == ddi.AccessCommon && w != 0 {
 		// COMMON after is every access, the compression unit's too: the
 		// clear, copy or discard that initialises the metadata of a
@@ -371,12 +364,13 @@ func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter
 	if g.SyncBefore == ddi.SyncSplit {
 		return // the end waits for its begin; recordBarrier finds which
 	}
-	w, rd := writers(g.AccessBefore, compatBefore), readers(g.AccessBefore, compatBefore)
+	w, rd := writersReaders(g.AccessBefore, compatBefore)
 	if g.AccessBefore == ddi.AccessNoAccess && tg.texture && tg.layoutBefore != ddi.LayoutUndefined {
 		// A texture barrier from NO_ACCESS (after a barrier that made a
 		// write visible to a reader sharing the writer's cache): its
 		// layout before says who may hold the data.
-		rd |= readers(compatBefore, compatBefore)
+		_, layoutReaders := clientRoles(compatBefore)
+		rd |= layoutReaders
 	}
 	u, toMem := users(g.AccessAfter, compatAfter)
 	var layoutClients clientMask

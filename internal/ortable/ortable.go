@@ -16,9 +16,9 @@ type Table [4][256]uint32
 
 // New builds the table of f, which must distribute over OR (f(0) is then
 // the value every other value includes). Tests of each table compare Of
-// with f on masks of many bits.
-func New(f func(m uint32) uint32) *Table {
-	t := new(Table)
+// with f on masks of many bits. It returns the table itself, for a
+// variable: its reads then need no pointer loaded first.
+func New(f func(m uint32) uint32) (t Table) {
 	for pos := range t {
 		for b := range t[pos] {
 			t[pos][b] = f(uint32(b) << (8 * pos))
