@@ -557,10 +557,13 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 		rec.Invalidate |= inval
 	}
 	cache := func(flush, inval cmdbuf.CacheMask, s *spans, async bool) {
-		if flush|inval == 0 {
-			return
+		switch {
+		case flush|inval == 0:
+		case len(s.r) == 1 && !s.whole: // no neighbour to join (spans.each)
+			cacheAt(flush, inval, s.r[0].lo, s.r[0].hi-s.r[0].lo, async)
+		default:
+			s.each(cl.d, func(addr, size uint64) { cacheAt(flush, inval, addr, size, async) })
 		}
-		s.each(cl.d, func(addr, size uint64) { cacheAt(flush, inval, addr, size, async) })
 	}
 	compress := func(ops []compOp, async bool) {
 		for _, op := range ops {
