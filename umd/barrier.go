@@ -24,7 +24,20 @@ import (
 //
 //go:noinline
 func (cl *CommandList) Barrier(bs []ddi.Barrier) {
-	cl.barrierCall(len(bs), func(p *plan, call, i int) bool { return cl.barrier(p, call, i, &bs[i]) })
+	if !cl.enter() {
+		return
+	}
+	defer cl.leave()
+	p, call, ok := cl.barrierCall(len(bs))
+	if !ok {
+		return
+	}
+	for i := range bs {
+		if !cl.barrier(p, call, i, &bs[i]) {
+			return
+		}
+	}
+	cl.emitPlan(p, call, len(bs))
 }
 
 // Barrier0088 implements PFND3D12DDI_BARRIER_0088, the entry point of
@@ -36,39 +49,44 @@ func (cl *CommandList) Barrier(bs []ddi.Barrier) {
 //
 //go:noinline
 func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
-	cl.barrierCall(len(bs), func(p *plan, call, i int) bool { return cl.barrier0088(p, call, i, &bs[i]) })
-}
-
-// barrierCall is one Barrier call of n barriers; add validates barrier i
-// and adds it to the plan.
-func (cl *CommandList) barrierCall(n int, add func(p *plan, call, i int) bool) {
 	if !cl.enter() {
 		return
 	}
 	defer cl.leave()
-	if !cl.open("Barrier") {
+	p, call, ok := cl.barrierCall(len(bs))
+	if !ok {
 		return
+	}
+	for i := range bs {
+		if !cl.barrier0088(p, call, i, &bs[i]) {
+			return
+		}
+	}
+	cl.emitPlan(p, call, len(bs))
+}
+
+// barrierCall begins a Barrier call of n barriers: its ordinal, and the
+// empty plan each barrier is then validated into (false: the call records
+// nothing).
+func (cl *CommandList) barrierCall(n int) (*plan, int, bool) {
+	if !cl.open("Barrier") {
+		return nil, 0, false
 	}
 	cl.commands++
 	call := cl.commands
 	if cl.rules == nil {
 		cl.fail(Message{Category: CategoryStateSetting, ID: MsgBarrierInBundle, Command: "Barrier", Call: call, Barrier: -1,
 			Rule: `a bundle cannot record barriers (000 "Barrier API Call Validation")`})
-		return
+		return nil, 0, false
 	}
 	if n == 0 {
 		cl.warn(Message{Category: CategoryStateSetting, ID: MsgZeroBarriers, Command: "Barrier", Call: call, Barrier: -1,
 			Field: "NumBarriers", Value: "0", Rule: `a Barrier call with no barriers does nothing (000 "Barrier API Call Validation")`})
-		return
+		return nil, 0, false
 	}
 	p := &cl.plan
 	p.reset()
-	for i := range n {
-		if !add(p, call, i) {
-			return
-		}
-	}
-	cl.emitPlan(p, call, n)
+	return p, call, true
 }
 
 // barrier validates one barrier and adds it to the plan.
