@@ -137,8 +137,8 @@ var clientsOfBit = func() (t [32]clientMask) {
 // clientsOf is the set of clients performing the accesses a (NO_ACCESS
 // and COMMON: none; callers expand COMMON first).
 func clientsOf(a ddi.BarrierAccess) clientMask {
-	w, r := clientRoles(a)
-	return w | r
+	v := rolesOfAccess.Of(uint32(a))
+	return clientMask((v | v>>16) & 0xffff)
 }
 
 // clientRoles are the clients performing a's write accesses and those

@@ -35,8 +35,8 @@ import (
 
 // plan accumulates one Barrier call.
 type plan struct {
-	now  planPart         // the non-split barriers
-	hold cmdbuf.StageMask // their SyncAfter stages
+	now  planPart        // the non-split barriers
+	hold ddi.BarrierSync // their SyncAfters (Stages at emission: it distributes over OR)
 
 	split      planPart // the split begins: async work, then an event
 	splitBegin bool
@@ -46,13 +46,13 @@ type plan struct {
 	ranged []rangedOp
 }
 
-// planPart is the merged work of barriers that run together: the stages
-// to drain, the caches to flush and invalidate before the compression work
-// and to flush after it, over a span, the metadata a METADATA_INIT will
-// write (every write-back cache is flushed over it first), and the
-// compression work.
+// planPart is the merged work of barriers that run together: the syncs
+// whose stages to drain, the caches to flush and invalidate before the
+// compression work and to flush after it, over a span, the metadata a
+// METADATA_INIT will write (every write-back cache is flushed over it
+// first), and the compression work.
 type planPart struct {
-	drain        cmdbuf.StageMask
+	drain        ddi.BarrierSync
 	flush, inval cmdbuf.CacheMask
 	postFlush    cmdbuf.CacheMask
 	span         spans
@@ -90,12 +90,17 @@ type spans struct {
 }
 
 func (s *spans) add(lo, hi uint64) {
-	if n := len(s.r); n > 0 && n < cap(s.r) && s.r[n-1].hi < lo { // past them all: calls often name resources in address order
-		s.r = s.r[:n+1]
-		s.r[n] = span{lo: lo, hi: hi}
+	r := s.r
+	n := len(r)
+	if n == 0 || n == cap(r) || r[n-1].hi >= lo {
+		s.insert(lo, hi)
 		return
 	}
-	s.insert(lo, hi)
+	// Past them all, with room: calls often name resources in address
+	// order.
+	r = r[:n+1]
+	r[n].lo, r[n].hi = lo, hi
+	s.r = r
 }
 
 // insert is add where the range does not go past the others, or there is
@@ -171,10 +176,10 @@ func (s *spans) each(d *Device, f func(addr, size uint64)) {
 	f(lo, hi-lo)
 }
 
-// span is a byte range of GPU memory a cache operation is limited to.
+// span is a byte range of GPU memory a cache operation is limited to; an
+// empty one stands for all of it (whole caches).
 type span struct {
 	lo, hi uint64
-	whole  bool // some barrier needs whole caches (a global barrier)
 }
 
 func (s *span) add(lo, hi uint64) {
@@ -185,10 +190,10 @@ func (s *span) add(lo, hi uint64) {
 	s.lo, s.hi = min(s.lo, lo), max(s.hi, hi)
 }
 
-// cacheRange is the CACHE packet's range: none (whole caches) if a global
-// barrier asked for it.
+// cacheRange is the CACHE packet's range: none (whole caches) for an
+// empty span.
 func (s span) cacheRange() (addr, size uint64) {
-	if s.whole || s.hi <= s.lo {
+	if s.hi <= s.lo {
 		return 0, 0
 	}
 	return s.lo, s.hi - s.lo
@@ -329,8 +334,8 @@ func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
 		// before a METADATA_INIT (errata E-LEGACY-ALIASING).
 		cl.d.aliasedMetadata(&p.now.meta)
 	}
-	p.now.drain |= Stages(g.SyncBefore)
-	p.hold |= Stages(g.SyncAfter)
+	p.now.drain |= g.SyncBefore
+	p.hold |= g.SyncAfter
 	p.now.flush |= f
 	p.now.inval |= i
 	p.now.span.whole = true
@@ -382,7 +387,7 @@ func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter
 	if g.SyncAfter == ddi.SyncSplit {
 		part, p.splitBegin = &p.split, true
 	} else {
-		p.hold |= Stages(g.SyncAfter)
+		p.hold |= g.SyncAfter
 	}
 	// From UNDEFINED into a compressed layout without DISCARD, the
 	// application's first full clear or copy initialises the metadata,
@@ -401,7 +406,7 @@ func (cl *CommandList) planAccess(p *plan, tg *target, compatBefore, compatAfter
 		// and never reach memory after them (E-NO-ACCESS-FLUSH).
 		part.meta.add(r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize)
 	}
-	part.drain |= Stages(g.SyncBefore)
+	part.drain |= g.SyncBefore
 	part.flush |= flush
 	part.inval |= inval
 	part.postFlush |= post
@@ -594,7 +599,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	// The plain barriers: cache and compression work runs on the CP after
 	// the drain; without it, the wait holds only SyncAfter's stages.
 	if now := &p.now; now.hasWork() {
-		wait(now.drain, stageMask(cmdbuf.StageCP))
+		wait(Stages(now.drain), stageMask(cmdbuf.StageCP))
 		cache(now.flush, now.inval, &now.span, false)
 		if m, ok := now.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
 			cache(m, 0, &now.meta, false)
@@ -602,7 +607,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 		compress(now.comp, false)
 		cache(now.postFlush, 0, &now.span, false)
 	} else {
-		wait(now.drain, p.hold)
+		wait(Stages(now.drain), Stages(p.hold))
 	}
 
 	// Split begins: the work runs in the background (BLIT) after their
@@ -610,7 +615,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	if s := &p.split; p.splitBegin {
 		blit := stageMask(cmdbuf.StageBlit)
 		if s.hasWork() {
-			wait(s.drain, blit)
+			wait(Stages(s.drain), blit)
 			cache(s.flush, s.inval, &s.span, true)
 			if m, ok := s.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
 				cache(m, 0, &s.meta, true)
@@ -625,7 +630,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 			}
 			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: blit})
 		} else {
-			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: s.drain})
+			words = cmdbuf.AppendEventSignal(words, cmdbuf.Event{ID: p.sEvent, Stages: Stages(s.drain)})
 		}
 	}
 	// Split ends: wait for the begin's event, holding only SyncAfter; an

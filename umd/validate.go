@@ -378,7 +378,7 @@ func (v *checker) rangedFlags(f, defined ddi.RangedBarrierFlags, typ string) boo
 // Atomic copies copy buffers, so a texture is an error.
 func (v *checker) rangedSpan(h ddi.HResource, all bool, sub func(*Resource) bool, rg ddi.Range) (*Resource, span, bool) {
 	if h == 0 {
-		return nil, span{whole: true}, true
+		return nil, span{}, true // all of memory
 	}
 	r := v.cl.lookup(h)
 	if r == nil {
