@@ -20,7 +20,11 @@ type checker struct {
 	call, index int
 }
 
-// bad records a failure and returns false.
+// bad records a failure and returns false. It is never inlined: it is
+// the failure path, and inlined it made every check's frame larger for
+// the barriers that pass.
+//
+//go:noinline
 func (v *checker) bad(id MessageID, field, value, rule string) bool {
 	v.cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "Barrier", Call: v.call, Barrier: v.index,
 		Field: field, Value: value, Rule: rule})
