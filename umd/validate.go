@@ -37,10 +37,58 @@ func (v *checker) badf(id MessageID, field, value, format string, args ...any) b
 
 // common checks what every barrier but a ranged one has: the syncs and
 // accesses, alone and together, and against the command list's queue type.
-// Each member's rules are a predicate (syncFault, accessFault), cheap
-// enough to inline, naming the first rule broken; its message is built only
-// then (sideFailed).
+// Each member's rules are a predicate (syncFault, accessFault) naming the
+// first rule broken; its message is built only then (sideFailed).
 func (v *checker) common(g ddi.GlobalBarrier) bool {
+	if !v.members(g) {
+		return false
+	}
+	if g.AccessBefore == ddi.AccessCommon {
+		v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgAccessBeforeCommon, Command: "Barrier", Call: v.call,
+			Barrier: v.index, Field: "AccessBefore", Value: "COMMON",
+			Rule: `AccessBefore COMMON means every write access and may flush every cache; name the writes instead (000 "Access Transitions")`})
+	}
+	return true
+}
+
+// members checks the four members in order: each sync alone, the split
+// pair, each access with its sync.
+func (v *checker) members(g ddi.GlobalBarrier) bool {
+	q := v.cl.rules
+	if plainMembers(g, q) {
+		// The checks below find nothing until the access-sync table.
+		return accessSyncOK(g.AccessBefore, g.SyncBefore) && accessSyncOK(g.AccessAfter, g.SyncAfter) ||
+			v.membersFailed(g)
+	}
+	return v.membersFailed(g)
+}
+
+// plainMembers says that no member breaks a rule but, perhaps, the
+// access-sync table's: the syncs and accesses are ones the queue type
+// supports (its lists hold only defined bits), neither side is split,
+// NO_ACCESS stands alone, and SYNC_NONE goes with it. Most barriers are
+// so; the others get the checks in order. TestPlainMembersBreakOnlyTheTable
+// holds it to the checks.
+func plainMembers(g ddi.GlobalBarrier, q *ddi.QueueRules) bool {
+	s, a := g.SyncBefore|g.SyncAfter, g.AccessBefore|g.AccessAfter
+	return s&^q.Syncs == 0 && s&ddi.SyncSplit == 0 && a&^q.Accesses == 0 &&
+		plainAccess(g.AccessBefore, g.SyncBefore) && plainAccess(g.AccessAfter, g.SyncAfter)
+}
+
+func plainAccess(a ddi.BarrierAccess, s ddi.BarrierSync) bool {
+	return a == ddi.AccessNoAccess || a&ddi.AccessNoAccess == 0 && s != ddi.SyncNone
+}
+
+// accessSyncOK is the access-sync table's check of a side that is not
+// split.
+func accessSyncOK(a ddi.BarrierAccess, s ddi.BarrierSync) bool {
+	ok, _ := ddi.AccessSyncOK(a, s)
+	return ok
+}
+
+// membersFailed runs the members' checks in order, reporting the first
+// that fails; it returns whether none did.
+func (v *checker) membersFailed(g ddi.GlobalBarrier) bool {
 	q := v.cl.rules
 	if f := syncFault(g.SyncBefore, q); f != faultNone {
 		return v.sideFailed(f, "SyncBefore", g.SyncBefore, 0, "")
@@ -57,11 +105,6 @@ func (v *checker) common(g ddi.GlobalBarrier) bool {
 	}
 	if f := accessFault(g.AccessAfter, g.SyncAfter, q); f != faultNone {
 		return v.sideFailed(f, "SyncAfter", g.SyncAfter, g.AccessAfter, "AccessAfter")
-	}
-	if g.AccessBefore == ddi.AccessCommon {
-		v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgAccessBeforeCommon, Command: "Barrier", Call: v.call,
-			Barrier: v.index, Field: "AccessBefore", Value: "COMMON",
-			Rule: `AccessBefore COMMON means every write access and may flush every cache; name the writes instead (000 "Access Transitions")`})
 	}
 	return true
 }

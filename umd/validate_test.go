@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
@@ -418,4 +419,52 @@ func TestZeroSliceAndPlaneCountsReadAsOne(t *testing.T) {
 	assert.Equal(t, MsgSubresourceZeroCount, b.Warnings()[0].ID)
 	assert.Equal(t, "Subresources.NumArraySlices", b.Warnings()[0].Field)
 	assert.Equal(t, "Subresources.NumPlanes", b.Warnings()[1].Field)
+}
+
+// Members plainMembers passes break no rule but, perhaps, the access-sync
+// table's, on every queue type: over random members, split, NONE,
+// NO_ACCESS, COMMON and undefined bits included, plainMembers never hides
+// a fault the ordered checks would report.
+func TestPlainMembersBreakOnlyTheTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 5))
+	syncs := []ddi.BarrierSync{ddi.SyncNone, ddi.SyncSplit, ddi.SyncAll, ddi.SyncDraw, ddi.SyncPixelShading,
+		ddi.SyncComputeShading, ddi.SyncCopy, ddi.SyncRenderTarget, ddi.SyncVideoDecode, 0x40000}
+	accesses := []ddi.BarrierAccess{ddi.AccessCommon, ddi.AccessNoAccess, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+		ddi.AccessUnorderedAccess, ddi.AccessCopyDest, ddi.AccessVideoDecodeRead, 0x40000000}
+	sync := func() ddi.BarrierSync {
+		s := syncs[rng.IntN(len(syncs))]
+		if rng.IntN(2) == 0 {
+			s |= syncs[rng.IntN(len(syncs))]
+		}
+		return s
+	}
+	access := func() ddi.BarrierAccess {
+		a := accesses[rng.IntN(len(accesses))]
+		if rng.IntN(2) == 0 {
+			a |= accesses[rng.IntN(len(accesses))]
+		}
+		return a
+	}
+	plain := 0
+	for _, q := range ddi.Queues {
+		for range 20000 {
+			g := ddi.GlobalBarrier{SyncBefore: sync(), SyncAfter: sync(), AccessBefore: access(), AccessAfter: access()}
+			if !plainMembers(g, &q) {
+				continue
+			}
+			plain++
+			require.Equal(t, faultNone, syncFault(g.SyncBefore, &q), "%+v on %s", g, q.Type)
+			require.Equal(t, faultNone, syncFault(g.SyncAfter, &q), "%+v on %s", g, q.Type)
+			require.False(t, g.SyncBefore == ddi.SyncSplit && g.SyncAfter == ddi.SyncSplit)
+			for _, side := range [][2]uint32{{uint32(g.AccessBefore), uint32(g.SyncBefore)}, {uint32(g.AccessAfter), uint32(g.SyncAfter)}} {
+				a, s := ddi.BarrierAccess(side[0]), ddi.BarrierSync(side[1])
+				want := faultNone
+				if !accessSyncOK(a, s) {
+					want = faultAccessSync
+				}
+				require.Equal(t, want, accessFault(a, s, &q), "%s with %s on %s", a, s, q.Type)
+			}
+		}
+	}
+	assert.Greater(t, plain, 1000, "plain members are common enough to test")
 }
