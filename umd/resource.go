@@ -47,8 +47,11 @@ type Resource struct {
 	allowed  ddi.BarrierAccess
 	layoutOK uint64
 	// compat is, per layout slot it may be in, compatible & allowed: the
-	// accesses a barrier's COMMON stands for.
-	compat [numLayoutSlots]ddi.BarrierAccess
+	// accesses a barrier's COMMON stands for. layoutAccess is, per layout
+	// slot, the accesses a barrier may name with the layout
+	// (layoutAccessOK).
+	compat       [numLayoutSlots]ddi.BarrierAccess
+	layoutAccess [numLayoutSlots]ddi.BarrierAccess
 	// simultaneous: a texture created ALLOW_SIMULTANEOUS_ACCESS, whose
 	// COMMON layout accepts ddi.SimultaneousCommonAccesses.
 	simultaneous bool
@@ -244,7 +247,15 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	rs.simultaneous = !r.Desc.IsBuffer() && r.Desc.IsSimultaneousAccess()
 	rs.allowed = r.AllowedAccesses(hp.Desc.Kind) &^ ddi.AccessNoAccess
 	for _, l := range ddi.AllBarrierLayouts() {
-		if slot, ok := layoutSlot(l); ok && r.CheckLayout("", l) == nil {
+		slot, ok := layoutSlot(l)
+		if !ok {
+			continue
+		}
+		rs.layoutAccess[slot], _ = ddi.CompatibleAccesses(l)
+		if rs.simultaneous && l == ddi.LayoutCommon {
+			rs.layoutAccess[slot] = ddi.SimultaneousCommonAccesses
+		}
+		if r.CheckLayout("", l) == nil {
 			rs.layoutOK |= 1 << slot
 			rs.compat[slot] = rs.compatible(l) & rs.allowed
 		}

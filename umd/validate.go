@@ -245,12 +245,12 @@ func (v *checker) texture(t *ddi.TextureBarrier, tg *target) bool {
 		return v.bad(MsgIncompatibleBarrierValues, "Flags", t.Flags.String(),
 			`has bits D3D12DDI_TEXTURE_BARRIER_0088_FLAGS_0088 does not define`)
 	}
-	var ok bool
-	if tg.slotBefore, ok = v.layout(r, "LayoutBefore", t.LayoutBefore); !ok {
-		return false
-	}
-	if tg.slotAfter, ok = v.layout(r, "LayoutAfter", t.LayoutAfter); !ok {
-		return false
+	allowed := v.cl.layouts & r.layoutOK
+	var okBefore, okAfter bool
+	tg.slotBefore, okBefore = layoutIn(t.LayoutBefore, allowed)
+	tg.slotAfter, okAfter = layoutIn(t.LayoutAfter, allowed)
+	if !okBefore || !okAfter {
+		return v.layoutsFailed(r, t)
 	}
 	switch {
 	case v.cl.typ == ddi.CommandListTypeCopy && t.LayoutBefore != t.LayoutAfter:
@@ -265,10 +265,10 @@ func (v *checker) texture(t *ddi.TextureBarrier, tg *target) bool {
 	case t.LayoutAfter == ddi.LayoutUndefined && t.LayoutBefore != ddi.LayoutUndefined && t.AccessAfter != ddi.AccessNoAccess:
 		return v.bad(MsgIncompatibleBarrierValues, "AccessAfter", t.AccessAfter.String(),
 			`with only LayoutAfter UNDEFINED, AccessAfter must be NO_ACCESS (000 "D3D12_BARRIER_LAYOUT_UNDEFINED")`)
-	case !ddi.TextureLayoutAccessOK(t.LayoutBefore, t.LayoutAfter, t.AccessBefore, r.simultaneous):
+	case !layoutAccessOK(r, tg.slotBefore, tg.slotAfter, t.AccessBefore):
 		return v.badf(MsgIncompatibleBarrierAccess, "AccessBefore", t.AccessBefore.String(),
 			`not compatible with LayoutBefore %s (000 "Layout Access Compatibility")`, t.LayoutBefore)
-	case !ddi.TextureLayoutAccessOK(t.LayoutAfter, t.LayoutBefore, t.AccessAfter, r.simultaneous):
+	case !layoutAccessOK(r, tg.slotAfter, tg.slotBefore, t.AccessAfter):
 		return v.badf(MsgIncompatibleBarrierAccess, "AccessAfter", t.AccessAfter.String(),
 			`not compatible with LayoutAfter %s (000 "Layout Access Compatibility")`, t.LayoutAfter)
 	}
@@ -309,6 +309,32 @@ func (v *checker) zeroCountWarning(field string) {
 	v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgSubresourceZeroCount, Command: "Barrier", Call: v.call,
 		Barrier: v.index, Field: field, Value: "0",
 		Rule: `read as 1, as the runtime does; name the count (errata E-SUBRESOURCE-ZERO-COUNTS)`})
+}
+
+// layoutIn is layout's check as a predicate: the layout's slot, and
+// whether it is a layout whose slot is in allowed (those the queue type
+// may use and the resource may be in).
+func layoutIn(l ddi.BarrierLayout, allowed uint64) (int, bool) {
+	slot, ok := layoutSlot(l)
+	return slot, ok && allowed&(1<<slot) != 0
+}
+
+// layoutsFailed reports the first of a texture barrier's layouts layout
+// finds wrong.
+func (v *checker) layoutsFailed(r *Resource, t *ddi.TextureBarrier) bool {
+	if _, ok := v.layout(r, "LayoutBefore", t.LayoutBefore); !ok {
+		return false
+	}
+	_, ok := v.layout(r, "LayoutAfter", t.LayoutAfter)
+	return ok
+}
+
+// layoutAccessOK is ddi.TextureLayoutAccessOK for the resource's layout
+// slots: an access member a the layout in slot allows, given the
+// barrier's other layout in other (COMMON always; anything in a barrier
+// whose layouts are both UNDEFINED).
+func layoutAccessOK(r *Resource, slot, other int, a ddi.BarrierAccess) bool {
+	return a == ddi.AccessCommon || slot == undefinedSlot && other == undefinedSlot || a&^r.layoutAccess[slot] == 0
 }
 
 // layout checks one layout member: a layout, one the queue type may use,

@@ -468,3 +468,36 @@ func TestPlainMembersBreakOnlyTheTable(t *testing.T) {
 	}
 	assert.Greater(t, plain, 1000, "plain members are common enough to test")
 }
+
+// layoutAccessOK, read from the resource's per-slot table, agrees with
+// ddi.TextureLayoutAccessOK for every pair of layouts, on a plain and on a
+// simultaneous-access texture, over single accesses, COMMON, NO_ACCESS and
+// random masks.
+func TestLayoutAccessTableIsTheRule(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	plain := e.d.resources[e.texture("T", 64, 64, rtFlags, ddi.LayoutCommon)]
+	sa := e.d.resources[e.texture("SA", 64, 64, rtFlags|ddi.ResourceFlagSimultaneousAccess, ddi.LayoutCommon)]
+	require.True(t, sa.simultaneous)
+	rng := rand.New(rand.NewPCG(29, 3))
+	accesses := []ddi.BarrierAccess{ddi.AccessCommon, ddi.AccessNoAccess}
+	for b := ddi.DefinedAccessBits; b != 0; b &= b - 1 {
+		accesses = append(accesses, b&-b)
+	}
+	for range 200 {
+		accesses = append(accesses, ddi.BarrierAccess(rng.Uint32()&rng.Uint32())&ddi.DefinedAccessBits)
+	}
+	layouts := ddi.AllBarrierLayouts()
+	for _, r := range []*Resource{plain, sa} {
+		for _, l := range layouts {
+			slot, ok := layoutSlot(l)
+			require.True(t, ok, "%s", l)
+			for _, o := range layouts {
+				other, _ := layoutSlot(o)
+				for _, a := range accesses {
+					require.Equal(t, ddi.TextureLayoutAccessOK(l, o, a, r.simultaneous), layoutAccessOK(r, slot, other, a),
+						"%s with %s beside %s, simultaneous %v", a, l, o, r.simultaneous)
+				}
+			}
+		}
+	}
+}
