@@ -23,22 +23,7 @@ import (
 // the call. A call with no barriers is a warning.
 //
 //go:noinline
-func (cl *CommandList) Barrier(bs []ddi.Barrier) {
-	if !cl.enter() {
-		return
-	}
-	defer cl.leave()
-	p, call, ok := cl.barrierCall(len(bs))
-	if !ok {
-		return
-	}
-	for i := range bs {
-		if !cl.barrier(p, call, i, &bs[i]) {
-			return
-		}
-	}
-	cl.emitPlan(p, call, len(bs))
-}
+func (cl *CommandList) Barrier(bs []ddi.Barrier) { recordBarriers(cl, bs, (*CommandList).barrier) }
 
 // Barrier0088 implements PFND3D12DDI_BARRIER_0088, the entry point of
 // drivers of the 0088 DDI, whose records are D3D12DDIARG_BARRIER_0088
@@ -49,6 +34,13 @@ func (cl *CommandList) Barrier(bs []ddi.Barrier) {
 //
 //go:noinline
 func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
+	recordBarriers(cl, bs, (*CommandList).barrier0088)
+}
+
+// recordBarriers is one Barrier call of either DDI's records: add
+// validates each into the plan in turn, and the plan is emitted once all
+// are.
+func recordBarriers[B any](cl *CommandList, bs []B, add func(cl *CommandList, p *plan, call, i int, b *B) bool) {
 	if !cl.enter() {
 		return
 	}
@@ -58,7 +50,7 @@ func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
 		return
 	}
 	for i := range bs {
-		if !cl.barrier0088(p, call, i, &bs[i]) {
+		if !add(cl, p, call, i, &bs[i]) {
 			return
 		}
 	}
