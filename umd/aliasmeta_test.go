@@ -55,7 +55,7 @@ func metaOf(r *Resource) span {
 	return span{lo: r.Addr + r.DataSize, hi: r.Addr + r.DataSize + r.MetaSize}
 }
 
-// firstAtOrAfter, looking on from a lower bound, finds what a binary search
+// firstAtOrAfter, searching on from a lower bound, finds what a binary search
 // of every resource finds, for every address and every valid start:
 // resources sharing an address, addresses between and past them.
 func TestFirstAtOrAfter(t *testing.T) {

@@ -317,6 +317,7 @@ const labelSize = 48 + 2 + 20
 // appendMarker appends the MARKER of the current command (cl.commands,
 // counted when the command began) to words.
 func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
+	command = command[:min(len(command), labelSize-2-20)]
 	cl.decimal()
 	if command != cl.labelName || cl.labelAt+len(command)+2 != cl.numberAt {
 		at := cl.numberAt - 2 - len(command)

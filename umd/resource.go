@@ -478,8 +478,9 @@ func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags 
 // indexAdd and indexRemove keep the resources' address index (rmu held
 // for writing): sorted by address, their start addresses beside them (a
 // search reads those alone), with the furthest end of each prefix, so that
-// holdsOther is a search. Creation and destruction pay for it (a shift and
-// the prefix ends from the change on), not the barriers that ask.
+// joining a call's cache ranges (spans.each) is a search. Creation and
+// destruction pay for it (a shift and the prefix ends from the change on),
+// not the barriers that ask.
 func (d *Device) indexAdd(r *Resource) {
 	i, _ := slices.BinarySearchFunc(d.byAddr, r.Addr, byAddr)
 	d.byAddr = slices.Insert(d.byAddr, i, r)
@@ -549,16 +550,8 @@ func (d *Device) reachesInto(lo, hi uint64, i int) bool {
 }
 
 // firstAtOrAfter is the index of the first resource that starts at or
-// after a, given that those before index from start below it. A call's
-// gaps rise and its resources are often neighbours, so it looks at the
-// next few first, and searches the rest only past them.
+// after a, given that those before index from start below it.
 func (d *Device) firstAtOrAfter(a uint64, from int) int {
-	starts := d.starts
-	for end := min(from+4, len(starts)); from < end; from++ {
-		if starts[from] >= a {
-			return from
-		}
-	}
-	i, _ := slices.BinarySearch(starts[from:], a)
+	i, _ := slices.BinarySearch(d.starts[from:], a)
 	return from + i
 }

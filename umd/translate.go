@@ -240,7 +240,7 @@ func (w *planPart) reset() {
 	w.comp = w.comp[:0]
 }
 
-// writers are the clients whose writes a barrier's AccessBefore names
+// writersReaders are the clients whose writes a barrier's AccessBefore names
 // (none for NO_ACCESS), readers those of its other accesses; compat is
 // what COMMON stands for.
 func writersReaders(a, compat ddi.BarrierAccess) (writers, readers clientMask) {
