@@ -87,6 +87,19 @@ func TestFirstAtOrAfter(t *testing.T) {
 // aliasing included, with resources removed from the index as they are
 // destroyed.
 func TestSpanJoinsFollowTheResources(t *testing.T) {
+	// A texture whose metadata ends exactly where a range ends holds
+	// nothing in the gap after it, though a resource before it reaches
+	// past (the one the range names): the ranges join.
+	d := &Device{}
+	d.indexAdd(&Resource{Addr: 0, DataSize: 512, MetaSize: 1024})
+	d.indexAdd(&Resource{Addr: 0, DataSize: 4096})
+	s := spans{}
+	s.add(1024, 1536)
+	s.add(2048, 2304)
+	var joined [][2]uint64
+	s.each(d, func(addr, size uint64) { joined = append(joined, [2]uint64{addr, size}) })
+	require.Equal(t, [][2]uint64{{1024, 2304 - 1024}}, joined)
+
 	rng := rand.New(rand.NewPCG(17, 2))
 	for round := range 300 {
 		d := &Device{}
