@@ -90,23 +90,7 @@ type spans struct {
 }
 
 func (s *spans) add(lo, hi uint64) {
-	r := s.r
-	n := len(r)
-	if n == 0 || n == cap(r) || r[n-1].hi >= lo {
-		s.insert(lo, hi)
-		return
-	}
-	// Past them all, with room: calls often name resources in address
-	// order.
-	r = r[:n+1]
-	r[n].lo, r[n].hi = lo, hi
-	s.r = r
-}
-
-// insert is add where the range does not go past the others, or there is
-// no room.
-func (s *spans) insert(lo, hi uint64) {
-	if n := len(s.r); n == 0 || s.r[n-1].hi < lo {
+	if n := len(s.r); n == 0 || s.r[n-1].hi < lo { // past them all: calls often name resources in address order
 		s.r = append(s.r, span{lo: lo, hi: hi})
 		return
 	}
@@ -145,10 +129,6 @@ func (s *spans) covers(lo, hi uint64) bool {
 func (s *spans) each(d *Device, f func(addr, size uint64)) {
 	if s.whole || len(s.r) == 0 {
 		f(0, 0)
-		return
-	}
-	if len(s.r) == 1 { // no neighbour to join, no index to read
-		f(s.r[0].lo, s.r[0].hi-s.r[0].lo)
 		return
 	}
 	d.rmu.RLock()
@@ -564,7 +544,7 @@ func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	cache := func(flush, inval cmdbuf.CacheMask, s *spans, async bool) {
 		switch {
 		case flush|inval == 0:
-		case len(s.r) == 1 && !s.whole: // no neighbour to join (spans.each)
+		case len(s.r) == 1 && !s.whole: // no neighbour to join: no walk of the address index (spans.each)
 			cacheAt(flush, inval, s.r[0].lo, s.r[0].hi-s.r[0].lo, async)
 		default:
 			s.each(cl.d, func(addr, size uint64) { cacheAt(flush, inval, addr, size, async) })

@@ -322,11 +322,7 @@ func layoutIn(l ddi.BarrierLayout, allowed uint64) (int, bool) {
 // layoutsFailed reports the first of a texture barrier's layouts layout
 // finds wrong.
 func (v *checker) layoutsFailed(r *Resource, t *ddi.TextureBarrier) bool {
-	if _, ok := v.layout(r, "LayoutBefore", t.LayoutBefore); !ok {
-		return false
-	}
-	_, ok := v.layout(r, "LayoutAfter", t.LayoutAfter)
-	return ok
+	return v.layout(r, "LayoutBefore", t.LayoutBefore) && v.layout(r, "LayoutAfter", t.LayoutAfter)
 }
 
 // layoutAccessOK is ddi.TextureLayoutAccessOK for the resource's layout
@@ -338,20 +334,20 @@ func layoutAccessOK(r *Resource, slot, other int, a ddi.BarrierAccess) bool {
 }
 
 // layout checks one layout member: a layout, one the queue type may use,
-// one the resource may be in. It returns the layout's slot.
-func (v *checker) layout(r *Resource, field string, l ddi.BarrierLayout) (int, bool) {
+// one the resource may be in.
+func (v *checker) layout(r *Resource, field string, l ddi.BarrierLayout) bool {
 	slot, ok := layoutSlot(l)
 	switch {
 	case !ok:
-		return 0, v.bad(MsgUnsupportedBarrierLayout, field, l.String(),
+		return v.bad(MsgUnsupportedBarrierLayout, field, l.String(),
 			`not a D3D12DDI_BARRIER_LAYOUT (000 "Legacy layouts": invalid layout values remove the command list)`)
 	case v.cl.layouts&(1<<slot) == 0:
-		return 0, v.badf(MsgIncompatibleBarrierLayout, field, l.String(),
+		return v.badf(MsgIncompatibleBarrierLayout, field, l.String(),
 			`not a layout a %s command list may use (000 "Command Queue Layout Compatibility", errata E-QUEUE-LAYOUTS)`, v.cl.typ)
 	case r.layoutOK&(1<<slot) == 0:
-		return 0, v.fromResource(MsgIncompatibleBarrierLayout, r.Desc.CheckLayout(field, l))
+		return v.fromResource(MsgIncompatibleBarrierLayout, r.Desc.CheckLayout(field, l))
 	}
-	return slot, true
+	return true
 }
 
 // buffer validates a buffer barrier into tg.
