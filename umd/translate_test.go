@@ -372,3 +372,100 @@ func TestTrackingOfPartsAndWholes(t *testing.T) {
 	require.ErrorAs(t, cl.Err(), &m, "mip 0 is RENDER_TARGET")
 	assert.Equal(t, "LayoutBefore", m.Field)
 }
+
+// A barrier's cache work is its list's engine's: the same call recorded on
+// lists of each type that can record it flushes and invalidates what that
+// engine's paths need (the profile's own per-pair answers, joined over the
+// call's barriers): on discrete a video engine writes back its VIDEO cache,
+// which the direct engine's paths do not have. The lists, each submission
+// on its own queue after the last one's fence, leave their buffers as the
+// reference has them. Each call runs twice on its list, across a reset, so
+// the second meets tracks the first left.
+func TestCacheWorkFollowsEachListsEngine(t *testing.T) {
+	mask := func(cs []cmdbuf.Cache) (m cmdbuf.CacheMask) {
+		for _, c := range cs {
+			m |= c.Mask()
+		}
+		return m
+	}
+	type pair struct{ writer, user cmdbuf.Client }
+	for _, name := range hwmodel.ProfileNames() {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, name, Options{})
+			p := e.d.Profile()
+			var writeBack cmdbuf.CacheMask
+			for _, s := range p.Caches {
+				if !s.ReadOnly {
+					writeBack |= s.Kind.Mask()
+				}
+			}
+			f := e.d.CreateFence()
+			fenced := uint64(0)
+			var all []ddi.HResource
+			// record records calls on a list of type typ twice, across a
+			// reset, and checks the call's cache work against pairs (toMem:
+			// users NO_ACCESS), then runs the list on a queue of its type.
+			record := func(typ ddi.CommandListType, calls func(cl *CommandList), pairs []pair, toMem bool) {
+				cl := e.list(typ)
+				for round := range 2 {
+					if round == 1 {
+						require.NoError(t, cl.Reset())
+					}
+					calls(cl)
+					require.NoError(t, cl.Err())
+				}
+				eng := queueEngines[typ]
+				var flush, inval cmdbuf.CacheMask
+				for _, pr := range pairs {
+					if toMem {
+						common := ^cmdbuf.CacheMask(0)
+						for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+							common &= mask(p.Path(eng, c))
+						}
+						flush |= mask(p.Path(eng, pr.writer)) &^ common
+						continue
+					}
+					flush |= mask(p.CachesBetween(eng, pr.writer, eng, pr.user))
+					inval |= mask(p.StaleBetween(eng, pr.writer, eng, pr.user))
+				}
+				flush |= inval & writeBack
+				recs := cl.Records()
+				require.Len(t, recs, 1)
+				assert.Equal(t, flush, recs[0].Flush, "%s list flushes", typ)
+				assert.Equal(t, inval, recs[0].Invalidate, "%s list invalidates", typ)
+				require.NoError(t, cl.Close())
+				q, err := e.d.CreateQueue(typ)
+				require.NoError(t, err)
+				if fenced > 0 {
+					require.NoError(t, q.Wait(f, fenced))
+				}
+				require.NoError(t, q.ExecuteCommandLists(cl))
+				fenced++
+				require.NoError(t, q.Signal(f, fenced))
+			}
+			st, ld := cmdbuf.ClientShaderStore, cmdbuf.ClientShaderLoad
+			for _, typ := range []ddi.CommandListType{ddi.CommandListTypeDirect, ddi.CommandListTypeCompute} {
+				u := e.buffer("U", 16384, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+				w := e.buffer("W", 16384, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+				out := e.buffer("OUT", 16384, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+				all = append(all, u, w, out)
+				record(typ, func(cl *CommandList) {
+					cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeBuffer(u), WholeBuffer(w)}}})
+					cl.Barrier([]ddi.Barrier{
+						buf(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessShaderResource, u),
+						buf(ddi.SyncComputeShading, ddi.SyncComputeShading, ddi.AccessUnorderedAccess, ddi.AccessUnorderedAccess, w),
+					})
+					cl.Dispatch(Dispatch{Shader: Shader{ShaderResources: []View{WholeBuffer(u)}, UnorderedAccess: []View{WholeBuffer(w), WholeBuffer(out)}}})
+				}, []pair{{st, ld}, {st, st}}, false)
+			}
+			v := e.buffer("V", 16384, 0, resource.HeapDefault)
+			all = append(all, v)
+			record(ddi.CommandListTypeVideoDecode, func(cl *CommandList) {
+				cl.Barrier([]ddi.Barrier{buf(ddi.SyncVideoDecode, ddi.SyncNone, ddi.AccessVideoDecodeWrite, ddi.AccessNoAccess, v)})
+			}, []pair{{cmdbuf.ClientVideo, 0}}, true)
+			require.NoError(t, e.d.WaitIdle())
+			require.Empty(t, e.d.Machine().Faults())
+			e.clean(all...)
+		})
+	}
+}
