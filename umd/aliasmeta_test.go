@@ -97,7 +97,7 @@ func TestSpanJoinsFollowTheResources(t *testing.T) {
 	s.add(1024, 1536)
 	s.add(2048, 2304)
 	var joined [][2]uint64
-	s.each(d, func(addr, size uint64) { joined = append(joined, [2]uint64{addr, size}) })
+	s.each(&d.addrIndex, func(addr, size uint64) { joined = append(joined, [2]uint64{addr, size}) })
 	require.Equal(t, [][2]uint64{{1024, 2304 - 1024}}, joined)
 
 	rng := rand.New(rand.NewPCG(17, 2))
@@ -139,7 +139,7 @@ func TestSpanJoinsFollowTheResources(t *testing.T) {
 		}
 		want = append(want, [2]uint64{cur.lo, cur.hi - cur.lo})
 		var got [][2]uint64
-		s.each(d, func(addr, size uint64) { got = append(got, [2]uint64{addr, size}) })
+		s.each(&d.addrIndex, func(addr, size uint64) { got = append(got, [2]uint64{addr, size}) })
 		require.Equal(t, want, got, "round %d", round)
 	}
 }

@@ -94,7 +94,7 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 			return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
 				`a global barrier cannot be split (000 "D3D12_BARRIER_TYPE")`)
 		}
-		cl.planGlobal(p, g)
+		planGlobal(cl.caches, cl.d.memory(), p, g)
 	case ddi.BarrierTypeTexture:
 		var tg target
 		if !v.texture(b.Texture(), &tg) {
@@ -113,7 +113,7 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 		if !ok {
 			return false
 		}
-		cl.planRanged(p, rg.Flags, s)
+		planRanged(p, rg.Flags, s)
 	default:
 		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
 			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
@@ -171,7 +171,7 @@ func (tg *target) selectionRange() (lo, hi uint64) {
 // resource is one region.
 func compressionOps(ops []compOp, tg *target, work compressionWork) []compOp {
 	if tg.whole {
-		return append(ops, compOp{res: tg.r, work: work, offset: 0, size: tg.r.DataSize})
+		return append(ops, compOp{handle: tg.r.Handle, surface: tg.r.Surface, work: work, offset: 0, size: tg.r.DataSize})
 	}
 	return tg.selectionOps(ops, work)
 }
@@ -179,7 +179,9 @@ func compressionOps(ops []compOp, tg *target, work compressionWork) []compOp {
 // selectionOps is compressionOps for some of a texture's subresources.
 func (tg *target) selectionOps(ops []compOp, work compressionWork) []compOp {
 	r, sel := tg.r, &tg.sel
-	f := func(off, size uint64) { ops = append(ops, compOp{res: r, work: work, offset: off, size: size}) }
+	f := func(off, size uint64) {
+		ops = append(ops, compOp{handle: r.Handle, surface: r.Surface, work: work, offset: off, size: size})
+	}
 	var lo, hi uint64
 	prev := int64(-2)
 	sel.Each(func(sub uint32) {

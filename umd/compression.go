@@ -123,14 +123,14 @@ const (
 	workInitDiscard                 // METADATA_INIT, plain, the contents discarded
 )
 
-// transitionWork decides the compression work of one texture barrier on a
-// surface (see the table above), from the slots of its layouts.
-func (r *Resource) transitionWork(before, after int, discard bool) compressionWork {
-	if r.Surface == 0 || after == undefinedSlot || before == after {
+// transitionWork decides the compression work of one texture barrier (see
+// the table above): surface says the texture is a compression surface, cb
+// and ca that its layouts before and after keep it compressed.
+func transitionWork(surface bool, before, after ddi.BarrierLayout, cb, ca, discard bool) compressionWork {
+	if !surface || after == ddi.LayoutUndefined || before == after {
 		return workNone
 	}
-	ca := r.compressed[after]
-	if before == undefinedSlot {
+	if before == ddi.LayoutUndefined {
 		switch {
 		case !ca:
 			return workInitDiscard
@@ -139,7 +139,6 @@ func (r *Resource) transitionWork(before, after int, discard bool) compressionWo
 		}
 		return workNone
 	}
-	cb := r.compressed[before]
 	switch {
 	case cb && !ca:
 		return workDecompress

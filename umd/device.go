@@ -43,11 +43,8 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
-	// byAddr, starts and maxEnd index the resources by address
-	// (indexAdd).
-	byAddr []*Resource
-	starts []uint64
-	maxEnd []uint64
+	// addrIndex indexes the resources by address (indexAdd).
+	addrIndex
 	// gone names the resources and heaps destroyed, by handle, so using
 	// one is an error that names it (destroy.go).
 	gone    map[uint64]string

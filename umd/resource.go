@@ -475,13 +475,23 @@ func (d *Device) CheckResourceAllocationInfo(res *ddi.CreateResource0088, flags 
 	return info, nil
 }
 
+// addrIndex is resources by address: byAddr sorted by address, starts
+// their start addresses, maxEnd the furthest end of each prefix. The
+// device keeps one of its resources; a translation request's residents
+// make one of theirs (Reference), so both join cache ranges by one rule.
+type addrIndex struct {
+	byAddr []*Resource
+	starts []uint64
+	maxEnd []uint64
+}
+
 // indexAdd and indexRemove keep the resources' address index (rmu held
 // for writing): sorted by address, their start addresses beside them (a
 // search reads those alone), with the furthest end of each prefix, so that
 // joining a call's cache ranges (spans.each) is a search. Creation and
 // destruction pay for it (a shift and the prefix ends from the change on),
 // not the barriers that ask.
-func (d *Device) indexAdd(r *Resource) {
+func (d *addrIndex) indexAdd(r *Resource) {
 	i, _ := slices.BinarySearchFunc(d.byAddr, r.Addr, byAddr)
 	d.byAddr = slices.Insert(d.byAddr, i, r)
 	d.starts = slices.Insert(d.starts, i, r.Addr)
@@ -489,7 +499,7 @@ func (d *Device) indexAdd(r *Resource) {
 	d.indexEnds(i)
 }
 
-func (d *Device) indexRemove(r *Resource) {
+func (d *addrIndex) indexRemove(r *Resource) {
 	if i := slices.Index(d.byAddr, r); i >= 0 {
 		d.byAddr = slices.Delete(d.byAddr, i, i+1)
 		d.starts = slices.Delete(d.starts, i, i+1)
@@ -499,7 +509,7 @@ func (d *Device) indexRemove(r *Resource) {
 }
 
 // indexEnds recomputes the prefix ends from i on.
-func (d *Device) indexEnds(i int) {
+func (d *addrIndex) indexEnds(i int) {
 	end := uint64(0)
 	if i > 0 {
 		end = d.maxEnd[i-1]
@@ -518,9 +528,12 @@ func byAddr(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
 // reaches past the metadata's start, or one that starts after the surface
 // and before the metadata's end (the index keeps resources by address,
 // with each prefix's furthest end).
-func (d *Device) aliasedMetadata(s *spans) {
-	d.rmu.RLock()
-	defer d.rmu.RUnlock()
+func (d *Device) aliasedMetadata(s *spans) { d.memory().aliasedMetadata(s) }
+
+// memory is the device's resources as translation sees them.
+func (d *Device) memory() memory { return memory{&d.addrIndex, &d.rmu} }
+
+func (d *addrIndex) aliasedMetadata(s *spans) {
 	for i, r := range d.byAddr {
 		if r.MetaSize == 0 {
 			continue
@@ -538,7 +551,7 @@ func (d *Device) aliasedMetadata(s *spans) {
 // texture's metadata follows its data: it is the same resource's). The
 // caller holds rmu for reading; the furthest end of each prefix of the
 // index says where to stop looking.
-func (d *Device) reachesInto(lo, hi uint64, i int) bool {
+func (d *addrIndex) reachesInto(lo, hi uint64, i int) bool {
 	for k := i - 1; k >= 0 && d.maxEnd[k] > hi; k-- {
 		r := d.byAddr[k]
 		named := lo < r.Addr+r.DataSize
@@ -551,7 +564,7 @@ func (d *Device) reachesInto(lo, hi uint64, i int) bool {
 
 // firstAtOrAfter is the index of the first resource that starts at or
 // after a, given that those before index from start below it.
-func (d *Device) firstAtOrAfter(a uint64, from int) int {
+func (d *addrIndex) firstAtOrAfter(a uint64, from int) int {
 	i, _ := slices.BinarySearch(d.starts[from:], a)
 	return from + i
 }

@@ -208,19 +208,19 @@ func TestSpansMergeOnlyWhatTheyName(t *testing.T) {
 	s = spans{}
 	s.add(a.Addr, a.Addr+4096)
 	s.add(c.Addr, c.Addr+4096)
-	s.each(d, collect)
+	s.each(&d.addrIndex, collect)
 	assert.Equal(t, [][2]uint64{{a.Addr, 4096}, {c.Addr, 4096}}, got, "B lies between A and C")
 
 	got = nil
 	s = spans{}
 	s.add(a.Addr, a.Addr+4096)
 	s.add(b.Addr, b.Addr+4096)
-	s.each(d, collect)
+	s.each(&d.addrIndex, collect)
 	assert.Equal(t, [][2]uint64{{a.Addr, b.Addr + 4096 - a.Addr}}, got, "nothing lies between A and B")
 
 	got = nil
 	s = spans{whole: true}
-	s.each(d, collect)
+	s.each(&d.addrIndex, collect)
 	assert.Equal(t, [][2]uint64{{0, 0}}, got)
 }
 
