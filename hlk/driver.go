@@ -9,6 +9,7 @@ import (
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
 	"github.com/ebref/ebref/umd"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // A Driver is what the suites run against: a user-mode driver that records
@@ -118,13 +119,25 @@ type CommandList interface {
 // Reference is ebref's own driver, package umd.
 var Reference Driver = refDriver{}
 
-type refDriver struct{}
+// WithTranslator is ebref's driver with every Barrier call translated by
+// t instead (umd.Options.Translator, docs/translators.md): ebref validates,
+// tracks, records the work and judges; t's packets are what is judged.
+// The faults apply to t's replies.
+func WithTranslator(t translator.Opener) Driver { return refDriver{xl: t} }
 
-func (refDriver) Name() string     { return "ebref umd" }
+type refDriver struct{ xl translator.Opener }
+
+func (d refDriver) Name() string {
+	if d.xl != nil {
+		return "ebref umd, translator " + d.xl.Name()
+	}
+	return "ebref umd"
+}
+
 func (refDriver) Faults() []string { return umd.FaultNames() }
 
-func (refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
-	opts := umd.Options{Debug: o.Debug, Context: o.Context}
+func (rd refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
+	opts := umd.Options{Debug: o.Debug, Context: o.Context, Translator: rd.xl}
 	if o.Fault != "" {
 		f, err := umd.FaultByName(o.Fault)
 		if err != nil {

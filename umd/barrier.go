@@ -1,7 +1,10 @@
 package umd
 
 import (
+	"unsafe"
+
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Barrier implements PFND3D12DDI_BARRIER_0094 (000 "PFND3D12DDI_BARRIER",
@@ -49,10 +52,21 @@ func recordBarriers[B any](cl *CommandList, bs []B, add func(cl *CommandList, p 
 	if !ok {
 		return
 	}
+	if cl.xreq != nil {
+		cl.xreq.Facts, cl.xreq.Regions = cl.xreq.Facts[:0], cl.xreq.Regions[:0]
+	}
 	for i := range bs {
 		if !add(cl, p, call, i, &bs[i]) {
 			return
 		}
+	}
+	if cl.xreq != nil {
+		entry, size := translator.Entry0094, unsafe.Sizeof(bs[0])
+		if size == uintptr(ddi.Barrier0088Size) {
+			entry = translator.Entry0088
+		}
+		cl.translateVia(p, call, entry, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(bs))), len(bs)*int(size)))
+		return
 	}
 	cl.emitPlan(p, call, len(bs))
 }
@@ -95,25 +109,37 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 				`a global barrier cannot be split (000 "D3D12_BARRIER_TYPE")`)
 		}
 		planGlobal(cl.caches, cl.d.memory(), p, g)
+		if cl.xreq != nil {
+			cl.addFact(p, nil, nil, span{})
+		}
 	case ddi.BarrierTypeTexture:
 		var tg target
 		if !v.texture(b.Texture(), &tg) {
 			return false
 		}
 		cl.planTexture(p, &tg)
+		if cl.xreq != nil {
+			cl.addFact(p, &tg, tg.r, span{})
+		}
 	case ddi.BarrierTypeBuffer:
 		var tg target
 		if !v.buffer(b.Buffer(), &tg) {
 			return false
 		}
 		cl.planBuffer(p, &tg)
+		if cl.xreq != nil {
+			cl.addFact(p, &tg, tg.r, span{})
+		}
 	case ddi.BarrierTypeRanged:
 		rg := b.Ranged()
-		s, ok := v.ranged(rg)
+		r, s, ok := v.ranged(rg)
 		if !ok {
 			return false
 		}
 		planRanged(p, rg.Flags, s)
+		if cl.xreq != nil {
+			cl.addFact(p, nil, r, s)
+		}
 	default:
 		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
 			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
@@ -140,6 +166,9 @@ func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) boo
 		return false
 	}
 	cl.planRangedWithSync(p, &tg, s)
+	if cl.xreq != nil {
+		cl.addFact(p, &tg, tg.r, s)
+	}
 	return true
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // CommandList is a command list being recorded: work and barriers become
@@ -22,6 +23,12 @@ type CommandList struct {
 	flags  ddi.CommandListFlags
 	engine hwmodel.EngineKind
 	caches *cacheTable     // the engine's (Device.caches)
+	// xreq is the request a Barrier call builds for the device's
+	// translator (nil without one: seam.go), xops its scratch, and xerr
+	// the translator's failure, which stops recording.
+	xreq *translator.Request
+	xops []compOp
+	xerr error
 	rules  *ddi.QueueRules // nil for bundles
 	// layouts has a bit per layout slot a barrier on this list may name.
 	layouts uint64
@@ -124,6 +131,9 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 		}
 	}
 	cl.caches = &d.caches[cl.engine]
+	if d.xl != nil {
+		cl.xreq = &translator.Request{}
+	}
 	return cl, nil
 }
 
@@ -166,6 +176,9 @@ func (cl *CommandList) Close() error {
 			Command: "Close", Call: -1, Barrier: -1, Rule: "the command list is already closed"}
 	}
 	cl.closed = true
+	if cl.xerr != nil {
+		return cl.xerr
+	}
 	if cl.err != nil {
 		return cl.err
 	}
@@ -205,7 +218,7 @@ func (cl *CommandList) Reset() error {
 	} else {
 		cl.buf.Reset()
 	}
-	cl.closed, cl.err = false, nil
+	cl.closed, cl.err, cl.xerr = false, nil, nil
 	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
 	cl.commands = 0
@@ -220,6 +233,9 @@ func (cl *CommandList) Reset() error {
 
 // Err is the error that stopped recording, if any.
 func (cl *CommandList) Err() error {
+	if cl.xerr != nil {
+		return cl.xerr
+	}
 	if cl.err == nil {
 		if cl.concurrent.Load() {
 			return errConcurrent
@@ -254,7 +270,7 @@ func (cl *CommandList) open(command string) bool {
 			Call: -1, Barrier: -1, Rule: "the command list was destroyed (DestroyCommandList)"}
 		return false
 	}
-	if cl.err != nil {
+	if cl.err != nil || cl.xerr != nil {
 		return false
 	}
 	if cl.closed {

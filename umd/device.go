@@ -12,6 +12,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Options configure a device.
@@ -29,6 +30,11 @@ type Options struct {
 	// bounded amount of work once it is done, returns its error, and the
 	// device is finished (a run that timed out frees its CPU and memory).
 	Context context.Context
+	// Translator, if set, translates every Barrier call in place of the
+	// reference's own translation (seam.go, docs/translators.md): ebref
+	// validates, tracks and records everything else, and judges its
+	// packets.
+	Translator translator.Opener
 }
 
 // Device is ebref's driver opened on a hardware profile: the device DDIs,
@@ -43,6 +49,9 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
+	// xl translates Barrier calls when Options.Translator is set.
+	xl     translator.Translator
+	xlName string
 	// addrIndex indexes the resources by address (indexAdd).
 	addrIndex
 	// gone names the resources and heaps destroyed, by handle, so using
@@ -153,6 +162,12 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 		gone: map[uint64]string{}}
 	for e := range d.caches {
 		d.caches[e] = newCacheTable(p, hwmodel.EngineKind(e))
+	}
+	if o := opts.Translator; o != nil {
+		if d.xl, err = o.Open(p); err != nil {
+			return nil, fmt.Errorf("umd: opening translator %s on %s: %w", o.Name(), p.Name, err)
+		}
+		d.xlName = o.Name()
 	}
 	return d, nil
 }

@@ -531,7 +531,7 @@ func byAddr(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
 func (d *Device) aliasedMetadata(s *spans) { d.memory().aliasedMetadata(s) }
 
 // memory is the device's resources as translation sees them.
-func (d *Device) memory() memory { return memory{&d.addrIndex, &d.rmu} }
+func (d *Device) memory() memory { return memory{ix: &d.addrIndex, mu: &d.rmu} }
 
 func (d *addrIndex) aliasedMetadata(s *spans) {
 	for i, r := range d.byAddr {

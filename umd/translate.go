@@ -7,6 +7,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Translation. Each barrier field is derived independently and the
@@ -163,15 +164,22 @@ func (s *spans) each(d *addrIndex, f func(addr, size uint64)) {
 type memory struct {
 	ix *addrIndex
 	mu *sync.RWMutex // nil: nothing else changes ix
+	// aliased are a request's AliasedMeta (ebref found them on the
+	// device, which the translator does not see whole).
+	aliased []translator.Range
 }
 
 // aliasedMetadata adds to s the metadata of every surface whose metadata
 // another resource's memory may overlap.
 func (m memory) aliasedMetadata(s *spans) {
-	if m.mu != nil {
-		m.mu.RLock()
-		defer m.mu.RUnlock()
+	if m.mu == nil {
+		for _, r := range m.aliased {
+			s.add(r.Lo, r.Hi)
+		}
+		return
 	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	m.ix.aliasedMetadata(s)
 }
 

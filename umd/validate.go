@@ -368,22 +368,21 @@ func (v *checker) buffer(x *ddi.BufferBarrier, tg *target) bool {
 // ACQUIRE before an atomic copy or the RELEASE after it (neither: both;
 // errata E-RANGED-FLAGS), over the bytes rangedSpan finds. It returns those
 // bytes.
-func (v *checker) ranged(rg *ddi.RangedBarrier) (span, bool) {
+func (v *checker) ranged(rg *ddi.RangedBarrier) (*Resource, span, bool) {
 	if !v.rangedFlags(rg.Flags, ddi.DefinedRangedBarrierFlags0094, "D3D12DDI_RANGED_BARRIER_FLAGS_0094") {
-		return span{}, false
+		return nil, span{}, false
 	}
 	if rg.Flags&ddi.RangedBarrierFlagAcquire != 0 && rg.Flags&ddi.RangedBarrierFlagRelease != 0 {
-		return span{}, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
+		return nil, span{}, v.bad(MsgIncompatibleBarrierValues, "Flags", rg.Flags.String(),
 			`ACQUIRE (before the copy) and RELEASE (after it) are two barriers (000 "D3D12DDI_RANGE_BARRIER_FLAGS_0094", errata E-RANGED-FLAGS)`)
 	}
-	_, s, ok := v.rangedSpan(rg.Resource, rg.Subresource == ddi.AllSubresourcesIndex, func(*Resource) bool {
+	return v.rangedSpan(rg.Resource, rg.Subresource == ddi.AllSubresourcesIndex, func(*Resource) bool {
 		if rg.Subresource != 0 {
 			return v.badf(MsgOutOfBoundsBarrierSubresource, "Subresource", fmt.Sprint(rg.Subresource),
 				`a buffer's only subresource is 0; 0x%x names all of it (d3d12umddi.h, errata E-RANGED-SUBRESOURCE)`, uint32(ddi.AllSubresourcesIndex))
 		}
 		return true
 	}, rg.Range)
-	return s, ok
 }
 
 // rangedWithSync validates a 0088 ranged barrier: the syncs and accesses as

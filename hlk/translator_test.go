@@ -1,0 +1,64 @@
+package hlk
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
+	"github.com/ebref/ebref/umd/translator"
+)
+
+// TestReferenceThroughTheSeam: the reference translation fed from the
+// seam's requests alone (umd.Reference) records, case for case, the
+// packets the driver records by itself: what the request carries is
+// enough to translate every call of the default suites.
+func TestReferenceThroughTheSeam(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default suites twice")
+	}
+	suites := defaultSuites(t)
+	in, err := Execute(context.Background(), Config{Suites: suites, AnyCost: true})
+	require.NoError(t, err)
+	var calls atomic.Int64
+	via, err := Execute(context.Background(), Config{Suites: suites, AnyCost: true, Driver: WithTranslator(counting{umd.ReferenceOpener{}, &calls})})
+	require.NoError(t, err)
+	assert.Greater(t, calls.Load(), int64(30000), "Barrier calls the translator was asked")
+	require.Len(t, via.Cases, len(in.Cases))
+	differ := 0
+	for i := range in.Cases {
+		a, b := &in.Cases[i], &via.Cases[i]
+		require.Equal(t, a.Path()+" on "+a.Profile, b.Path()+" on "+b.Profile)
+		if a.Status != b.Status || a.Packets != b.Packets {
+			if differ++; differ <= 5 {
+				t.Errorf("%s on %s: %s %s in process, %s %s through the seam %v", a.Path(), a.Profile, a.Status, a.Packets, b.Status, b.Packets, b.Messages)
+			}
+		}
+	}
+	assert.Zero(t, differ, "cases whose packets differ")
+}
+
+// counting counts the calls its translators translate.
+type counting struct {
+	translator.Opener
+	n *atomic.Int64
+}
+
+func (c counting) Open(p *hwmodel.Profile) (translator.Translator, error) {
+	t, err := c.Opener.Open(p)
+	return countingT{t, c.n}, err
+}
+
+type countingT struct {
+	translator.Translator
+	n *atomic.Int64
+}
+
+func (c countingT) Translate(req *translator.Request, dst []uint32) ([]uint32, error) {
+	c.n.Add(1)
+	return c.Translator.Translate(req, dst)
+}

@@ -1,0 +1,115 @@
+package translator
+
+import (
+	"fmt"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+)
+
+// Allowed reports whether a translator may emit op: the synchronisation
+// packets and NOP. Work, markers, fences, chains and calls are ebref's.
+func Allowed(op cmdbuf.Opcode) bool {
+	switch op {
+	case cmdbuf.OpWait, cmdbuf.OpCache, cmdbuf.OpDecompress, cmdbuf.OpMetadataInit,
+		cmdbuf.OpEventSignal, cmdbuf.OpEventWait, cmdbuf.OpNop:
+		return true
+	}
+	return false
+}
+
+// ReplyError is a reply that is not a valid translation of its request:
+// the dword offset of the packet at fault and what is wrong.
+type ReplyError struct {
+	Dword int
+	Msg   string
+}
+
+func (e *ReplyError) Error() string { return fmt.Sprintf("dword %d: %s", e.Dword, e.Msg) }
+
+// Check checks a reply's packets against the request: every packet
+// decodes and is Allowed; a DECOMPRESS or METADATA_INIT names a surface
+// one of the call's texture records has, inside its data; an EVENT_SIGNAL
+// signals the call's SplitEvent, and only when the call has split begins;
+// an EVENT_WAIT waits for an event one of the call's split ends names.
+// It allocates nothing on a valid reply.
+func Check(req *Request, words []uint32) error {
+	for off := 0; off < len(words); {
+		p, err := cmdbuf.Decode(words, off)
+		if err != nil {
+			return &ReplyError{Dword: off, Msg: err.Error()}
+		}
+		if !Allowed(p.Op()) {
+			return &ReplyError{Dword: off, Msg: fmt.Sprintf("%s is not a translator's packet (WAIT, CACHE, DECOMPRESS, METADATA_INIT, EVENT_SIGNAL, EVENT_WAIT, NOP)", p.Op())}
+		}
+		switch p.Op() {
+		case cmdbuf.OpDecompress, cmdbuf.OpMetadataInit:
+			r := p.Decompress()
+			if p.Op() == cmdbuf.OpMetadataInit {
+				r = p.MetadataInit()
+			}
+			if msg := req.checkRegion(r); msg != "" {
+				return &ReplyError{Dword: off, Msg: fmt.Sprintf("%s %s", p.Op(), msg)}
+			}
+		case cmdbuf.OpEventSignal:
+			e := p.Event()
+			if req.SplitEvent == 0 || e.ID != req.SplitEvent {
+				return &ReplyError{Dword: off, Msg: fmt.Sprintf("EVENT_SIGNAL of event %d; the call's split begins signal event %d (0: it has none)", e.ID, req.SplitEvent)}
+			}
+		case cmdbuf.OpEventWait:
+			e := p.Event()
+			if !req.endsEvent(e.ID) {
+				return &ReplyError{Dword: off, Msg: fmt.Sprintf("EVENT_WAIT for event %d, which none of the call's split ends names", e.ID)}
+			}
+		}
+		off += p.Size()
+	}
+	return nil
+}
+
+// checkRegion says what is wrong with a surface region ("" if nothing).
+func (req *Request) checkRegion(r cmdbuf.SurfaceRegion) string {
+	for i := range req.Facts {
+		f := &req.Facts[i]
+		if f.Surface == 0 || f.Surface != uint32(r.Surface) {
+			continue
+		}
+		size := f.Data.Hi - f.Data.Lo
+		if r.Size == 0 || r.Offset > size || r.Size > size-r.Offset {
+			return fmt.Sprintf("of surface %d bytes 0x%x+0x%x: the surface's data is 0x%x bytes", r.Surface, r.Offset, r.Size, size)
+		}
+		return ""
+	}
+	return fmt.Sprintf("names surface %d, which none of the call's textures has", r.Surface)
+}
+
+// endsEvent reports whether one of the call's split ends names event id.
+func (req *Request) endsEvent(id uint32) bool {
+	if id == 0 {
+		return false
+	}
+	for i := range req.Facts {
+		if req.Facts[i].EndEvent == id && req.syncBefore(i) == ddi.SyncSplit {
+			return true
+		}
+	}
+	return false
+}
+
+// syncBefore is record i's SyncBefore (a global, texture or buffer
+// barrier's; none for a ranged one).
+func (req *Request) syncBefore(i int) ddi.BarrierSync {
+	var t ddi.BarrierType
+	var g *ddi.GlobalBarrier
+	if req.Entry == Entry0088 {
+		b := req.Barrier0088(i)
+		t, g = b.Type, b.Global()
+	} else {
+		b := req.Barrier(i)
+		t, g = b.Type, b.Global()
+	}
+	if t == ddi.BarrierTypeRanged {
+		return ddi.SyncNone
+	}
+	return g.SyncBefore
+}
