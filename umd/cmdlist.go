@@ -22,14 +22,14 @@ type CommandList struct {
 	typ    ddi.CommandListType
 	flags  ddi.CommandListFlags
 	engine hwmodel.EngineKind
-	caches *cacheTable     // the engine's (Device.caches)
+	caches *cacheTable // the engine's (Device.caches)
 	// xreq is the request a Barrier call builds for the device's
 	// translator (nil without one: seam.go), xops its scratch, and xerr
 	// the translator's failure, which stops recording.
-	xreq *translator.Request
-	xops []compOp
-	xerr error
-	rules  *ddi.QueueRules // nil for bundles
+	xreq  *translator.Request
+	xops  []compOp
+	xerr  error
+	rules *ddi.QueueRules // nil for bundles
 	// layouts has a bit per layout slot a barrier on this list may name.
 	layouts uint64
 	buf     *cmdbuf.Buffer

@@ -23,7 +23,9 @@ type ReferenceOpener struct{}
 func (ReferenceOpener) Name() string { return "ebref-reference" }
 
 // Open returns the reference translation for profile p.
-func (ReferenceOpener) Open(p *hwmodel.Profile) (translator.Translator, error) { return NewReference(p), nil }
+func (ReferenceOpener) Open(p *hwmodel.Profile) (translator.Translator, error) {
+	return NewReference(p), nil
+}
 
 // NewReference returns the reference translation for profile p.
 func NewReference(p *hwmodel.Profile) *Reference {
