@@ -14,6 +14,7 @@ import (
 	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Status is a case's outcome, as conformance suites grade them. A run is
@@ -160,6 +161,8 @@ func (d *ListDump) CommandAt(offset int) int {
 
 // exec is one case running.
 type exec struct {
+	xfail *translator.Error // the translator's first failure, if any
+
 	sc     *Scenario
 	dev    Device
 	heaps  map[string]ddi.HHeap
@@ -449,6 +452,10 @@ func (x *exec) listErr(list string, pos Pos, err error) Observed {
 	var m *umd.Message
 	if errors.As(err, &m) {
 		o.ID, o.Field = m.ID, m.Field
+	}
+	var te *translator.Error
+	if errors.As(err, &te) && x.xfail == nil {
+		x.xfail = te
 	}
 	return o
 }
@@ -764,6 +771,15 @@ func (x *exec) check() {
 	}
 	if len(r.Failures) > 0 {
 		r.Status = Fail
+	}
+	// A translator that crashed or timed out did not translate the case:
+	// it is not judged, and says so.
+	switch {
+	case x.xfail == nil:
+	case x.xfail.Kind == translator.ErrCrash:
+		r.Status = Crash
+	case x.xfail.Kind == translator.ErrTimeout:
+		r.Status = Timeout
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/ebref/ebref/umd"
 )
 
-func runHLK(e *env, args []string) int {
+func runHLK(e *env, args []string) (code int) {
 	if len(args) > 0 && args[0] == "merge" {
 		return runMerge(e, args[1:])
 	}
@@ -49,6 +49,7 @@ func runHLK(e *env, args []string) int {
 	seed := fs.Uint64("seed", hlk.DefaultRandomSeed, "the first random program's seed (the others follow it)")
 	shrinkDir := fs.String("shrink-dir", filepath.Join(os.TempDir(), "ebref-shrunk"),
 		"where failing random programs are written, shrunk to a minimal scenario")
+	tf := addTranslatorFlags(fs)
 	writeCosts := fs.String("write-costs", "", "run the default suites without a cost bound and write their cost to this file as the reference driver's record (hlk/costs/reference.txt)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
@@ -99,6 +100,9 @@ func runHLK(e *env, args []string) int {
 		return usageError(e, fs, synopsis, "--timeout %v: want a positive duration", *timeout)
 	}
 	c := hlk.Config{Suites: all, Jobs: *jobs, Inject: *inject, Timeout: *timeout}
+	if *tf.cmd != "" && *writeCosts != "" {
+		return usageError(e, fs, synopsis, "--write-costs records the reference driver; it does not take --translator")
+	}
 	if *profiles != "" {
 		c.Profiles = strings.Split(*profiles, ",")
 		for _, p := range c.Profiles {
@@ -165,6 +169,22 @@ func runHLK(e *env, args []string) int {
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}
 		}
+	}
+	proc, err := tf.start(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
+		return 2
+	}
+	if proc != nil {
+		defer proc.Close()
+		c.Driver = hlk.WithTranslator(proc)
+		// No translator process outlives the run, however it ends.
+		defer func() {
+			if err := proc.Fatal(); err != nil {
+				fmt.Fprintf(e.stderr, "ebref hlk: the run stopped: %v\n", err)
+				code = 2
+			}
+		}()
 	}
 	start := time.Now()
 	if *mutation {

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
+	"github.com/ebref/ebref/umd/translator"
+)
+
+// runTranslator is `ebref translator serve` (the reference translation
+// over the protocol, on standard input and output) and `ebref translator
+// replay FILE -- COMMAND...` (one request a crash left, sent again).
+func runTranslator(e *env, args []string) int {
+	const synopsis = "translator serve | replay FILE -- COMMAND..."
+	if len(args) == 0 {
+		fmt.Fprintf(e.stderr, "usage: ebref %s\n", synopsis)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		if len(args) > 1 {
+			fmt.Fprintf(e.stderr, "ebref translator serve: unexpected argument %q\n", args[1])
+			return 2
+		}
+		err := translator.Serve(e.stdin, e.stdout, umd.ReferenceOpener{}.Name(), umd.ReferenceOpener{}.Open)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ebref translator serve: %v\n", err)
+			return 1
+		}
+		return 0
+	case "replay":
+		return replayRequest(e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintf(e.stdout, "usage: ebref %s\n\n"+
+			"serve: speak the translator protocol (docs/translators.md) on standard input and output with\n"+
+			"       the reference translation, as a translator an author writes would.\n"+
+			"replay: send the request a failed translator call left in FILE to COMMAND, and disassemble its reply.\n", synopsis)
+		return 0
+	}
+	fmt.Fprintf(e.stderr, "ebref translator: unknown subcommand %q (serve, replay)\n", args[0])
+	return 2
+}
+
+func replayRequest(e *env, args []string) int {
+	fs := flag.NewFlagSet("translator replay", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	timeout := fs.Duration("timeout", 5*time.Second, "how long the reply may take")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	rest := fs.Args()
+	if len(rest) < 3 || rest[1] != "--" {
+		fmt.Fprintln(e.stderr, "usage: ebref translator replay [--timeout D] FILE -- COMMAND [ARG...]")
+		return 2
+	}
+	data, err := readBounded(rest[0], translator.MaxRequestBytes+translator.MaxProfileBytes+64)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
+		return 1
+	}
+	prof, req, err := splitDump(data)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref translator replay: %s: %v\n", rest[0], err)
+		return 1
+	}
+	p, err := translator.Start(rest[2:], translator.Options{Timeout: *timeout, Log: e.stderr})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
+		return 1
+	}
+	defer p.Close()
+	t, err := p.Open(prof)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
+		return 1
+	}
+	words, err := t.Translate(req, nil)
+	if err == nil {
+		err = translator.Check(req, words)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
+		return 1
+	}
+	if err := cmdbuf.WriteListing(e.stdout, cmdbuf.Listing(cmdbuf.FromWords(words), nil)); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// splitDump reads a dump: a profile frame, then a request frame.
+func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
+	frame := func(want uint32, what string) ([]byte, error) {
+		if len(data) < translator.FrameHeaderSize {
+			return nil, fmt.Errorf("no %s frame: %d bytes left", what, len(data))
+		}
+		op, size := leUint32(data), leUint32(data[4:])
+		if op != want || uint64(size) > uint64(len(data)-translator.FrameHeaderSize) {
+			return nil, fmt.Errorf("the %s frame's header (opcode %d, %d bytes) does not fit the %d bytes left", what, op, size, len(data))
+		}
+		body := data[translator.FrameHeaderSize : translator.FrameHeaderSize+int(size)]
+		data = data[translator.FrameHeaderSize+int(size):]
+		return body, nil
+	}
+	pb, err := frame(translator.OpProfile, "profile")
+	if err != nil {
+		return nil, nil, err
+	}
+	_, prof, err := translator.DecodeProfile(pb)
+	if err != nil {
+		return nil, nil, err
+	}
+	rb, err := frame(translator.OpRequest, "request")
+	if err != nil {
+		return nil, nil, err
+	}
+	req := &translator.Request{}
+	if err := translator.DecodeRequest(rb, req); err != nil {
+		return nil, nil, err
+	}
+	if len(data) > 0 {
+		return nil, nil, fmt.Errorf("%d bytes after the request", len(data))
+	}
+	return prof, req, nil
+}
+
+func leUint32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+
+// readBounded reads a regular file of at most limit bytes.
+func readBounded(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	data, err := io.ReadAll(io.LimitReader(bufio.NewReader(f), limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, limit)
+	}
+	return data, nil
+}
+
+// translatorFlags are the flags of commands that take --translator.
+type translatorFlags struct {
+	cmd     *string
+	timeout *time.Duration
+}
+
+func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
+	return translatorFlags{
+		cmd: fs.String("translator", "", "translate every Barrier call with this translator (its executable, or a command line split as a POSIX shell would; docs/translators.md)"),
+		timeout: fs.Duration("translator-timeout", 5*time.Second,
+			"how long the translator may take to reply to one call"),
+	}
+}
+
+// start starts the translator the flags name (nil, nil without one).
+func (tf translatorFlags) start(e *env) (*translator.Process, error) {
+	if *tf.cmd == "" {
+		return nil, nil
+	}
+	if *tf.timeout <= 0 {
+		return nil, fmt.Errorf("--translator-timeout %v: want a positive duration", *tf.timeout)
+	}
+	argv, err := splitCommand(*tf.cmd)
+	if err != nil {
+		return nil, fmt.Errorf("--translator %q: %v", *tf.cmd, err)
+	}
+	p, err := translator.Start(argv, translator.Options{Timeout: *tf.timeout})
+	if err != nil {
+		return nil, fmt.Errorf("--translator %q: %v", *tf.cmd, err)
+	}
+	return p, nil
+}
+
+// splitCommand splits a command line into words as a POSIX shell would,
+// without expanding anything: blanks separate words; single quotes keep
+// everything; double quotes keep everything but \" \\ \$ \`; a backslash
+// outside quotes keeps the next character.
+func splitCommand(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words, inWord = append(words, w.String()), false
+				w.Reset()
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("a single quote is not closed")
+			}
+			w.WriteString(s[i+1 : i+1+j])
+			i, inWord = i+1+j, true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				w.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("a double quote is not closed")
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("a backslash ends the line")
+			}
+			i++
+			w.WriteByte(s[i])
+			inWord = true
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("no command")
+	}
+	return words, nil
+}
