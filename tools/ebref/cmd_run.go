@@ -28,6 +28,7 @@ func runRun(e *env, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	tf := addTranslatorFlags(fs)
 	inject := fs.String("inject", "", "inject one of the driver's faults ("+strings.Join(umd.FaultNames(), ", ")+")")
 	caseRe := fs.String("case", "", "run only the cases whose names match this regular expression")
 	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet)")
@@ -71,6 +72,16 @@ func runRun(e *env, args []string) int {
 	if trace != nil {
 		defer trace.close() // on an early return; closing twice is closing once
 	}
+	driver := hlk.Reference
+	proc, err := tf.start(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref run: %v\n", err)
+		return 2
+	}
+	if proc != nil {
+		defer proc.Close()
+		driver = hlk.WithTranslator(proc)
+	}
 	failed, ran := false, 0
 	for _, sc := range cases {
 		if re != nil && !re.MatchString(sc.Name()) {
@@ -78,7 +89,7 @@ func runRun(e *env, args []string) int {
 		}
 		for _, pn := range profiles {
 			p, _ := hwmodel.LookupProfile(pn)
-			r := hlk.Run(hlk.Reference, sc, p, *inject)
+			r := hlk.Run(driver, sc, p, *inject)
 			ran++
 			if !r.Status.Conformant() {
 				failed = true

@@ -133,7 +133,9 @@ func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
 	return prof, req, nil
 }
 
-func leUint32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+func leUint32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 
 // readBounded reads a regular file of at most limit bytes.
 func readBounded(name string, limit int64) ([]byte, error) {

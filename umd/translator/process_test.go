@@ -1,0 +1,215 @@
+package translator_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
+	"github.com/ebref/ebref/umd/translator"
+)
+
+// The test binary is also the translators these tests start: with
+// EBREF_TEST_TRANSLATOR set it behaves as that kind of translator.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("EBREF_TEST_TRANSLATOR"); mode != "" {
+		os.Exit(fakeTranslator(mode))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeTranslator(mode string) int {
+	open := umd.ReferenceOpener{}.Open
+	switch mode {
+	case "exit0":
+		return 0
+	case "garbage":
+		fmt.Println("hello from the translator's debug print")
+		return 0
+	case "crash":
+		open = func(*hwmodel.Profile) (translator.Translator, error) {
+			return translatorFunc(func(*translator.Request, []uint32) ([]uint32, error) {
+				fmt.Fprintln(os.Stderr, "assertion failed: the thousandth call")
+				os.Exit(3)
+				return nil, nil
+			}), nil
+		}
+	case "hang":
+		open = func(*hwmodel.Profile) (translator.Translator, error) {
+			return translatorFunc(func(*translator.Request, []uint32) ([]uint32, error) {
+				time.Sleep(time.Hour)
+				return nil, nil
+			}), nil
+		}
+	case "bad-surface":
+		open = func(*hwmodel.Profile) (translator.Translator, error) {
+			return translatorFunc(func(_ *translator.Request, dst []uint32) ([]uint32, error) {
+				return cmdbuf.AppendDecompress(dst, cmdbuf.SurfaceRegion{Surface: 99, Size: 256}, false), nil
+			}), nil
+		}
+	case "work":
+		open = func(*hwmodel.Profile) (translator.Translator, error) {
+			return translatorFunc(func(_ *translator.Request, dst []uint32) ([]uint32, error) {
+				return cmdbuf.AppendFenceSignal(dst, cmdbuf.Fence{ID: 1, Value: 1}), nil
+			}), nil
+		}
+	case "oversized":
+		// The hello, then a reply header claiming 2^28 dwords.
+		in := bufio.NewReader(os.Stdin)
+		hello := make([]byte, translator.HelloSize)
+		in.Read(hello)
+		w := bufio.NewWriter(os.Stdout)
+		for _, v := range []uint32{translator.Magic, translator.Version, 0, 0, translator.OpReply, 8 + 4<<28} {
+			w.Write([]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)})
+		}
+		w.Flush()
+		time.Sleep(time.Hour)
+		return 0
+	}
+	if err := translator.Serve(os.Stdin, os.Stdout, "fake-"+mode, open); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+type translatorFunc func(*translator.Request, []uint32) ([]uint32, error)
+
+func (f translatorFunc) Translate(r *translator.Request, dst []uint32) ([]uint32, error) { return f(r, dst) }
+
+// start starts the test binary as a translator of the given mode.
+func start(t *testing.T, mode string, timeout time.Duration) (*translator.Process, error) {
+	t.Setenv("EBREF_TEST_TRANSLATOR", mode)
+	p, err := translator.Start([]string{os.Args[0]}, translator.Options{Timeout: timeout, DumpDir: t.TempDir()})
+	if p != nil {
+		t.Cleanup(func() { p.Close() })
+	}
+	return p, err
+}
+
+// globalRequest is a call of one global barrier: compute writes, then
+// pixel-shader reads.
+func globalRequest() *translator.Request {
+	b := []ddi.Barrier{ddi.NewGlobalBarrier(ddi.GlobalBarrier{SyncBefore: ddi.SyncComputeShading, SyncAfter: ddi.SyncPixelShading,
+		AccessBefore: ddi.AccessUnorderedAccess, AccessAfter: ddi.AccessShaderResource})}
+	all := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
+	return &translator.Request{Entry: translator.Entry0094, ListType: ddi.CommandListTypeDirect, Call: 1,
+		Records: ddi.AppendEncodedBarriers(nil, b), Facts: []translator.Fact{{CompatBefore: all, CompatAfter: all}}}
+}
+
+func discrete(t *testing.T) *hwmodel.Profile {
+	p, err := hwmodel.LookupProfile("discrete")
+	require.NoError(t, err)
+	return p
+}
+
+func translate(t *testing.T, p *translator.Process) ([]uint32, error) {
+	tr, err := p.Open(discrete(t))
+	require.NoError(t, err)
+	return tr.Translate(globalRequest(), nil)
+}
+
+// TestProcessSpeaksTheReference: the reference over the protocol gives
+// the packets it gives in process, with the name from its hello.
+func TestProcessSpeaksTheReference(t *testing.T) {
+	p, err := start(t, "reference", 5*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, "fake-reference", p.Name())
+	got, err := translate(t, p)
+	require.NoError(t, err)
+	want, err := umd.NewReference(discrete(t)).Translate(globalRequest(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.NotEmpty(t, got)
+	require.NoError(t, translator.Check(globalRequest(), got))
+}
+
+func kindOf(t *testing.T, err error) *translator.Error {
+	t.Helper()
+	var te *translator.Error
+	require.True(t, errors.As(err, &te), "%v is a *translator.Error", err)
+	return te
+}
+
+// TestHostileTranslators: each way a translator can misbehave is an
+// error that says what, in bounded time, and the process is restarted
+// for the next call where it can be.
+func TestHostileTranslators(t *testing.T) {
+	t.Run("exits at once", func(t *testing.T) {
+		_, err := start(t, "exit0", time.Second)
+		require.Error(t, err)
+		assert.Equal(t, translator.ErrStart, kindOf(t, err).Kind)
+		assert.Contains(t, err.Error(), "hello")
+	})
+	t.Run("prints to standard output", func(t *testing.T) {
+		_, err := start(t, "garbage", time.Second)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "does the translator print to standard output?")
+		assert.Contains(t, err.Error(), "hell")
+	})
+	t.Run("crashes", func(t *testing.T) {
+		p, err := start(t, "crash", 5*time.Second)
+		require.NoError(t, err)
+		_, err = translate(t, p)
+		te := kindOf(t, err)
+		assert.Equal(t, translator.ErrCrash, te.Kind)
+		assert.Contains(t, err.Error(), "exit status 3")
+		assert.Contains(t, strings.Join(te.Stderr, "\n"), "assertion failed")
+		require.NotEmpty(t, te.Dump)
+		data, rerr := os.ReadFile(te.Dump)
+		require.NoError(t, rerr)
+		assert.NotEmpty(t, data)
+		// The next call starts it again (and it crashes again).
+		_, err = translate(t, p)
+		assert.Equal(t, translator.ErrCrash, kindOf(t, err).Kind)
+		assert.Equal(t, 2, p.Requests())
+	})
+	t.Run("never replies", func(t *testing.T) {
+		p, err := start(t, "hang", 200*time.Millisecond)
+		require.NoError(t, err)
+		began := time.Now()
+		_, err = translate(t, p)
+		assert.Equal(t, translator.ErrTimeout, kindOf(t, err).Kind)
+		assert.Less(t, time.Since(began), 3*time.Second)
+	})
+	t.Run("claims a huge reply", func(t *testing.T) {
+		p, err := start(t, "oversized", time.Second)
+		require.NoError(t, err)
+		_, err = translate(t, p)
+		assert.Equal(t, translator.ErrProtocol, kindOf(t, err).Kind)
+		assert.Contains(t, err.Error(), "not an OpReply of at most")
+	})
+	t.Run("names a surface it was not given", func(t *testing.T) {
+		p, err := start(t, "bad-surface", time.Second)
+		require.NoError(t, err)
+		words, err := translate(t, p)
+		require.NoError(t, err)
+		err = translator.Check(globalRequest(), words)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "surface 99, which none of the call's textures has")
+	})
+	t.Run("emits work ebref keeps", func(t *testing.T) {
+		p, err := start(t, "work", time.Second)
+		require.NoError(t, err)
+		words, err := translate(t, p)
+		require.NoError(t, err)
+		err = translator.Check(globalRequest(), words)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "FENCE_SIGNAL is not a translator's packet")
+	})
+	t.Run("cannot be started", func(t *testing.T) {
+		_, err := translator.Start([]string{"/nonexistent/translator"}, translator.Options{})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "/nonexistent/translator")
+	})
+}
