@@ -85,7 +85,9 @@ func fakeTranslator(mode string) int {
 
 type translatorFunc func(*translator.Request, []uint32) ([]uint32, error)
 
-func (f translatorFunc) Translate(r *translator.Request, dst []uint32) ([]uint32, error) { return f(r, dst) }
+func (f translatorFunc) Translate(r *translator.Request, dst []uint32) ([]uint32, error) {
+	return f(r, dst)
+}
 
 // start starts the test binary as a translator of the given mode.
 func start(t *testing.T, mode string, timeout time.Duration) (*translator.Process, error) {
