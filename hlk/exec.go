@@ -65,8 +65,12 @@ func (s Status) Conformant() bool { return s == Pass || s == NotSupported || s =
 
 // Result is what running one case on one profile gave.
 type Result struct {
-	Status       Status
-	Failures     []string       // why it is not Pass, one line each
+	Status   Status
+	Failures []string // why it is not Pass, one line each
+	// Notes are what the driver did that is not unsafe but costs or
+	// hides (each starts with one of the Note constants): safety decides
+	// the Status, these are reported beside it.
+	Notes        []string
 	Expectations []ExpectResult // each expectation, in file order
 	Observed     []Observed     // every validation message and run error
 	Hazards      []hwmodel.Hazard
@@ -746,10 +750,35 @@ func (x *exec) check() {
 		if e.Kind == "hazard" || e.Kind == "detected" {
 			hazardExpected = true
 		}
+	}
+	var unmet []Expect
+	for _, e := range x.sc.Expects {
 		er := x.expectation(e)
 		r.Expectations = append(r.Expectations, er)
 		if !er.OK {
-			r.Failures = append(r.Failures, fmt.Sprintf("%s: expect %s: %s", e.Pos, er.Text, er.Detail))
+			unmet = append(unmet, e)
+		}
+	}
+	unmetResults := slices.DeleteFunc(slices.Clone(r.Expectations), func(er ExpectResult) bool { return er.OK })
+	// The debug layer rejected the program when it reported an error
+	// the case expects: what an invalid program does on the GPU is
+	// undefined, so its hazards and bytes are reported, not judged.
+	invalid := false
+	for _, o := range r.Observed {
+		invalid = invalid || o.Severity == umd.SeverityError && o.expected && o.ID != 0
+	}
+	for i, e := range unmet {
+		er := &unmetResults[i]
+		line := fmt.Sprintf("%s: expect %s: %s", e.Pos, er.Text, er.Detail)
+		switch {
+		case e.Kind == "packets" || e.Kind == "cost":
+			r.Notes = append(r.Notes, NoteBrokenPromise+line)
+		case e.Kind == "hazard" || e.Kind == "detected":
+			r.Notes = append(r.Notes, NoteMasked+line)
+		case invalid && (e.Kind == "reference" || e.Kind == "bytes" || e.Kind == "no-hazard"):
+			r.Notes = append(r.Notes, NoteInvalid+line)
+		default:
+			r.Failures = append(r.Failures, line)
 		}
 	}
 	for _, f := range r.Faults {
@@ -761,12 +790,16 @@ func (x *exec) check() {
 		}
 	}
 	if !hazardExpected {
+		add := func(s string) { r.Failures = append(r.Failures, s) }
+		if invalid {
+			add = func(s string) { r.Notes = append(r.Notes, NoteInvalid+s) }
+		}
 		for i, h := range r.Hazards {
 			if i == 3 {
-				r.Failures = append(r.Failures, fmt.Sprintf("... and %d more hazards", len(r.Hazards)-3))
+				add(fmt.Sprintf("... and %d more hazards", len(r.Hazards)-3))
 				break
 			}
-			r.Failures = append(r.Failures, "hazard: "+h.Message)
+			add("hazard: " + h.Message)
 		}
 	}
 	if len(r.Failures) > 0 {
@@ -781,6 +814,31 @@ func (x *exec) check() {
 	case x.xfail.Kind == translator.ErrTimeout:
 		r.Status = Timeout
 	}
+}
+
+// The notes a case's result carries beside its verdict (Result.Notes):
+// what a driver did that costs or hides but is not unsafe.
+const (
+	// NoteBrokenPromise: an `expect packets` or `expect cost` line, a
+	// claim about the reference's translation, does not hold.
+	NoteBrokenPromise = "reference promise not met: "
+	// NoteMasked: a negative case's hazard did not happen; the driver's
+	// extra synchronisation hid the program's mistake.
+	NoteMasked = "over-synchronised, masked the hazard: "
+	// NoteInvalid: the debug layer rejected the program, whose GPU
+	// behaviour is then undefined; its hazards and bytes are reported.
+	NoteInvalid = "invalid program, not judged: "
+	// NoteCostlier: a translator's case cost more than the reference's
+	// record of it.
+	NoteCostlier = "costs more than the reference: "
+)
+
+// noteKinds are the notes' prefixes, as WriteSummary counts them.
+var noteKinds = []struct{ prefix, name string }{
+	{NoteBrokenPromise, "reference promises not met"},
+	{NoteMasked, "over-synchronised (masked the hazard)"},
+	{NoteInvalid, "invalid programs (hazards and bytes not judged)"},
+	{NoteCostlier, "costlier than the reference's record"},
 }
 
 func (x *exec) expectation(e Expect) ExpectResult {

@@ -41,6 +41,7 @@ func WriteSummary(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "%-28s %-10s %6d %6d %6d %6d %6d %6d %6d\n", k.suite, k.profile, total, m[Pass], m[Fail], m[NotSupported],
 			m[Skipped], m[Crash], m[Timeout])
 	}
+	writeNotes(w, r)
 	var bad []*CaseResult
 	for i := range r.Cases {
 		if !r.Cases[i].Status.Conformant() {
@@ -276,4 +277,32 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// writeNotes writes how many case-profiles carry each kind of note, beside
+// the verdict (nothing when none does), and the counters summed over the
+// cases a translator and the reference's record both have.
+func writeNotes(w io.Writer, r *Report) {
+	counts := make([]int, len(noteKinds))
+	found := false
+	for i := range r.Cases {
+		for _, n := range r.Cases[i].Notes {
+			for k, nk := range noteKinds {
+				if strings.HasPrefix(n, nk.prefix) {
+					counts[k]++
+					found = true
+					break
+				}
+			}
+		}
+	}
+	if !found {
+		return
+	}
+	fmt.Fprintln(w, "\nbeside the verdict (not failures; the JSON report's notes say which):")
+	for k, nk := range noteKinds {
+		if counts[k] > 0 {
+			fmt.Fprintf(w, "  %6d %s\n", counts[k], nk.name)
+		}
+	}
 }

@@ -53,6 +53,10 @@ type CaseResult struct {
 	// recorded the same packets when their digests are equal (--mutation
 	// uses it to tell where a fault changes the translation).
 	Packets string `json:"packets_digest,omitempty"`
+	// Notes are reported beside the status: promises of the reference's
+	// not met, hazards masked, invalid programs (Result.Notes), and a
+	// case that cost more than its record.
+	Notes []string `json:"notes,omitempty"`
 	// Costlier: the case passed but cost more than its record
 	// (Config.Costs); its first message says which counters.
 	Costlier bool   `json:"costlier,omitempty"`
@@ -216,6 +220,14 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		}
 		boundName = "the reference driver's record"
 	}
+	// A translator's cost is compared with the reference's record and
+	// reported beside its verdict, never as one.
+	var compare *CostRecord
+	if rd, ok := c.Driver.(refDriver); ok && rd.xl != nil && bound == nil && !c.AnyCost {
+		if compare, err = ReferenceCosts(); err != nil {
+			return nil, err
+		}
+	}
 	profiles := c.Profiles
 	if len(profiles) == 0 {
 		profiles = hwmodel.ProfileNames()
@@ -250,7 +262,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				rep.Cases[i] = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout, bound)
+				rep.Cases[i] = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout, bound, compare)
 				if c.Progress != nil {
 					mu.Lock()
 					done++
@@ -278,7 +290,7 @@ feed:
 
 // runJob runs one case with a timeout, turning a panic into Crash, and
 // bounds a passing case's cost by its record, if bound has one.
-func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Duration, bound *CostRecord) CaseResult {
+func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Duration, bound, compare *CostRecord) CaseResult {
 	cr := CaseResult{Suite: j.suite, Case: j.sc.Name(), Profile: j.profile.Name}
 	start := time.Now()
 	type outcome struct {
@@ -310,12 +322,19 @@ func runJob(ctx context.Context, d Driver, j job, fault string, timeout time.Dur
 		}
 		cr.Status = o.r.Status
 		cr.Messages = o.r.Failures
+		cr.Notes = o.r.Notes
 		cr.Counters = counters(o.r.Counters)
 		cr.Packets = packetsDigest(o.r.Lists)
 		if bound != nil && cr.Status == Pass {
 			if over, _ := bound.Exceeds(&cr); len(over) > 0 {
 				cr.Status, cr.Costlier = Fail, true
 				cr.Messages = append([]string{"costs more than its record: " + strings.Join(over, ", ")}, cr.Messages...)
+			}
+		}
+		if compare != nil && cr.Status == Pass {
+			if over, _ := compare.Exceeds(&cr); len(over) > 0 {
+				cr.Costlier = true
+				cr.Notes = append(cr.Notes, NoteCostlier+strings.Join(over, ", "))
 			}
 		}
 	case <-timer.C:

@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ebref/ebref/hwmodel"
@@ -74,31 +76,38 @@ type Options struct {
 	DumpDir string
 	// Log, if set, receives the translator's standard error as it comes.
 	Log io.Writer
+	// Instances is how many copies of the translator may run at once,
+	// one call each (0: GOMAXPROCS): callers on other goroutines do not
+	// wait for each other's round trips.
+	Instances int
 }
 
 // maxStartFailures is how many hellos in a row may fail before the
 // translator is given up.
 const maxStartFailures = 3
 
-// Process is a translator in another process, spoken to over its standard
-// input and output. It is an Opener; its translators share the process,
-// one call at a time, and restart it after a crash or a timeout.
+// Process is a translator in other processes, spoken to over their
+// standard input and output. It is an Opener: its translators share up to
+// Options.Instances copies of the process, one call at a time each, and
+// start a copy again after a crash or a timeout.
 type Process struct {
 	argv []string
 	opts Options
+	name string // from the first hello
 
 	mu       sync.Mutex
-	name     string
-	run      *running
+	idle     []*running
+	live     int // copies started and not lost, idle or busy
+	freed    *sync.Cond
 	ids      map[*hwmodel.Profile]uint32
 	fails    int
 	fatal    *Error
-	buf      []byte
-	dumps    int
+	closed   bool
 	requests int
+	dumps    atomic.Int64
 }
 
-// running is one started translator process.
+// running is one copy of the translator.
 type running struct {
 	cmd     *exec.Cmd
 	in, out *os.File
@@ -107,6 +116,11 @@ type running struct {
 	sent    map[uint32]bool
 	done    chan struct{}
 	waitErr error
+	buf     []byte
+	// timer kills the process when an exchange outlives the deadline,
+	// and sets expired.
+	timer   *time.Timer
+	expired atomic.Bool
 }
 
 // Start starts the translator argv and completes the hello, so a
@@ -118,22 +132,25 @@ func Start(argv []string, opts Options) (*Process, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Second
 	}
+	if opts.Instances <= 0 {
+		opts.Instances = runtime.GOMAXPROCS(0)
+	}
 	p := &Process{argv: argv, opts: opts, name: filepath.Base(argv[0]), ids: map[*hwmodel.Profile]uint32{}}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err := p.start(); err != nil {
-		p.stop()
+	p.freed = sync.NewCond(&p.mu)
+	r, name, err := p.launch()
+	if err != nil {
+		err.(*Error).Kind = ErrStart
 		return nil, err
 	}
+	if name != "" {
+		p.name = name
+	}
+	p.idle, p.live = []*running{r}, 1
 	return p, nil
 }
 
 // Name is the name the translator gave in its hello.
-func (p *Process) Name() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.name
-}
+func (p *Process) Name() string { return p.name }
 
 // Fatal is the error that made the process give up, if any.
 func (p *Process) Fatal() error {
@@ -162,152 +179,217 @@ func (p *Process) Open(prof *hwmodel.Profile) (Translator, error) {
 	if _, ok := p.ids[prof]; !ok {
 		p.ids[prof] = uint32(len(p.ids) + 1)
 	}
-	return &session{p: p, prof: prof}, nil
+	return &session{p: p, prof: prof, id: p.ids[prof]}, nil
 }
 
-// Close ends the translator: its input is closed, and it is killed if it
-// has not exited a second later.
+// Close ends the translators: their input is closed, and each is killed if
+// it has not exited a second later. Calls after Close fail.
 func (p *Process) Close() error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.run == nil {
-		return nil
+	p.closed = true
+	for p.live > len(p.idle) { // a call in progress ends within the deadline
+		p.freed.Wait()
 	}
-	r := p.run
-	r.in.Close()
-	select {
-	case <-r.done:
-	case <-time.After(time.Second):
+	idle := p.idle
+	p.idle, p.live = nil, 0
+	p.freed.Broadcast()
+	p.mu.Unlock()
+	for _, r := range idle {
+		r.in.Close()
 	}
-	p.stop()
+	for _, r := range idle {
+		select {
+		case <-r.done:
+		case <-time.After(time.Second):
+		}
+		r.stop()
+	}
 	return nil
 }
 
 type session struct {
 	p    *Process
 	prof *hwmodel.Profile
+	id   uint32
 }
 
 func (s *session) Translate(req *Request, dst []uint32) ([]uint32, error) {
-	return s.p.translate(s.prof, req, dst)
+	r, err := s.p.acquire()
+	if err != nil {
+		return dst, err
+	}
+	dst, err, ok := s.p.exchange(r, s.prof, s.id, req, dst)
+	s.p.release(r, ok)
+	return dst, err
 }
 
 func (p *Process) fail(kind ErrorKind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Translator: p.name, Msg: fmt.Sprintf(format, args...), Dword: -1}
 }
 
-// start starts the process and reads its hello.
-func (p *Process) start() error {
-	err := p.launch()
-	if err == nil {
-		p.fails = 0
-		return nil
+// acquire takes an idle copy, starts one, or waits for one.
+func (p *Process) acquire() (*running, error) {
+	p.mu.Lock()
+	for {
+		switch {
+		case p.fatal != nil:
+			p.mu.Unlock()
+			return nil, p.fatal
+		case p.closed:
+			p.mu.Unlock()
+			return nil, p.fail(ErrStart, "the translator was closed")
+		case len(p.idle) > 0:
+			r := p.idle[len(p.idle)-1]
+			p.idle = p.idle[:len(p.idle)-1]
+			p.requests++
+			p.mu.Unlock()
+			return r, nil
+		case p.live < p.opts.Instances:
+			p.live++
+			p.mu.Unlock()
+			r, _, err := p.launch()
+			p.mu.Lock()
+			if err == nil {
+				p.fails = 0
+				p.requests++
+				p.mu.Unlock()
+				return r, nil
+			}
+			p.live--
+			p.fails++
+			e := err.(*Error)
+			e.Kind = ErrStart
+			if p.fails >= maxStartFailures {
+				e.Fatal = true
+				e.Msg = fmt.Sprintf("could not be started %d times in a row; the last time: %s", p.fails, e.Msg)
+				p.fatal = e
+			}
+			p.freed.Broadcast()
+			p.mu.Unlock()
+			return nil, e
+		default:
+			p.freed.Wait()
+		}
 	}
-	p.fails++
-	var e *Error
-	if !errors.As(err, &e) {
-		e = p.fail(ErrStart, "%v", err)
-	}
-	e.Kind = ErrStart
-	if p.fails >= maxStartFailures {
-		e.Fatal = true
-		e.Msg = fmt.Sprintf("could not be started %d times in a row; the last time: %s", p.fails, e.Msg)
-		p.fatal = e
-	}
-	return e
 }
 
-func (p *Process) launch() error {
+// release gives a copy back (ok) or counts it lost.
+func (p *Process) release(r *running, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ok && !p.closed {
+		p.idle = append(p.idle, r)
+	} else {
+		p.live--
+		if ok {
+			go r.stop()
+		}
+	}
+	p.freed.Signal()
+}
+
+// launch starts a copy and reads its hello: the copy and the name it gave.
+func (p *Process) launch() (*running, string, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return err
+		return nil, "", p.fail(ErrStart, "%v", err)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return err
+		return nil, "", p.fail(ErrStart, "%v", err)
 	}
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Stdin, cmd.Stdout = inR, outW
 	t := &tail{log: p.opts.Log}
 	cmd.Stderr = t
+	cmd.WaitDelay = time.Second // a child of the translator holding its stderr does not hold Wait
 	if err := cmd.Start(); err != nil {
 		inR.Close()
 		inW.Close()
 		outR.Close()
 		outW.Close()
-		return p.fail(ErrStart, "%v", err)
+		return nil, "", p.fail(ErrStart, "%v", err)
 	}
 	inR.Close()
 	outW.Close()
+	// Blocking pipes: a read parked in Go's poller wakes later than a
+	// blocking one (BenchmarkRoundTrip). The deadline is a timer that
+	// kills the process instead.
+	inW.Fd()
+	outR.Fd()
 	r := &running{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 1<<16), stderr: t, sent: map[uint32]bool{}, done: make(chan struct{})}
+	r.timer = time.AfterFunc(time.Hour, func() {
+		r.expired.Store(true)
+		cmd.Process.Kill()
+	})
 	go func() { r.waitErr = cmd.Wait(); close(r.done) }()
-	p.run = r
-	deadline := time.Now().Add(p.opts.Timeout)
-	inW.SetWriteDeadline(deadline)
-	outR.SetReadDeadline(deadline)
-	if _, err := inW.Write(AppendHello(nil)); err != nil {
-		return p.lost(nil, "the hello could not be written: %v", err)
+	r.timer.Reset(p.opts.Timeout)
+	name, err := p.hello(r)
+	if !r.timer.Stop() && err == nil {
+		err = p.lost(r, nil, "the hello came as the deadline passed")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return r, name, nil
+}
+
+// hello writes the host's hello and reads the translator's.
+func (p *Process) hello(r *running) (string, error) {
+	if _, err := r.in.Write(AppendHello(nil)); err != nil {
+		return "", p.lost(r, err, "it exited before the hello (%v)", err)
 	}
 	version, n, err := readHello(r.r, "translator")
 	switch {
 	case err != nil:
 		var we *WireError
 		if errors.As(err, &we) {
-			return p.lost(nil, "%v; does the translator print to standard output?", err)
+			return "", p.lost(r, nil, "%v; does the translator print to standard output?", err)
 		}
-		return p.lost(err, "the hello: %v", err)
+		return "", p.lost(r, err, "the hello: %v", err)
 	case version != Version:
-		return p.lost(nil, "the translator speaks version %d; ebref speaks %d", version, Version)
+		return "", p.lost(r, nil, "the translator speaks version %d; ebref speaks %d", version, Version)
 	case n > MaxNameLen:
-		return p.lost(nil, "a %d-byte name in the hello; at most %d", n, MaxNameLen)
+		return "", p.lost(r, nil, "a %d-byte name in the hello; at most %d", n, MaxNameLen)
 	}
 	name := make([]byte, (n+3)&^3)
 	if _, err := io.ReadFull(r.r, name); err != nil {
-		return p.lost(err, "the hello's name: %v", err)
+		return "", p.lost(r, err, "the hello's name: %v", err)
 	}
-	if n > 0 {
-		p.name = string(name[:n])
-	}
-	return nil
+	return string(name[:n]), nil
 }
 
-// lost ends the running process after a failure (cause: the read error,
-// to tell a crash from a timeout) and returns the error describing it.
-func (p *Process) lost(cause error, format string, args ...any) *Error {
+// lost ends a copy after a failure (cause: the read or write error, to
+// tell a crash from a protocol error) and returns the error describing it.
+func (p *Process) lost(r *running, cause error, format string, args ...any) *Error {
 	kind := ErrProtocol
 	switch {
-	case errors.Is(cause, os.ErrDeadlineExceeded):
+	case r.expired.Load():
 		kind = ErrTimeout
-		format += fmt.Sprintf(" (no reply within %s)", p.opts.Timeout)
+		format += fmt.Sprintf(" (no reply within %s; it was killed)", p.opts.Timeout)
 	case cause != nil:
 		kind = ErrCrash
 	}
 	e := p.fail(kind, format, args...)
-	if r := p.run; r != nil {
-		if kind == ErrCrash {
-			select { // a crash: let it finish exiting, to say how
-			case <-r.done:
-			case <-time.After(time.Second):
-			}
+	if kind == ErrCrash {
+		select { // a crash: let it finish exiting, to say how
+		case <-r.done:
+		case <-time.After(time.Second):
 		}
-		p.stop()
-		if kind == ErrCrash {
-			e.Msg += "; " + exitText(r.waitErr)
-		}
-		e.Stderr = r.stderr.lines()
 	}
+	r.stop()
+	if kind == ErrCrash {
+		e.Msg += "; " + exitText(r.waitErr)
+	}
+	e.Stderr = r.stderr.lines()
 	return e
 }
 
-// stop kills the running process, if any, and waits for it.
-func (p *Process) stop() {
-	r := p.run
-	if r == nil {
-		return
-	}
-	p.run = nil
+// stop kills the copy, if it still runs, and waits for it.
+func (r *running) stop() {
+	r.timer.Stop()
 	r.in.Close()
 	select {
 	case <-r.done:
@@ -329,94 +411,86 @@ func exitText(err error) string {
 	return err.Error()
 }
 
-func (p *Process) translate(prof *hwmodel.Profile, req *Request, dst []uint32) ([]uint32, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.fatal != nil {
-		return dst, p.fatal
-	}
-	if p.run == nil {
-		if err := p.start(); err != nil {
-			return dst, err
-		}
-	}
-	r := p.run
-	id := p.ids[prof]
+// exchange sends one request to copy r and reads its reply; ok is false
+// when the copy is lost.
+func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Request, dst []uint32) (_ []uint32, _ error, ok bool) {
 	req.Profile = id
-	start := 0
-	p.buf = p.buf[:0]
+	r.buf = r.buf[:0]
 	if !r.sent[id] {
-		p.buf = AppendProfile(p.buf, id, prof)
+		r.buf = AppendProfile(r.buf, id, prof)
 	}
-	start = len(p.buf)
-	p.buf = AppendRequest(p.buf, req)
-	p.requests++
-	deadline := time.Now().Add(p.opts.Timeout)
-	r.in.SetWriteDeadline(deadline)
-	r.out.SetReadDeadline(deadline)
-	if _, err := r.in.Write(p.buf); err != nil {
-		return dst, p.dumped(p.lost(err, "the request could not be written: %v", err), prof, id, start)
+	start := len(r.buf)
+	r.buf = AppendRequest(r.buf, req)
+	r.timer.Reset(p.opts.Timeout)
+	defer func() {
+		if !r.timer.Stop() && ok { // killed just as it replied: not used again
+			ok = false
+			go r.stop()
+		}
+	}()
+	lose := func(cause error, format string, args ...any) ([]uint32, error, bool) {
+		return dst, p.dumped(p.lost(r, cause, format, args...), r, prof, id, start), false
+	}
+	if _, err := r.in.Write(r.buf); err != nil {
+		return lose(err, "the request could not be written: %v", err)
 	}
 	r.sent[id] = true
 	op, size, err := readFrameHeader(r.r)
 	if err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return dst, p.dumped(p.lost(err, "it closed its output without replying"), prof, id, start)
+			return lose(err, "it closed its output without replying")
 		}
-		return dst, p.dumped(p.lost(err, "reading the reply: %v", err), prof, id, start)
+		return lose(err, "reading the reply: %v", err)
 	}
 	if op != OpReply || size < ReplyHeaderSize || size > ReplyHeaderSize+4*MaxReplyDwords {
 		head := le.AppendUint32(le.AppendUint32(nil, op), size)
 		more, _ := r.r.Peek(min(r.r.Buffered(), 56))
-		e := p.lost(nil, "the reply's frame is %q, not an OpReply of at most %d dwords; does the translator print to standard output?",
+		return lose(nil, "the reply's frame is %q, not an OpReply of at most %d dwords; does the translator print to standard output?",
 			bytes.Clone(append(head, more...)), MaxReplyDwords)
-		return dst, p.dumped(e, prof, id, start)
 	}
 	var h [ReplyHeaderSize]byte
 	if _, err := io.ReadFull(r.r, h[:]); err != nil {
-		return dst, p.dumped(p.lost(err, "reading the reply: %v", err), prof, id, start)
+		return lose(err, "reading the reply: %v", err)
 	}
 	status, n := le.Uint32(h[:]), le.Uint32(h[4:])
 	body := size - ReplyHeaderSize
 	switch {
 	case status == ReplyPackets && body == 4*n:
-		words := make([]byte, body) // bounded by MaxReplyDwords above
-		if _, err := io.ReadFull(r.r, words); err != nil {
-			return dst, p.dumped(p.lost(err, "reading the reply's %d dwords: %v", n, err), prof, id, start)
+		for i := uint32(0); i < n; i++ { // bounded by MaxReplyDwords above
+			b, err := r.r.Peek(4)
+			if err != nil {
+				return lose(err, "reading the reply's %d dwords: %v", n, err)
+			}
+			dst = append(dst, le.Uint32(b))
+			r.r.Discard(4)
 		}
-		for i := 0; i < len(words); i += 4 {
-			dst = append(dst, le.Uint32(words[i:]))
-		}
-		return dst, nil
+		return dst, nil, true
 	case status == ReplyRefusal && n <= MaxReasonLen && body == (n+3)&^3:
 		reason := make([]byte, body)
 		if _, err := io.ReadFull(r.r, reason); err != nil {
-			return dst, p.dumped(p.lost(err, "reading the refusal: %v", err), prof, id, start)
+			return lose(err, "reading the refusal: %v", err)
 		}
-		e := p.fail(ErrRefused, "refused the call: %s", strings.ToValidUTF8(string(reason[:n]), "?"))
-		return dst, e
+		return dst, p.fail(ErrRefused, "refused the call: %s", strings.ToValidUTF8(string(reason[:n]), "?")), true
 	}
-	e := p.lost(nil, "a reply of status %d, count %d in a %d-byte body (packets: status 0 and 4 bytes a dword; a refusal: status 1 and at most %d bytes, padded to 4)",
+	return lose(nil, "a reply of status %d, count %d in a %d-byte body (packets: status 0 and 4 bytes a dword; a refusal: status 1 and at most %d bytes, padded to 4)",
 		status, n, body, MaxReasonLen)
-	return dst, p.dumped(e, prof, id, start)
 }
 
-// dumped writes the request that failed (the profile frame and the
-// request frame from p.buf[start:]) to a file `ebref translator replay`
+// dumped writes the request that failed (its profile's frame and the
+// request frame from r.buf[start:]) to a file `ebref translator replay`
 // reads, and names it in e.
-func (p *Process) dumped(e *Error, prof *hwmodel.Profile, id uint32, start int) *Error {
+func (p *Process) dumped(e *Error, r *running, prof *hwmodel.Profile, id uint32, start int) *Error {
 	dir := p.opts.DumpDir
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	p.dumps++
-	f, err := os.CreateTemp(dir, fmt.Sprintf("ebref-translator-%d-*.req", p.dumps))
+	f, err := os.CreateTemp(dir, fmt.Sprintf("ebref-translator-%d-*.req", p.dumps.Add(1)))
 	if err != nil {
 		e.Msg += fmt.Sprintf("; the request could not be kept: %v", err)
 		return e
 	}
 	data := AppendProfile(nil, id, prof)
-	data = append(data, p.buf[start:]...)
+	data = append(data, r.buf[start:]...)
 	_, werr := f.Write(data)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr

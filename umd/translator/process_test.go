@@ -2,6 +2,7 @@ package translator_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
@@ -56,6 +58,10 @@ func fakeTranslator(mode string) int {
 			return translatorFunc(func(_ *translator.Request, dst []uint32) ([]uint32, error) {
 				return cmdbuf.AppendDecompress(dst, cmdbuf.SurfaceRegion{Surface: 99, Size: 256}, false), nil
 			}), nil
+		}
+	case "empty":
+		open = func(*hwmodel.Profile) (translator.Translator, error) {
+			return translatorFunc(func(_ *translator.Request, dst []uint32) ([]uint32, error) { return dst, nil }), nil
 		}
 	case "work":
 		open = func(*hwmodel.Profile) (translator.Translator, error) {
@@ -214,4 +220,64 @@ func TestHostileTranslators(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "/nonexistent/translator")
 	})
+}
+
+// BenchmarkRoundTrip is one call through the protocol to the reference
+// served by another process: the cost the boundary adds to a Barrier call.
+func BenchmarkRoundTrip(b *testing.B) {
+	for _, mode := range []string{"empty", "reference"} {
+		b.Run(mode, func(b *testing.B) { roundTrips(b, mode) })
+	}
+}
+
+func roundTrips(b *testing.B, mode string) {
+	b.Setenv("EBREF_TEST_TRANSLATOR", mode)
+	p, err := translator.Start([]string{os.Args[0]}, translator.Options{})
+	require.NoError(b, err)
+	defer p.Close()
+	prof, err := hwmodel.LookupProfile("discrete")
+	require.NoError(b, err)
+	tr, err := p.Open(prof)
+	require.NoError(b, err)
+	req := globalRequest()
+	var words []uint32
+	b.ReportAllocs()
+	for b.Loop() {
+		if words, err = tr.Translate(req, words[:0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type conservativeOpener struct{}
+
+func (conservativeOpener) Name() string { return "conservative" }
+func (conservativeOpener) Open(p *hwmodel.Profile) (translator.Translator, error) {
+	return openConservative(p)
+}
+
+// TestConservativeIsConformant: a safe translation that is not the
+// reference's (it waits for everything and drops every cache) is
+// conformant on the default suites; what it costs and hides is reported
+// beside the verdict, never as a failure.
+func TestConservativeIsConformant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default suites")
+	}
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: hlk.WithTranslator(conservativeOpener{})})
+	require.NoError(t, err)
+	notes := map[string]int{}
+	for i := range rep.Cases {
+		c := &rep.Cases[i]
+		if !c.Status.Conformant() {
+			t.Errorf("%s on %s: %s %v", c.Path(), c.Profile, c.Status, c.Messages)
+		}
+		for _, n := range c.Notes {
+			notes[n[:strings.Index(n, ":")]]++
+		}
+	}
+	t.Logf("notes: %v", notes)
+	assert.NotZero(t, notes[strings.TrimSuffix(hlk.NoteCostlier, ": ")], "it costs more than the reference somewhere")
 }
