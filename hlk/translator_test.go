@@ -13,7 +13,8 @@ import (
 	"github.com/ebref/ebref/umd/translator"
 )
 
-// TestReferenceThroughTheSeam: the reference translation fed from the
+// TestReferenceThroughTheSeam: the reference meets every line (no case
+// has a note), and the reference translation fed from the
 // seam's requests alone (umd.Reference) records, case for case, the
 // packets the driver records by itself: what the request carries is
 // enough to translate every call of the default suites.
@@ -33,6 +34,9 @@ func TestReferenceThroughTheSeam(t *testing.T) {
 	for i := range in.Cases {
 		a, b := &in.Cases[i], &via.Cases[i]
 		require.Equal(t, a.Path()+" on "+a.Profile, b.Path()+" on "+b.Profile)
+		// The reference meets every line of every case, its promises
+		// about its own packets and cost included.
+		assert.Empty(t, a.Notes, "%s on %s", a.Path(), a.Profile)
 		if a.Status != b.Status || a.Packets != b.Packets {
 			if differ++; differ <= 5 {
 				t.Errorf("%s on %s: %s %s in process, %s %s through the seam %v", a.Path(), a.Profile, a.Status, a.Packets, b.Status, b.Packets, b.Messages)
