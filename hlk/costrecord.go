@@ -178,3 +178,23 @@ func (r *CostRecord) Exceeds(c *CaseResult) (over []string, ok bool) {
 	}
 	return over, true
 }
+
+// Totals sums, over the passing cases the record has a row for, each of
+// the record's counters as the cases measured them (mine) and as the
+// record holds them (recorded); n is how many cases were summed.
+func (r *CostRecord) Totals(cases []CaseResult) (counters []string, mine, recorded []uint64, n int) {
+	mine, recorded = make([]uint64, len(r.counters)), make([]uint64, len(r.counters))
+	for i := range cases {
+		c := &cases[i]
+		v, ok := r.rows[costKey{c.Path(), c.Profile}]
+		if !ok || c.Status != Pass {
+			continue
+		}
+		n++
+		for k, name := range r.counters {
+			mine[k] += c.Counters[name]
+			recorded[k] += v[k]
+		}
+	}
+	return r.counters, mine, recorded, n
+}

@@ -305,4 +305,24 @@ func writeNotes(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "  %6d %s\n", counts[k], nk.name)
 		}
 	}
+	if counts[len(noteKinds)-1] == 0 {
+		return // not a translator's run (only those are compared)
+	}
+	rec, err := ReferenceCosts()
+	if err != nil {
+		return
+	}
+	names, mine, ref, n := rec.Totals(r.Cases)
+	fmt.Fprintf(w, "\ncost against the reference's record, summed over the %d passing case-profiles it has:\n", n)
+	fmt.Fprintf(w, "  %-24s %14s %14s\n", "counter", "translator", "reference")
+	for k, name := range names {
+		if mine[k] == 0 && ref[k] == 0 || strings.HasPrefix(name, "packets-") {
+			continue
+		}
+		ratio := "-"
+		if ref[k] > 0 {
+			ratio = fmt.Sprintf("%.2fx", float64(mine[k])/float64(ref[k]))
+		}
+		fmt.Fprintf(w, "  %-24s %14d %14d  %s\n", name, mine[k], ref[k], ratio)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -280,4 +282,52 @@ func TestConservativeIsConformant(t *testing.T) {
 	}
 	t.Logf("notes: %v", notes)
 	assert.NotZero(t, notes[strings.TrimSuffix(hlk.NoteCostlier, ": ")], "it costs more than the reference somewhere")
+
+	// The same translator made subtly wrong at the boundary (the faults
+	// apply to any translator's replies) is caught by safety alone.
+	for _, fault := range []string{"drop-decompress", "drop-metadata-init", "drop-flush"} {
+		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Inject: fault, Driver: hlk.WithTranslator(conservativeOpener{})})
+		require.NoError(t, err)
+		failed := 0
+		for i := range rep.Cases {
+			if !rep.Cases[i].Status.Conformant() {
+				failed++
+			}
+		}
+		assert.NotZero(t, failed, "%s: the conservative translator without it is caught", fault)
+		t.Logf("%s: %d case-profiles fail", fault, failed)
+	}
+}
+
+// TestCExampleIsConformant builds examples/translators/conservative with
+// the system's C compiler and runs the default suites through it, out of
+// process: conformant on safety, what it costs beside.
+func TestCExampleIsConformant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default suites")
+	}
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skipf("no C compiler (%s: %v): the C example translator is not built", cc, err)
+	}
+	bin := filepath.Join(t.TempDir(), "conservative")
+	out, err := exec.Command("sh", "../../examples/translators/conservative/build.sh", bin).CombinedOutput()
+	require.NoError(t, err, "build.sh: %s", out)
+	p, err := translator.Start([]string{bin}, translator.Options{DumpDir: t.TempDir()})
+	require.NoError(t, err)
+	defer p.Close()
+	assert.Equal(t, "conservative-c", p.Name())
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: hlk.WithTranslator(p)})
+	require.NoError(t, err)
+	assert.True(t, rep.Conformant())
+	var summary strings.Builder
+	hlk.WriteSummary(&summary, rep)
+	assert.Contains(t, summary.String(), "cost against the reference's record")
+	t.Log(summary.String()[strings.Index(summary.String(), "beside the verdict"):])
+	assert.Greater(t, p.Requests(), 30000)
 }
