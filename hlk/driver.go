@@ -134,7 +134,12 @@ func (d refDriver) Name() string {
 	return "ebref umd"
 }
 
-func (refDriver) Faults() []string { return umd.FaultNames() }
+func (d refDriver) Faults() []string {
+	if d.xl != nil {
+		return umd.TranslatorFaultNames()
+	}
+	return umd.FaultNames()
+}
 
 func (rd refDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
 	opts := umd.Options{Debug: o.Debug, Context: o.Context, Translator: rd.xl}

@@ -92,3 +92,18 @@ func (f Faults) String() string {
 	}
 	return strings.Join(on, ",")
 }
+
+// TranslatorFaultNames lists the faults that apply to a translator's
+// replies (seam.go's applyFaults): those that name a packet kind, and
+// drop-sync-copy, which is ebref's own work. drop-ranged-flush and
+// drop-metadata-writeback name a packet by its purpose, which a reply
+// does not say.
+func TranslatorFaultNames() []string {
+	var out []string
+	for _, n := range FaultNames() {
+		if n != "drop-ranged-flush" && n != "drop-metadata-writeback" {
+			out = append(out, n)
+		}
+	}
+	return out
+}

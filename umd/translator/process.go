@@ -305,6 +305,7 @@ func (p *Process) launch() (*running, string, error) {
 	t := &tail{log: p.opts.Log}
 	cmd.Stderr = t
 	cmd.WaitDelay = time.Second // a child of the translator holding its stderr does not hold Wait
+	orphanProof(cmd)
 	if err := cmd.Start(); err != nil {
 		inR.Close()
 		inW.Close()
