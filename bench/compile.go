@@ -28,15 +28,20 @@ const (
 	// and surface operations replaced at the packet level by the least
 	// its work's accesses need on the profile (bench/internal/oracle).
 	Oracle Strategy = "oracle"
+	// Translator: the enhanced recording with every Barrier call
+	// translated by an author's translator (Config.Translator,
+	// docs/translators.md) instead of the reference's.
+	Translator Strategy = "translator"
 )
 
-// Strategies lists the strategies in report order.
+// Strategies lists the strategies in report order (Translator runs when
+// Config.Translator is set).
 var Strategies = []Strategy{Legacy, Enhanced, Oracle}
 
 // recorded is the strategy whose scenario a strategy runs: the oracle
-// runs the enhanced one.
+// and a translator run the enhanced one.
 func (s Strategy) recorded() Strategy {
-	if s == Oracle {
+	if s == Oracle || s == Translator {
 		return Enhanced
 	}
 	return s

@@ -22,7 +22,7 @@ func BenchmarkWorkload(b *testing.B) {
 				b.Run(w.Name+"/"+string(s)+"/"+p.Name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						if r := hlk.RunContext(context.Background(), driverFor(s), sc, p, ""); r.Status != hlk.Pass {
+						if r := hlk.RunContext(context.Background(), driverFor(s, nil), sc, p, ""); r.Status != hlk.Pass {
 							b.Fatal(r.Failures)
 						}
 					}

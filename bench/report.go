@@ -56,15 +56,24 @@ func WriteTable(w io.Writer, rows []Row) error {
 	}
 	for _, p := range profiles {
 		fmt.Fprintf(tw, "\n%s (%s)\n", p, order)
-		fmt.Fprintln(tw, "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced\tenhanced/oracle")
+		withT := slices.Contains(strategies, Translator)
+		head := "workload\tshortcomings\tcycles\tstall cycles\tflushed lines\tdecompressed bytes\tbarrier calls\tlegacy/enhanced\tenhanced/oracle"
+		if withT {
+			head += "\ttranslator/enhanced\ttranslator/oracle"
+		}
+		fmt.Fprintln(tw, head)
 		for _, g := range byWorkload(rows, p) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g[0].Workload, tags(g[0].Shortcomings),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", g[0].Workload, tags(g[0].Shortcomings),
 				each(g, func(r *Row) uint64 { return r.Cycles }),
 				each(g, func(r *Row) uint64 { return r.StallCycles }),
 				each(g, func(r *Row) uint64 { return r.FlushedLines }),
 				each(g, func(r *Row) uint64 { return r.DecompressedBytes }),
 				each(g, func(r *Row) uint64 { return uint64(r.BarrierCalls) }),
 				ratio(g, Legacy, Enhanced), ratio(g, Enhanced, Oracle))
+			if withT {
+				fmt.Fprintf(tw, "\t%s\t%s", ratio(g, Translator, Enhanced), ratio(g, Translator, Oracle))
+			}
+			fmt.Fprintln(tw)
 		}
 	}
 	failed := 0

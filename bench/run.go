@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/ebref/ebref/bench/internal/oracle"
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Row is one workload run with one strategy on one profile: what its
@@ -45,6 +47,9 @@ type Config struct {
 	Profiles   []string    // nil: every profile
 	Strategies []Strategy  // nil: Strategies
 	Barriers   bool        // keep a record per barrier call in each row
+	// Translator, if set, adds the Translator strategy: the enhanced
+	// frame with its Barrier calls translated by it.
+	Translator translator.Opener
 	// Result, if set, sees every run's full result (its timelines), as
 	// the run ends.
 	Result func(w *Workload, p *hwmodel.Profile, s Strategy, r hlk.Result)
@@ -59,7 +64,10 @@ func (c Config) withDefaults() Config {
 		c.Profiles = hwmodel.ProfileNames()
 	}
 	if c.Strategies == nil {
-		c.Strategies = Strategies
+		c.Strategies = slices.Clone(Strategies)
+		if c.Translator != nil {
+			c.Strategies = append(c.Strategies, Translator)
+		}
 	}
 	return c
 }
@@ -115,7 +123,10 @@ func Run(ctx context.Context, c Config) ([]Row, error) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				row, res := run(ctx, w, cases[s], prof, s)
+				if s == Translator && c.Translator == nil {
+					return nil, fmt.Errorf("the %s strategy needs a translator (Config.Translator)", s)
+				}
+				row, res := run(ctx, w, cases[s], prof, s, c.Translator)
 				if c.Barriers {
 					row.Barriers = barrierRecords(res, s)
 				}
@@ -144,12 +155,12 @@ func Scenario(w *Workload, s Strategy) (*hlk.Scenario, error) {
 
 // ParseStrategy accepts a strategy's name.
 func ParseStrategy(name string) (Strategy, error) {
-	for _, s := range Strategies {
+	for _, s := range append(slices.Clone(Strategies), Translator) {
 		if string(s) == name {
 			return s, nil
 		}
 	}
-	return "", fmt.Errorf("no strategy %.64q (the strategies: %v)", name, Strategies)
+	return "", fmt.Errorf("no strategy %.64q (the strategies: %v, and %s with a translator)", name, Strategies, Translator)
 }
 
 // Source is a workload written in a strategy's barriers, as scenario text
@@ -162,8 +173,8 @@ func Source(w *Workload, s Strategy) (string, error) {
 	return compile(w, s.recorded())
 }
 
-func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy) (Row, hlk.Result) {
-	res := hlk.RunContext(ctx, driverFor(s), sc, p, "")
+func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy, t translator.Opener) (Row, hlk.Result) {
+	res := hlk.RunContext(ctx, driverFor(s, t), sc, p, "")
 	c := res.Counters
 	row := Row{Workload: w.Name, Shortcomings: w.Shortcomings, Profile: p.Name, Strategy: s,
 		Cycles: c.Cycles, StallCycles: c.StallCycles, DecompressedBytes: c.DecompressedBytes, MetadataBytes: c.MetadataBytes,
@@ -194,9 +205,12 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 // driverFor is the driver a strategy's scenario runs on: the reference
 // driver, on a machine whose submissions the oracle rewrites for the
 // oracle.
-func driverFor(s Strategy) hlk.Driver {
-	if s == Oracle {
+func driverFor(s Strategy, t translator.Opener) hlk.Driver {
+	switch s {
+	case Oracle:
 		return oracleDriver{Driver: hlk.Reference}
+	case Translator:
+		return hlk.WithTranslator(t)
 	}
 	return hlk.Reference
 }

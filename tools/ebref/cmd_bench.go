@@ -29,7 +29,8 @@ func runBench(e *env, args []string) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	workload := fs.String("workload", "", "run only this workload (default: every one)")
 	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
-	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced or oracle (default: all three)")
+	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced, oracle, or translator with --translator (default: all)")
+	tf := addTranslatorFlags(fs)
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
 	emit := fs.Bool("emit", false, "print the workloads' scenarios instead of running them")
 	svgDir := fs.String("svg", "", "write a chart per profile to this directory (PROFILE.svg), made if missing")
@@ -62,6 +63,21 @@ func runBench(e *env, args []string) int {
 			return usageError(e, fs, synopsis, "%v", err)
 		}
 		c.Strategies = []bench.Strategy{s}
+	}
+	if *emit && *tf.cmd != "" {
+		return usageError(e, fs, synopsis, "--emit writes the scenarios; a translator's are the enhanced ones")
+	}
+	if *tf.cmd == "" && len(c.Strategies) == 1 && c.Strategies[0] == bench.Translator {
+		return usageError(e, fs, synopsis, "--strategy translator needs --translator CMD")
+	}
+	proc, err := tf.start(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref bench: %v\n", err)
+		return 2
+	}
+	if proc != nil {
+		defer proc.Close()
+		c.Translator = proc
 	}
 	if *emit {
 		if err := bench.Emit(e.stdout, c); err != nil {
