@@ -2,12 +2,14 @@ package hlk
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
@@ -65,4 +67,49 @@ type countingT struct {
 func (c countingT) Translate(req *translator.Request, dst []uint32) ([]uint32, error) {
 	c.n.Add(1)
 	return c.Translator.Translate(req, dst)
+}
+
+// nopAfter is the reference translation with a NOP after each call's
+// packets: safe, and different.
+type nopAfter struct{ umd.ReferenceOpener }
+
+func (nopAfter) Open(p *hwmodel.Profile) (translator.Translator, error) {
+	return nopT{umd.NewReference(p)}, nil
+}
+
+type nopT struct{ ref *umd.Reference }
+
+func (t nopT) Translate(req *translator.Request, dst []uint32) ([]uint32, error) {
+	dst, err := t.ref.Translate(req, dst)
+	return cmdbuf.AppendNop(dst, 0), err
+}
+
+// TestCompareCalls: the reference through the seam differs from itself
+// in no call; a translation with one more packet differs in every call,
+// each diff naming the list, the call and both runs' packets.
+func TestCompareCalls(t *testing.T) {
+	sc := parseOne(t, `scenario "two calls"
+buffer B 4096 flags UNORDERED_ACCESS
+queue Q DIRECT
+list L DIRECT
+  dispatch uav B
+  barrier buffer B sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS
+  dispatch uav B
+  barrier buffer B sync COMPUTE_SHADING -> COPY access UNORDERED_ACCESS -> COPY_SOURCE
+end
+execute Q L
+expect no-hazard
+`)
+	p, err := hwmodel.LookupProfile("discrete")
+	require.NoError(t, err)
+	ref := Run(Reference, sc, p, "")
+	require.Equal(t, Pass, ref.Status, ref.Failures)
+	diffs, calls := CompareCalls(Run(WithTranslator(umd.ReferenceOpener{}), sc, p, ""), ref)
+	assert.Equal(t, 2, calls)
+	assert.Empty(t, diffs)
+	diffs, calls = CompareCalls(Run(WithTranslator(nopAfter{}), sc, p, ""), ref)
+	assert.Equal(t, 2, calls)
+	require.Len(t, diffs, 2)
+	assert.Equal(t, "L", diffs[0].List)
+	assert.Equal(t, append(slices.Clone(diffs[0].RefPackets), "NOP n=0"), diffs[0].Packets)
 }

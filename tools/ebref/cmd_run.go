@@ -29,6 +29,7 @@ func runRun(e *env, args []string) int {
 	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	tf := addTranslatorFlags(fs)
+	compare := fs.String("compare", "", "with --translator: reference, to show each Barrier call whose packets or cost differ from the reference's")
 	inject := fs.String("inject", "", "inject one of the driver's faults ("+strings.Join(umd.FaultNames(), ", ")+")")
 	caseRe := fs.String("case", "", "run only the cases whose names match this regular expression")
 	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet)")
@@ -72,6 +73,12 @@ func runRun(e *env, args []string) int {
 	if trace != nil {
 		defer trace.close() // on an early return; closing twice is closing once
 	}
+	switch {
+	case *compare != "" && *compare != "reference":
+		return usageError(e, fs, synopsis, "--compare %q: the only comparison is reference", *compare)
+	case *compare != "" && *tf.cmd == "":
+		return usageError(e, fs, synopsis, "--compare reference compares a translator's packets: it needs --translator CMD")
+	}
 	driver := hlk.Reference
 	proc, err := tf.start(e)
 	if err != nil {
@@ -97,11 +104,23 @@ func runRun(e *env, args []string) int {
 			if trace != nil {
 				trace.add(sc.Name(), pn, r)
 			}
+			var diffs []hlk.CallDiff
+			calls := 0
+			if *compare != "" {
+				diffs, calls = hlk.CompareCalls(r, hlk.Run(hlk.Reference, sc, p, *inject))
+			}
 			if *asJSON {
-				out = append(out, caseJSON(sc.Name(), pn, r))
+				jc := caseJSON(sc.Name(), pn, r)
+				if *compare != "" {
+					jc.Compare = &jsonCompare{Calls: calls, Differ: diffs}
+				}
+				out = append(out, jc)
 				continue
 			}
 			printCase(e.stdout, sc, pn, r)
+			if *compare != "" {
+				printCompare(e.stdout, diffs, calls)
+			}
 		}
 	}
 	if ran == 0 {
@@ -164,6 +183,28 @@ type jsonCase struct {
 	Counters     map[string]uint64 `json:"counters"`
 	Engines      []jsonEngine      `json:"engines,omitempty"`
 	Lists        []jsonList        `json:"lists"`
+	Compare      *jsonCompare      `json:"compare,omitempty"`
+}
+
+// jsonCompare is --compare reference's finding for one case and profile.
+type jsonCompare struct {
+	Calls  int            `json:"calls"`
+	Differ []hlk.CallDiff `json:"differ"`
+}
+
+// printCompare writes the Barrier calls whose packets or cost differ from
+// the reference's.
+func printCompare(w io.Writer, diffs []hlk.CallDiff, calls int) {
+	fmt.Fprintf(w, "compared with the reference: %d of %d Barrier calls differ\n", len(diffs), calls)
+	for _, d := range diffs {
+		fmt.Fprintf(w, "  list %s, Barrier #%d: %d cycles, the reference %d\n", d.List, d.Call, d.Cycles, d.RefCycles)
+		for _, p := range d.Packets {
+			fmt.Fprintf(w, "    translator  %s\n", p)
+		}
+		for _, p := range d.RefPackets {
+			fmt.Fprintf(w, "    reference   %s\n", p)
+		}
+	}
 }
 
 type jsonExpect struct {
