@@ -4,6 +4,7 @@ import (
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Compression. A texture the profile compresses (render targets,
@@ -108,6 +109,20 @@ func compressedLayouts(p *hwmodel.Profile, r *resource.Resource, kind resource.H
 			}
 		}
 		out[slot] = used && aware
+	}
+	return out
+}
+
+// policyLayouts is compressedLayouts as a translator's policy declares it
+// (translator.Policy): the mask for the texture's kind.
+func policyLayouts(p *translator.Policy, r *resource.Resource) (out [numLayoutSlots]bool) {
+	mask := p.For(r.Desc.Flags)
+	for _, l := range ddi.AllBarrierLayouts() {
+		slot, ok := layoutSlot(l)
+		bit, has := translator.LayoutBit(l)
+		if ok && has {
+			out[slot] = mask&bit != 0
+		}
 	}
 	return out
 }

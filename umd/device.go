@@ -52,6 +52,9 @@ type Device struct {
 	// xl translates Barrier calls when Options.Translator is set.
 	xl     translator.Translator
 	xlName string
+	// policy is the translator's compression policy, if it declared one
+	// (nil: the reference's table, compression.go).
+	policy *translator.Policy
 	// addrIndex indexes the resources by address (indexAdd).
 	addrIndex
 	// gone names the resources and heaps destroyed, by handle, so using
@@ -168,6 +171,14 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 			return nil, fmt.Errorf("umd: opening translator %s on %s: %w", o.Name(), p.Name, err)
 		}
 		d.xlName = o.Name()
+		if pol, ok := d.xl.(translator.Policer); ok {
+			if p, declared := pol.Policy(); declared {
+				if err := p.Check(d.prof); err != nil {
+					return nil, fmt.Errorf("umd: translator %s's compression policy: %w", o.Name(), err)
+				}
+				d.policy = &p
+			}
+		}
 	}
 	return d, nil
 }

@@ -260,7 +260,10 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 			rs.compat[slot] = rs.compatible(l) & rs.allowed
 		}
 	}
-	if surface {
+	switch {
+	case surface && d.policy != nil:
+		rs.compressed = policyLayouts(d.policy, r)
+	case surface:
 		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
 	}
 	if err := d.place(rs, surface); err != nil {

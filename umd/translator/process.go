@@ -94,6 +94,9 @@ type Process struct {
 	argv []string
 	opts Options
 	name string // from the first hello
+	// declares: the hello said every profile frame is answered with a
+	// policy (HelloDeclaresPolicy); policies are the answers, by profile.
+	declares bool
 
 	mu       sync.Mutex
 	idle     []*running
@@ -103,8 +106,14 @@ type Process struct {
 	fails    int
 	fatal    *Error
 	closed   bool
-	requests int
+	requests atomic.Int64
 	dumps    atomic.Int64
+	policies map[uint32]policyAnswer
+}
+
+type policyAnswer struct {
+	p        Policy
+	declared bool
 }
 
 // running is one copy of the translator.
@@ -117,6 +126,8 @@ type running struct {
 	done    chan struct{}
 	waitErr error
 	buf     []byte
+	// declares: its hello declared policies (HelloDeclaresPolicy).
+	declares bool
 	// timer kills the process when an exchange outlives the deadline,
 	// and sets expired.
 	timer   *time.Timer
@@ -142,6 +153,7 @@ func Start(argv []string, opts Options) (*Process, error) {
 		err.(*Error).Kind = ErrStart
 		return nil, err
 	}
+	p.declares, p.policies = r.declares, map[uint32]policyAnswer{}
 	if name != "" {
 		p.name = name
 	}
@@ -163,11 +175,7 @@ func (p *Process) Fatal() error {
 }
 
 // Requests is how many requests were sent.
-func (p *Process) Requests() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.requests
-}
+func (p *Process) Requests() int { return int(p.requests.Load()) }
 
 // Open returns the translator for profile prof.
 func (p *Process) Open(prof *hwmodel.Profile) (Translator, error) {
@@ -179,7 +187,89 @@ func (p *Process) Open(prof *hwmodel.Profile) (Translator, error) {
 	if _, ok := p.ids[prof]; !ok {
 		p.ids[prof] = uint32(len(p.ids) + 1)
 	}
-	return &session{p: p, prof: prof, id: p.ids[prof]}, nil
+	s := &session{p: p, prof: prof, id: p.ids[prof]}
+	if !p.declares {
+		return s, nil
+	}
+	if _, asked := p.policies[s.id]; asked {
+		return policySession{s}, nil
+	}
+	p.mu.Unlock()
+	err := p.askPolicy(prof, s.id)
+	p.mu.Lock()
+	if err != nil {
+		return nil, err
+	}
+	return policySession{s}, nil
+}
+
+// askPolicy sends a profile to a copy and keeps the policy it answers.
+func (p *Process) askPolicy(prof *hwmodel.Profile, id uint32) error {
+	r, err := p.acquire()
+	if err != nil {
+		return err
+	}
+	r.buf = AppendProfile(r.buf[:0], id, prof)
+	r.timer.Reset(p.opts.Timeout)
+	_, err = r.in.Write(r.buf)
+	if err == nil {
+		err = p.readPolicy(r, id, prof)
+	} else {
+		err = p.lost(r, err, "the profile could not be written: %v", err)
+	}
+	ok := r.timer.Stop() && err == nil
+	if err != nil {
+		r.stop()
+	}
+	p.release(r, ok)
+	if err != nil {
+		return err
+	}
+	r.sent[id] = true
+	return nil
+}
+
+// readPolicy reads the OpPolicy frame a copy answers profile id with; a
+// copy's answer must be the first copy's.
+func (p *Process) readPolicy(r *running, id uint32, prof *hwmodel.Profile) error {
+	op, size, err := readFrameHeader(r.r)
+	if err != nil {
+		return p.lost(r, err, "reading the policy for profile %s: %v", prof.Name, err)
+	}
+	if op != OpPolicy || size != PolicySize {
+		return p.lost(r, nil, "the answer to profile %s is opcode %d of %d bytes, not an OpPolicy of %d (the hello declared policies)", prof.Name, op, size, PolicySize)
+	}
+	var b [PolicySize]byte
+	if _, err := io.ReadFull(r.r, b[:]); err != nil {
+		return p.lost(r, err, "reading the policy: %v", err)
+	}
+	got, pol, declared, err := DecodePolicy(b[:])
+	if err == nil && got != id {
+		err = fmt.Errorf("a policy for profile %d answers profile %d", got, id)
+	}
+	if err == nil && declared {
+		err = pol.Check(prof)
+	}
+	if err != nil {
+		return p.lost(r, nil, "its policy for profile %s: %v", prof.Name, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if prev, ok := p.policies[id]; ok && prev != (policyAnswer{pol, declared}) {
+		return p.fail(ErrProtocol, "two copies declare different policies for profile %s", prof.Name)
+	}
+	p.policies[id] = policyAnswer{pol, declared}
+	return nil
+}
+
+// policySession is a session whose translator declared its policy.
+type policySession struct{ *session }
+
+func (s policySession) Policy() (Policy, bool) {
+	s.p.mu.Lock()
+	defer s.p.mu.Unlock()
+	a := s.p.policies[s.id]
+	return a.p, a.declared
 }
 
 // Close ends the translators: their input is closed, and each is killed if
@@ -241,7 +331,6 @@ func (p *Process) acquire() (*running, error) {
 		case len(p.idle) > 0:
 			r := p.idle[len(p.idle)-1]
 			p.idle = p.idle[:len(p.idle)-1]
-			p.requests++
 			p.mu.Unlock()
 			return r, nil
 		case p.live < p.opts.Instances:
@@ -251,7 +340,6 @@ func (p *Process) acquire() (*running, error) {
 			p.mu.Lock()
 			if err == nil {
 				p.fails = 0
-				p.requests++
 				p.mu.Unlock()
 				return r, nil
 			}
@@ -328,6 +416,9 @@ func (p *Process) launch() (*running, string, error) {
 	go func() { r.waitErr = cmd.Wait(); close(r.done) }()
 	r.timer.Reset(p.opts.Timeout)
 	name, err := p.hello(r)
+	if err == nil && r.declares != p.declares && p.policies != nil {
+		err = p.lost(r, nil, "its hello declares policies %v; the first copy's said %v", r.declares, p.declares)
+	}
 	if !r.timer.Stop() && err == nil {
 		err = p.lost(r, nil, "the hello came as the deadline passed")
 	}
@@ -342,7 +433,8 @@ func (p *Process) hello(r *running) (string, error) {
 	if _, err := r.in.Write(AppendHello(nil)); err != nil {
 		return "", p.lost(r, err, "it exited before the hello (%v)", err)
 	}
-	version, n, err := readHello(r.r, "translator")
+	version, n, flags, err := readHello(r.r, "translator")
+	r.declares = flags&HelloDeclaresPolicy != 0
 	switch {
 	case err != nil:
 		var we *WireError
@@ -422,6 +514,7 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 	}
 	start := len(r.buf)
 	r.buf = AppendRequest(r.buf, req)
+	p.requests.Add(1)
 	r.timer.Reset(p.opts.Timeout)
 	defer func() {
 		if !r.timer.Stop() && ok { // killed just as it replied: not used again
@@ -434,6 +527,12 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 	}
 	if _, err := r.in.Write(r.buf); err != nil {
 		return lose(err, "the request could not be written: %v", err)
+	}
+	if !r.sent[id] && r.declares {
+		if err := p.readPolicy(r, id, prof); err != nil {
+			r.stop() // lost, or at odds with the other copies
+			return dst, p.dumped(err.(*Error), r, prof, id, start), false
+		}
 	}
 	r.sent[id] = true
 	op, size, err := readFrameHeader(r.r)

@@ -37,6 +37,10 @@ func fakeTranslator(mode string) int {
 	switch mode {
 	case "exit0":
 		return 0
+	case "never-compressed":
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			return withPolicy{umd.NewReference(p), translator.Policy{}}, nil
+		}
 	case "garbage":
 		fmt.Println("hello from the translator's debug print")
 		return 0
@@ -330,4 +334,86 @@ func TestCExampleIsConformant(t *testing.T) {
 	assert.Contains(t, summary.String(), "cost against the reference's record")
 	t.Log(summary.String()[strings.Index(summary.String(), "beside the verdict"):])
 	assert.Greater(t, p.Requests(), 30000)
+}
+
+// policyRef is the reference translation declaring a compression policy.
+type policyRef struct {
+	name string
+	pol  func(*hwmodel.Profile) translator.Policy
+}
+
+func (o policyRef) Name() string { return o.name }
+func (o policyRef) Open(p *hwmodel.Profile) (translator.Translator, error) {
+	return withPolicy{umd.NewReference(p), o.pol(p)}, nil
+}
+
+type withPolicy struct {
+	*umd.Reference
+	pol translator.Policy
+}
+
+func (w withPolicy) Policy() (translator.Policy, bool) { return w.pol, true }
+
+// TestDeclaredPolicies: a translator that keeps nothing compressed is
+// safe, and its cost and the reference's promises about decompression
+// are reported beside the verdict; one that keeps render targets
+// compressed in every layout, copy-engine layouts among them, is caught
+// by the judge; one that compresses what the profile does not is refused
+// when the device opens.
+func TestDeclaredPolicies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default suites")
+	}
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	run := func(o translator.Opener) (fail, notes int) {
+		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Profiles: []string{"discrete"}, Driver: hlk.WithTranslator(o)})
+		require.NoError(t, err)
+		for i := range rep.Cases {
+			if !rep.Cases[i].Status.Conformant() {
+				fail++
+			}
+			notes += len(rep.Cases[i].Notes)
+		}
+		return fail, notes
+	}
+	fail, notes := run(policyRef{"never-compressed", func(*hwmodel.Profile) translator.Policy { return translator.Policy{} }})
+	assert.Zero(t, fail, "a surface never compressed is safe")
+	assert.NotZero(t, notes, "the reference's promises about compression are not met")
+
+	all := uint64(1<<36 - 1)
+	fail, _ = run(policyRef{"always-compressed", func(p *hwmodel.Profile) translator.Policy {
+		return translator.Policy{RenderTarget: all}
+	}})
+	assert.NotZero(t, fail, "render targets compressed where the copy engine reads them")
+
+	p, err := hwmodel.LookupProfile("coherent")
+	require.NoError(t, err)
+	require.False(t, p.Compresses.RenderTarget, "coherent compresses nothing")
+	_, err = umd.Open(p, umd.Options{Translator: policyRef{"wrong", func(*hwmodel.Profile) translator.Policy { return translator.Policy{RenderTarget: 1} }}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "does not compress them")
+}
+
+// TestPolicyOverTheProtocol: Serve answers each profile with the
+// translator's policy, and a Process hands it on.
+func TestPolicyOverTheProtocol(t *testing.T) {
+	p, err := start(t, "never-compressed", time.Second)
+	require.NoError(t, err)
+	tr, err := p.Open(discrete(t))
+	require.NoError(t, err)
+	pol, ok := tr.(translator.Policer)
+	require.True(t, ok, "a translator whose hello declares policies is a Policer")
+	got, declared := pol.Policy()
+	assert.True(t, declared)
+	assert.Equal(t, translator.Policy{}, got)
+	_, err = tr.Translate(globalRequest(), nil)
+	require.NoError(t, err)
+
+	ref, err := start(t, "reference", time.Second)
+	require.NoError(t, err)
+	tr, err = ref.Open(discrete(t))
+	require.NoError(t, err)
+	_, declared = tr.(translator.Policer).Policy()
+	assert.False(t, declared, "the reference declares none: its table is the default")
 }

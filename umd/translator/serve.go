@@ -11,11 +11,13 @@ import (
 
 // Serve is the translator's side of the protocol over in and out (its
 // standard input and output): the hello, then each profile opened with
-// open, each request translated and answered, until in ends. A
+// open and answered with its compression policy (a Translator that is a
+// Policer declares one), each request translated and answered, until in
+// ends. A
 // translator's error is sent as a refusal; a protocol error ends Serve.
 func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profile) (Translator, error)) error {
 	r, w := bufio.NewReaderSize(in, 1<<16), bufio.NewWriterSize(out, 1<<16)
-	version, _, err := readHello(r, "host")
+	version, _, _, err := readHello(r, "host")
 	if err != nil {
 		return err
 	}
@@ -26,7 +28,7 @@ func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profil
 	hello := le.AppendUint32(nil, Magic)
 	hello = le.AppendUint32(hello, Version)
 	hello = le.AppendUint32(hello, uint32(len(name)))
-	hello = le.AppendUint32(hello, 0)
+	hello = le.AppendUint32(hello, HelloDeclaresPolicy)
 	hello = append(hello, name...)
 	hello = append(hello, make([]byte, (4-len(name)%4)%4)...)
 	if _, err := w.Write(hello); err != nil {
@@ -72,6 +74,17 @@ func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profil
 				return fmt.Errorf("opening profile %s: %w", p.Name, err)
 			}
 			translators[id] = t
+			var pol Policy
+			declared := false
+			if pp, ok := t.(Policer); ok {
+				pol, declared = pp.Policy()
+			}
+			if _, err := w.Write(AppendPolicy(reply[:0], id, pol, declared)); err != nil {
+				return err
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
 			continue
 		case OpRequest:
 		default:

@@ -104,15 +104,42 @@ func AppendHello(dst []byte) []byte {
 }
 
 // readHello reads a hello's fixed part: the version and the name length.
-func readHello(r io.Reader, who string) (version, nameLen uint32, err error) {
+func readHello(r io.Reader, who string) (version, nameLen, flags uint32, err error) {
 	var b [HelloSize]byte
 	if _, err := io.ReadFull(r, b[:]); err != nil {
-		return 0, 0, fmt.Errorf("%s's hello: %w", who, err)
+		return 0, 0, 0, fmt.Errorf("%s's hello: %w", who, err)
 	}
 	if m := le.Uint32(b[0:]); m != Magic {
-		return 0, 0, wireErr(who+"'s hello", 0, "magic %#08x, not %#08x (%q)", m, Magic, printable(b[:]))
+		return 0, 0, 0, wireErr(who+"'s hello", 0, "magic %#08x, not %#08x (%q)", m, Magic, printable(b[:]))
 	}
-	return le.Uint32(b[4:]), le.Uint32(b[8:]), nil
+	return le.Uint32(b[4:]), le.Uint32(b[8:]), le.Uint32(b[12:]), nil
+}
+
+// AppendPolicy appends an OpPolicy frame: profile id's policy, or (not
+// declared) the reference's table.
+func AppendPolicy(dst []byte, id uint32, p Policy, declared bool) []byte {
+	dst = appendFrameHeader(dst, OpPolicy, PolicySize)
+	d := uint32(0)
+	if declared {
+		d = 1
+	}
+	dst = le.AppendUint32(le.AppendUint32(dst, id), d)
+	for _, m := range []uint64{p.RenderTarget, p.DepthStencil, p.UnorderedAccess} {
+		dst = le.AppendUint64(dst, m)
+	}
+	return dst
+}
+
+// DecodePolicy reads an OpPolicy body.
+func DecodePolicy(b []byte) (id uint32, p Policy, declared bool, err error) {
+	if len(b) != PolicySize {
+		return 0, p, false, wireErr("policy frame", len(b), "%d bytes; a policy is %d", len(b), PolicySize)
+	}
+	if d := le.Uint32(b[4:]); d > 1 {
+		return 0, p, false, wireErr("policy frame", 4, "declared is %d, not 0 or 1", d)
+	}
+	p = Policy{RenderTarget: le.Uint64(b[8:]), DepthStencil: le.Uint64(b[16:]), UnorderedAccess: le.Uint64(b[24:])}
+	return le.Uint32(b), p, le.Uint32(b[4:]) == 1, nil
 }
 
 // AppendFrame appends a frame header and body.
