@@ -27,7 +27,10 @@ func TestCHeaderIsTheProtocol(t *testing.T) {
 		"ebtr_profile_header": translator.ProfileHeaderSize, "ebtr_cache": translator.CacheEntrySize,
 		"ebtr_request_header": translator.RequestHeaderSize, "ebtr_range": translator.RangeSize,
 		"ebtr_fact": translator.FactSize, "ebtr_region": translator.RegionSize, "ebtr_resident": translator.ResidentSize,
-		"ebtr_reply_header": translator.ReplyHeaderSize,
+		"ebtr_reply_header": translator.ReplyHeaderSize, "ebtr_policy": translator.PolicySize,
+		// AppendPolicy: the id, declared, then the three masks.
+		"ebtr_policy.render_target": 8, "ebtr_policy.depth_stencil": 16, "ebtr_policy.unordered_access": 24,
+		"EBTR_OP_POLICY": uint64(translator.OpPolicy), "EBTR_HELLO_DECLARES_POLICY": translator.HelloDeclaresPolicy,
 		"ebtr_barrier_0094": uint64(ddi.BarrierSize), "ebtr_barrier_0088": uint64(ddi.Barrier0088Size),
 		"ebtr_texture_barrier": uint64(unsafe.Sizeof(tb)), "ebtr_ranged_barrier_0094": uint64(unsafe.Sizeof(r94)),
 		"ebtr_ranged_barrier_0088": uint64(unsafe.Sizeof(r88)),

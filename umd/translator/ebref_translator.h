@@ -16,6 +16,8 @@
  *   host -> translator   EBTR_OP_PROFILE: ebtr_profile_header,
  *                        num_caches ebtr_cache, route[engines][clients]
  *                        uint32, aware[engines] uint32 client masks
+ *   translator -> host   EBTR_OP_POLICY: ebtr_policy, after each profile
+ *                        frame, if the hello declared policies
  *   host -> translator   EBTR_OP_REQUEST: ebtr_request_header, the records
  *                        (num_records of record_size bytes: 72 for entry
  *                        94, 80 for 88), num_records ebtr_fact,
@@ -36,7 +38,10 @@
 #define EBTR_MAGIC 0x52544245u /* "EBTR" */
 #define EBTR_VERSION 1u
 
-enum { EBTR_OP_PROFILE = 1, EBTR_OP_REQUEST = 2, EBTR_OP_REPLY = 3 };
+enum { EBTR_OP_PROFILE = 1, EBTR_OP_REQUEST = 2, EBTR_OP_REPLY = 3, EBTR_OP_POLICY = 4 };
+/* In the translator hello's fourth dword: it answers every profile frame
+ * with an EBTR_OP_POLICY frame, its compression policy on that profile. */
+#define EBTR_HELLO_DECLARES_POLICY 1u
 enum { EBTR_REPLY_PACKETS = 0, EBTR_REPLY_REFUSAL = 1 };
 enum { EBTR_ENTRY_0094 = 94, EBTR_ENTRY_0088 = 88 };
 
@@ -57,6 +62,14 @@ typedef struct ebtr_profile_header {
     char name[32];
 } ebtr_profile_header;
 typedef struct ebtr_cache { uint32_t kind, parent, flags, reserved; } ebtr_cache;
+
+/* A compression policy: per kind of texture, a mask of the layouts that
+ * keep its surface compressed (bit n: layout value n, n < 32; bits 32-35:
+ * the four LEGACY_* layouts). declared 0: the reference's table. */
+typedef struct ebtr_policy {
+    uint32_t profile, declared;
+    uint64_t render_target, depth_stencil, unordered_access;
+} ebtr_policy;
 
 /* A request: one Barrier call. */
 typedef struct ebtr_request_header {

@@ -15,7 +15,7 @@ package cheader
 typedef struct { const char *name; uint64_t v; } entry;
 static const entry entries[] = {
 	SZ(ebtr_hello), SZ(ebtr_frame), SZ(ebtr_profile_header), SZ(ebtr_cache), SZ(ebtr_request_header),
-	SZ(ebtr_range), SZ(ebtr_fact), SZ(ebtr_region), SZ(ebtr_resident), SZ(ebtr_reply_header),
+	SZ(ebtr_range), SZ(ebtr_fact), SZ(ebtr_region), SZ(ebtr_resident), SZ(ebtr_reply_header), SZ(ebtr_policy),
 	SZ(ebtr_barrier_0094), SZ(ebtr_barrier_0088), SZ(ebtr_texture_barrier), SZ(ebtr_ranged_barrier_0094), SZ(ebtr_ranged_barrier_0088),
 	OFF(ebtr_profile_header, compresses), OFF(ebtr_profile_header, name),
 	OFF(ebtr_request_header, profile), OFF(ebtr_request_header, entry), OFF(ebtr_request_header, list_type),
@@ -29,7 +29,8 @@ static const entry entries[] = {
 	OFF(ebtr_barrier_0094, u), OFF(ebtr_texture_barrier, resource), OFF(ebtr_texture_barrier, subresources), OFF(ebtr_texture_barrier, flags),
 	OFF(ebtr_ranged_barrier_0094, resource), OFF(ebtr_ranged_barrier_0094, subresource), OFF(ebtr_ranged_barrier_0094, range),
 	OFF(ebtr_ranged_barrier_0088, flags), OFF(ebtr_ranged_barrier_0088, resource), OFF(ebtr_ranged_barrier_0088, subresources), OFF(ebtr_ranged_barrier_0088, range),
-	VAL(EBTR_MAGIC), VAL(EBTR_VERSION), VAL(EBTR_OP_PROFILE), VAL(EBTR_OP_REQUEST), VAL(EBTR_OP_REPLY),
+	VAL(EBTR_MAGIC), VAL(EBTR_VERSION), VAL(EBTR_OP_PROFILE), VAL(EBTR_OP_REQUEST), VAL(EBTR_OP_REPLY), VAL(EBTR_OP_POLICY), VAL(EBTR_HELLO_DECLARES_POLICY),
+	OFF(ebtr_policy, render_target), OFF(ebtr_policy, depth_stencil), OFF(ebtr_policy, unordered_access),
 	VAL(EBTR_MAX_REPLY_DWORDS), VAL(EBTR_MAX_REASON_LEN), VAL(EBTR_MAX_NAME_LEN), VAL(EBTR_MEMORY), VAL(EBTR_ALL_STAGES),
 	VAL(EBTR_NUM_CACHES), VAL(EBTR_NUM_STAGES),
 };
