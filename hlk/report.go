@@ -313,7 +313,7 @@ func writeNotes(w io.Writer, r *Report) {
 		return
 	}
 	names, mine, ref, n := rec.Totals(r.Cases)
-	fmt.Fprintf(w, "\ncost against the reference's record, summed over the %d passing case-profiles it has:\n", n)
+	fmt.Fprintf(w, "\ncost against the reference's record, summed over the %d case-profiles that passed and that the record has a row for:\n", n)
 	fmt.Fprintf(w, "  %-24s %14s %14s\n", "counter", "translator", "reference")
 	for k, name := range names {
 		if mine[k] == 0 && ref[k] == 0 || strings.HasPrefix(name, "packets-") {

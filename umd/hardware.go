@@ -172,3 +172,9 @@ var queueEngines = map[ddi.CommandListType]hwmodel.EngineKind{
 
 // bitIndex is the position of the lowest set bit of a non-zero v.
 func bitIndex(v uint32) int { return bits.TrailingZeros32(v) }
+
+// Clients is the hardware clients ebref's work performs accesses a with,
+// a mask over cmdbuf.Client (COMMON and NO_ACCESS: none): what a
+// translator needs to know to find the caches an access went through
+// (ebref_translator.h has it as a table).
+func Clients(a ddi.BarrierAccess) uint32 { return uint32(clientsOf(a)) }

@@ -42,7 +42,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
-		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle])`},
+		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle], and translator with a translator)`},
 		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: open"},
 		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: open"},
 		{[]string{"--svg", "/dev/null/charts"}, "--svg: mkdir /dev/null: not a directory"},

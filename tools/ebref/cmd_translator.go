@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,16 +22,22 @@ import (
 // over the protocol, on standard input and output) and `ebref translator
 // replay FILE -- COMMAND...` (one request a crash left, sent again).
 func runTranslator(e *env, args []string) int {
-	const synopsis = "translator serve | replay FILE -- COMMAND..."
-	if len(args) == 0 {
-		fmt.Fprintf(e.stderr, "usage: ebref %s\n", synopsis)
-		return 2
+	const synopsis = "serve | replay [--timeout D] FILE -- COMMAND...\n\n" +
+		"serve speaks the translator protocol (docs/translators.md) on standard input and\n" +
+		"output with the reference translation, as a translator an author writes would.\n" +
+		"replay sends the request a failed translator call left in FILE to COMMAND (one\n" +
+		"word is split as --translator splits it) and disassembles its reply."
+	fs := flag.NewFlagSet("translator", flag.ContinueOnError)
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if _, code, ok := parseFlags(e, fs, synopsis, args); !ok {
+			return code
+		}
+		return usageError(e, fs, synopsis, "a subcommand: serve or replay")
 	}
 	switch args[0] {
 	case "serve":
 		if len(args) > 1 {
-			fmt.Fprintf(e.stderr, "ebref translator serve: unexpected argument %q\n", args[1])
-			return 2
+			return usageError(e, fs, synopsis, "serve: unexpected argument %q", args[1])
 		}
 		err := translator.Serve(e.stdin, e.stdout, umd.ReferenceOpener{}.Name(), umd.ReferenceOpener{}.Open)
 		if err != nil {
@@ -39,28 +47,33 @@ func runTranslator(e *env, args []string) int {
 		return 0
 	case "replay":
 		return replayRequest(e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintf(e.stdout, "usage: ebref %s\n\n"+
-			"serve: speak the translator protocol (docs/translators.md) on standard input and output with\n"+
-			"       the reference translation, as a translator an author writes would.\n"+
-			"replay: send the request a failed translator call left in FILE to COMMAND, and disassemble its reply.\n", synopsis)
-		return 0
 	}
-	fmt.Fprintf(e.stderr, "ebref translator: unknown subcommand %q (serve, replay)\n", args[0])
-	return 2
+	return usageError(e, fs, synopsis, "unknown subcommand %q (serve, replay)", args[0])
 }
 
 func replayRequest(e *env, args []string) int {
+	const synopsis = "[--timeout D] FILE -- COMMAND [ARG...]"
 	fs := flag.NewFlagSet("translator replay", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
 	timeout := fs.Duration("timeout", 5*time.Second, "how long the reply may take")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	dash := slices.Index(args, "--")
+	if dash < 0 {
+		dash = len(args)
 	}
-	rest := fs.Args()
+	pos, code, ok := parseFlags(e, fs, synopsis, args[:dash])
+	if !ok {
+		return code
+	}
+	rest := append(pos, args[dash:]...)
 	if len(rest) < 3 || rest[1] != "--" {
-		fmt.Fprintln(e.stderr, "usage: ebref translator replay [--timeout D] FILE -- COMMAND [ARG...]")
-		return 2
+		return usageError(e, fs, synopsis, "want FILE -- COMMAND")
+	}
+	argv := rest[2:]
+	if len(argv) == 1 { // one word: a command line, split as --translator splits it
+		var err error
+		if argv, err = splitCommand(argv[0]); err != nil {
+			fmt.Fprintf(e.stderr, "ebref translator replay: %q: %v\n", rest[2], err)
+			return 2
+		}
 	}
 	data, err := readBounded(rest[0], translator.MaxRequestBytes+translator.MaxProfileBytes+64)
 	if err != nil {
@@ -72,7 +85,9 @@ func replayRequest(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ebref translator replay: %s: %v\n", rest[0], err)
 		return 1
 	}
-	p, err := translator.Start(rest[2:], translator.Options{Timeout: *timeout, Log: e.stderr})
+	// Its standard error shows as it comes; a crash's request is kept
+	// beside the one replayed.
+	p, err := translator.Start(argv, translator.Options{Timeout: *timeout, Log: e.stderr, DumpDir: filepath.Dir(rest[0])})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
 		return 1
@@ -165,6 +180,7 @@ func readBounded(name string, limit int64) ([]byte, error) {
 type translatorFlags struct {
 	cmd     *string
 	timeout *time.Duration
+	log     *string
 }
 
 func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
@@ -172,6 +188,7 @@ func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
 		cmd: fs.String("translator", "", "translate every Barrier call with this translator (its executable, or a command line split as a POSIX shell would; docs/translators.md)"),
 		timeout: fs.Duration("translator-timeout", 5*time.Second,
 			"how long the translator may take to reply to one call"),
+		log: fs.String("translator-log", "", "append the translator's standard error to this file (- for ebref's standard error; by default only a crash shows its last lines)"),
 	}
 }
 
@@ -187,7 +204,19 @@ func (tf translatorFlags) start(e *env) (*translator.Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--translator %q: %v", *tf.cmd, err)
 	}
-	p, err := translator.Start(argv, translator.Options{Timeout: *tf.timeout})
+	opts := translator.Options{Timeout: *tf.timeout}
+	switch *tf.log {
+	case "":
+	case "-":
+		opts.Log = e.stderr
+	default:
+		f, err := os.OpenFile(*tf.log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("--translator-log: %v", err)
+		}
+		opts.Log = f // closed when ebref exits
+	}
+	p, err := translator.Start(argv, opts)
 	if err != nil {
 		return nil, fmt.Errorf("--translator %q: %v", *tf.cmd, err)
 	}

@@ -53,7 +53,7 @@ var commands = []command{
 	{"run", "FILE.ebs [--profile P] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
 	{"hlk", "[flags] | merge REPORT...", "run the conformance suites on every profile; report console/JSON/JUnit", runHLK},
 	{"bench", "[--workload W] [--profile P] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
-	{"translator", "serve | replay FILE -- COMMAND...", "serve the reference translation over the translator protocol; replay a failed request", runTranslator},
+	{"translator", "serve | replay FILE -- CMD", "serve the reference translation over the translator protocol; replay a failed request", runTranslator},
 	{"trace", "[--pid PID | -- COMMAND...] [--out F]", "trace a running program's DDI calls with eBPF uprobes (Linux amd64)", runTrace},
 }
 

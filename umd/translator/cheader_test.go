@@ -3,6 +3,7 @@
 package translator_test
 
 import (
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -10,6 +11,8 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
 	"github.com/ebref/ebref/umd/translator/internal/cheader"
 )
@@ -61,6 +64,44 @@ func TestCHeaderIsTheProtocol(t *testing.T) {
 		want["ebtr_request_header."+n] = uint64(4 * i)
 	}
 	got := cheader.Layout()
+	// The D3D12 values, clients and engines, by their names.
+	for k := range got {
+		var v uint64
+		var err error
+		switch name, _ := strings.CutPrefix(k, "EBTR_"); {
+		case strings.HasPrefix(name, "SYNC_"):
+			var s ddi.BarrierSync
+			s, err = ddi.ParseBarrierSync(name[len("SYNC_"):])
+			v = uint64(s)
+		case strings.HasPrefix(name, "ACCESS_"):
+			var a ddi.BarrierAccess
+			a, err = ddi.ParseBarrierAccess(name[len("ACCESS_"):])
+			v = uint64(a)
+		case name == "NUM_CLIENTS":
+			v = uint64(cmdbuf.NumClients)
+		case strings.HasPrefix(name, "CLIENT_"):
+			var c cmdbuf.Client
+			c, err = cmdbuf.ParseClient(name[len("CLIENT_"):])
+			v = uint64(c)
+		case name == "NUM_ENGINES":
+			v = uint64(hwmodel.NumEngineKinds)
+		case strings.HasPrefix(name, "ENGINE_"):
+			var e hwmodel.EngineKind
+			e, err = hwmodel.ParseEngineKind(name[len("ENGINE_"):])
+			v = uint64(e)
+		case name == "WRITE_ACCESSES":
+			v = uint64(ddi.WriteAccesses)
+		default:
+			continue
+		}
+		if assert.NoError(t, err, k) {
+			want[k] = v
+		}
+	}
+	for b := 0; b < 32; b++ {
+		assert.Equal(t, uint32(umd.Stages(ddi.BarrierSync(1<<b))), cheader.SyncStages(b), "ebtr_sync_stages[%d]", b)
+		assert.Equal(t, umd.Clients(ddi.BarrierAccess(1<<b)), cheader.AccessClients(b), "ebtr_access_clients[%d]", b)
+	}
 	for k, v := range want {
 		assert.Equal(t, v, got[k], k)
 	}

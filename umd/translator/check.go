@@ -35,12 +35,14 @@ func (e *ReplyError) Error() string { return fmt.Sprintf("dword %d: %s", e.Dword
 // It allocates nothing on a valid reply.
 func Check(req *Request, words []uint32) error {
 	for off := 0; off < len(words); {
+		// The opcode first: a packet ebref keeps is refused as that, not
+		// for its fields.
+		if op := cmdbuf.Header(words[off]).Op(); !Allowed(op) {
+			return &ReplyError{Dword: off, Msg: fmt.Sprintf("%s (opcode 0x%02x) is not a translator's packet (WAIT, CACHE, DECOMPRESS, METADATA_INIT, EVENT_SIGNAL, EVENT_WAIT, NOP)", op, uint8(op))}
+		}
 		p, err := cmdbuf.Decode(words, off)
 		if err != nil {
 			return &ReplyError{Dword: off, Msg: err.Error()}
-		}
-		if !Allowed(p.Op()) {
-			return &ReplyError{Dword: off, Msg: fmt.Sprintf("%s is not a translator's packet (WAIT, CACHE, DECOMPRESS, METADATA_INIT, EVENT_SIGNAL, EVENT_WAIT, NOP)", p.Op())}
 		}
 		switch p.Op() {
 		case cmdbuf.OpDecompress, cmdbuf.OpMetadataInit:

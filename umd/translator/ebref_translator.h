@@ -95,10 +95,60 @@ typedef struct ebtr_reply_header { uint32_t status, count; } ebtr_reply_header;
 
 /* The records, as d3d12umddi.h lays out D3D12DDIARG_BARRIER_0094 and _0088. */
 enum { EBTR_BARRIER_GLOBAL = 0, EBTR_BARRIER_TEXTURE = 1, EBTR_BARRIER_BUFFER = 2, EBTR_BARRIER_RANGED = 3 };
+/* D3D12DDI_BARRIER_SYNC and D3D12DDI_BARRIER_ACCESS bits, as d3d12umddi.h defines them. */
 #define EBTR_SYNC_NONE 0u
+#define EBTR_SYNC_ALL 0x1u
+#define EBTR_SYNC_DRAW 0x2u
+#define EBTR_SYNC_INPUT_ASSEMBLER 0x4u
+#define EBTR_SYNC_INDEX_INPUT 0x4u
+#define EBTR_SYNC_VERTEX_SHADING 0x8u
+#define EBTR_SYNC_PIXEL_SHADING 0x10u
+#define EBTR_SYNC_DEPTH_STENCIL 0x20u
+#define EBTR_SYNC_RENDER_TARGET 0x40u
+#define EBTR_SYNC_COMPUTE_SHADING 0x80u
+#define EBTR_SYNC_RAYTRACING 0x100u
+#define EBTR_SYNC_COPY 0x200u
+#define EBTR_SYNC_RESOLVE 0x400u
+#define EBTR_SYNC_EXECUTE_INDIRECT 0x800u
+#define EBTR_SYNC_PREDICATION 0x800u
+#define EBTR_SYNC_ALL_SHADING 0x1000u
+#define EBTR_SYNC_NON_PIXEL_SHADING 0x2000u
+#define EBTR_SYNC_EMIT_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO 0x4000u
+#define EBTR_SYNC_CLEAR_UNORDERED_ACCESS_VIEW 0x8000u
+#define EBTR_SYNC_VIDEO_DECODE 0x100000u
+#define EBTR_SYNC_VIDEO_PROCESS 0x200000u
+#define EBTR_SYNC_VIDEO_ENCODE 0x400000u
+#define EBTR_SYNC_BUILD_RAYTRACING_ACCELERATION_STRUCTURE 0x800000u
+#define EBTR_SYNC_COPY_RAYTRACING_ACCELERATION_STRUCTURE 0x1000000u
 #define EBTR_SYNC_SPLIT 0x80000000u
 #define EBTR_ACCESS_COMMON 0u
+#define EBTR_ACCESS_VERTEX_BUFFER 0x1u
+#define EBTR_ACCESS_CONSTANT_BUFFER 0x2u
+#define EBTR_ACCESS_INDEX_BUFFER 0x4u
+#define EBTR_ACCESS_RENDER_TARGET 0x8u
+#define EBTR_ACCESS_UNORDERED_ACCESS 0x10u
+#define EBTR_ACCESS_DEPTH_STENCIL_WRITE 0x20u
+#define EBTR_ACCESS_DEPTH_STENCIL_READ 0x40u
+#define EBTR_ACCESS_SHADER_RESOURCE 0x80u
+#define EBTR_ACCESS_STREAM_OUTPUT 0x100u
+#define EBTR_ACCESS_INDIRECT_ARGUMENT 0x200u
+#define EBTR_ACCESS_PREDICATION 0x200u
+#define EBTR_ACCESS_COPY_DEST 0x400u
+#define EBTR_ACCESS_COPY_SOURCE 0x800u
+#define EBTR_ACCESS_RESOLVE_DEST 0x1000u
+#define EBTR_ACCESS_RESOLVE_SOURCE 0x2000u
+#define EBTR_ACCESS_RAYTRACING_ACCELERATION_STRUCTURE_READ 0x4000u
+#define EBTR_ACCESS_RAYTRACING_ACCELERATION_STRUCTURE_WRITE 0x8000u
+#define EBTR_ACCESS_SHADING_RATE_SOURCE 0x10000u
+#define EBTR_ACCESS_VIDEO_DECODE_READ 0x20000u
+#define EBTR_ACCESS_VIDEO_DECODE_WRITE 0x40000u
+#define EBTR_ACCESS_VIDEO_PROCESS_READ 0x80000u
+#define EBTR_ACCESS_VIDEO_PROCESS_WRITE 0x100000u
+#define EBTR_ACCESS_VIDEO_ENCODE_READ 0x200000u
+#define EBTR_ACCESS_VIDEO_ENCODE_WRITE 0x400000u
 #define EBTR_ACCESS_NO_ACCESS 0x80000000u
+/* The accesses that write. */
+#define EBTR_WRITE_ACCESSES 0x549538u
 #define EBTR_LAYOUT_UNDEFINED 0xffffffffu
 #define EBTR_TEXTURE_FLAG_DISCARD 1u
 #define EBTR_RANGED_FLAG_ATOMIC_COPY 1u
@@ -164,6 +214,32 @@ enum {
 };
 #define EBTR_ALL_STAGES ((1u << EBTR_NUM_STAGES) - 1u)
 enum { EBTR_CACHE_COLOR, EBTR_CACHE_DEPTH, EBTR_CACHE_TEXTURE_L0, EBTR_CACHE_SHADER_L0, EBTR_CACHE_L2, EBTR_CACHE_VIDEO, EBTR_NUM_CACHES };
+/* The hardware clients (a profile's route and aware tables are indexed by
+ * them) and engines (the profile's tables' rows; a list type's engine:
+ * DIRECT for direct lists, COMPUTE, COPY and the video ones for theirs). */
+enum {
+    EBTR_CLIENT_CP, EBTR_CLIENT_VERTEX_FETCH, EBTR_CLIENT_CONST_FETCH, EBTR_CLIENT_SHADER_LOAD,
+    EBTR_CLIENT_SHADER_STORE, EBTR_CLIENT_COLOR, EBTR_CLIENT_DEPTH, EBTR_CLIENT_COPY, EBTR_CLIENT_STREAM_OUT,
+    EBTR_CLIENT_AS_BUILD, EBTR_CLIENT_RT_TRAVERSE, EBTR_CLIENT_VIDEO, EBTR_CLIENT_BLIT, EBTR_NUM_CLIENTS
+};
+enum {
+    EBTR_ENGINE_DIRECT, EBTR_ENGINE_COMPUTE, EBTR_ENGINE_COPY, EBTR_ENGINE_VIDEO_DECODE, EBTR_ENGINE_VIDEO_PROCESS,
+    EBTR_ENGINE_VIDEO_ENCODE, EBTR_NUM_ENGINES
+};
+
+/* Where D3D12 meets the hardware, as ebref's work packets are recorded:
+ * ebtr_sync_stages[b] is the mask of stages the work of sync bit b runs in
+ * (SYNC_ALL covers BLIT and the CP too); ebtr_access_clients[b] the mask
+ * of clients that perform access bit b. OR them over a mask's bits;
+ * COMMON means the fact's compat_before/compat_after. */
+static const uint32_t ebtr_sync_stages[32] = {
+    0x3fff, 0x3e, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80, 0x200, 0x400, 0x1, 0x4c, 0x44, 0x100, 0x2000,
+    0x0, 0x0, 0x0, 0x0, 0x1000, 0x1000, 0x1000, 0x100, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+};
+static const uint32_t ebtr_access_clients[32] = {
+    0x2, 0x4, 0x2, 0x20, 0x10, 0x40, 0x40, 0x8, 0x100, 0x1, 0x80, 0x80, 0x20, 0x20, 0x600, 0x200,
+    0x4, 0x800, 0x800, 0x800, 0x800, 0x800, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+};
 
 /* Each encoder writes one packet at p and returns its length in dwords. */
 static inline uint32_t ebtr_header(uint32_t op, uint32_t flags, uint32_t payload) { return op | payload << 8 | flags << 24; }

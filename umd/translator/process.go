@@ -436,6 +436,8 @@ func (p *Process) hello(r *running) (string, error) {
 	version, n, flags, err := readHello(r.r, "translator")
 	r.declares = flags&HelloDeclaresPolicy != 0
 	switch {
+	case err != nil && !r.expired.Load() && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return "", p.lost(r, err, "it closed its output before its hello")
 	case err != nil:
 		var we *WireError
 		if errors.As(err, &we) {
@@ -496,7 +498,7 @@ func (r *running) stop() {
 func exitText(err error) string {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return "it " + ee.ProcessState.String()
+		return "it ended with " + ee.ProcessState.String() // "exit status 3", "signal: killed"
 	}
 	if err == nil {
 		return "it exited with status 0"
@@ -536,10 +538,12 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 	}
 	r.sent[id] = true
 	op, size, err := readFrameHeader(r.r)
-	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return lose(err, "it closed its output without replying")
-		}
+	switch {
+	case err != nil && r.expired.Load():
+		return lose(err, "it did not reply")
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return lose(err, "it closed its output without replying")
+	case err != nil:
 		return lose(err, "reading the reply: %v", err)
 	}
 	if op != OpReply || size < ReplyHeaderSize || size > ReplyHeaderSize+4*MaxReplyDwords {

@@ -177,7 +177,7 @@ func TestHostileTranslators(t *testing.T) {
 		_, err = translate(t, p)
 		te := kindOf(t, err)
 		assert.Equal(t, translator.ErrCrash, te.Kind)
-		assert.Contains(t, err.Error(), "exit status 3")
+		assert.Contains(t, err.Error(), "it ended with exit status 3")
 		assert.Contains(t, strings.Join(te.Stderr, "\n"), "assertion failed")
 		require.NotEmpty(t, te.Dump)
 		data, rerr := os.ReadFile(te.Dump)
@@ -194,6 +194,7 @@ func TestHostileTranslators(t *testing.T) {
 		began := time.Now()
 		_, err = translate(t, p)
 		assert.Equal(t, translator.ErrTimeout, kindOf(t, err).Kind)
+		assert.ErrorContains(t, err, "it did not reply (no reply within 200ms; it was killed)")
 		assert.Less(t, time.Since(began), 3*time.Second)
 	})
 	t.Run("claims a huge reply", func(t *testing.T) {
@@ -219,7 +220,11 @@ func TestHostileTranslators(t *testing.T) {
 		require.NoError(t, err)
 		err = translator.Check(globalRequest(), words)
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "FENCE_SIGNAL is not a translator's packet")
+		assert.Contains(t, err.Error(), "FENCE_SIGNAL (opcode 0x32) is not a translator's packet")
+		// A malformed packet of ebref's is refused for what it is, not
+		// for its length.
+		err = translator.Check(globalRequest(), []uint32{uint32(cmdbuf.MakeHeader(cmdbuf.OpWork, 0, 1)), 0})
+		assert.ErrorContains(t, err, "WORK (opcode 0x10) is not a translator's packet")
 	})
 	t.Run("cannot be started", func(t *testing.T) {
 		_, err := translator.Start([]string{"/nonexistent/translator"}, translator.Options{})

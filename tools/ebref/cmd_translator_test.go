@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/umd/translator"
+)
+
+// With EBREF_TEST_SERVE set, the test binary is `ebref translator serve`:
+// the reference translation as a translator process.
+func TestMain(m *testing.M) {
+	switch os.Getenv("EBREF_TEST_SERVE") {
+	case "":
+	case "hang": // a hello, then no reply
+		translator.Serve(os.Stdin, os.Stdout, "hang", func(*hwmodel.Profile) (translator.Translator, error) {
+			return hang{}, nil
+		})
+		os.Exit(0)
+	default:
+		os.Exit(run(&env{os.Stdin, os.Stdout, os.Stderr}, []string{"translator", "serve"}))
+	}
+	os.Exit(m.Run())
+}
+
+func TestTranslatorFlags(t *testing.T) {
+	t.Setenv("EBREF_TEST_SERVE", "1")
+	self := os.Args[0]
+
+	code, stdout, stderr := ebref(t, nil, "hlk", "--suite", "cost", "--profile", "discrete", "--translator", self, "--quiet")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "CONFORMANT")
+	assert.Contains(t, stdout, "translator ebref-reference")
+
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	code, stdout, stderr = ebref(t, nil, "run", "../../hlk/suites/barriers/split.ebs", "--profile", "discrete",
+		"--translator", self, "--compare", "reference", "--translator-log", log)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "compared with the reference: 0 of 2 Barrier calls differ")
+	_, err := os.Stat(log)
+	assert.NoError(t, err, "the log is made")
+
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"hlk", "--translator", "/nonexistent/translator"}, 2, `--translator "/nonexistent/translator"`},
+		{[]string{"hlk", "--translator", "'open"}, 2, "a single quote is not closed"},
+		{[]string{"hlk", "--translator", "/bin/true"}, 2, "it closed its output before its hello; it exited with status 0"},
+		{[]string{"run", "../../hlk/suites/barriers/split.ebs", "--compare", "reference"}, 2, "it needs --translator CMD"},
+		{[]string{"run", "../../hlk/suites/barriers/split.ebs", "--compare", "legacy", "--translator", self}, 2, "the only comparison is reference"},
+		{[]string{"hlk", "--translator", self, "--translator-timeout", "0s"}, 2, "want a positive duration"},
+		{[]string{"bench", "--strategy", "translator"}, 2, "needs --translator CMD"},
+		{[]string{"translator"}, 2, "a subcommand: serve or replay"},
+		{[]string{"translator", "frob"}, 2, `unknown subcommand "frob"`},
+		{[]string{"translator", "replay", "nofile"}, 2, "want FILE -- COMMAND"},
+		{[]string{"translator", "replay", filepath.Join(dir, "missing.req"), "--", self}, 1, "no such file"},
+		{[]string{"translator", "replay", "/dev/zero", "--", self}, 1, "not a regular file"},
+		{[]string{"translator", "replay", log, "--", self}, 1, "no profile frame"},
+	} {
+		code, _, stderr := ebref(t, nil, c.args...)
+		assert.Equal(t, c.code, code, "%v: %s", c.args, stderr)
+		assert.Contains(t, stderr, c.want, "%v", c.args)
+	}
+}
+
+// TestReplay: a request a crash left is sent again by replay, whose
+// reply it disassembles.
+func TestReplay(t *testing.T) {
+	t.Setenv("EBREF_TEST_SERVE", "1")
+	self := os.Args[0]
+	// A request file as a crash leaves it: made by a translator that
+	// never replies, so the request is dumped on the timeout.
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	t.Setenv("EBREF_TEST_SERVE", "hang")
+	code, stdout, stderr := ebref(t, nil, "run", "../../hlk/suites/barriers/split.ebs", "--profile", "discrete",
+		"--translator", self, "--translator-timeout", "300ms")
+	require.Equal(t, 1, code, stderr)
+	assert.Contains(t, stdout, "it did not reply (no reply within 300ms; it was killed)")
+	t.Setenv("EBREF_TEST_SERVE", "1")
+	dumps, err := filepath.Glob(filepath.Join(dir, "ebref-translator-*.req"))
+	require.NoError(t, err)
+	require.NotEmpty(t, dumps, stderr)
+	code, stdout, stderr = ebref(t, nil, "translator", "replay", dumps[0], "--", self)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "WAIT")
+}
+
+type hang struct{}
+
+func (hang) Translate(*translator.Request, []uint32) ([]uint32, error) {
+	time.Sleep(time.Hour) // never replies; the deadline kills the process
+	return nil, nil
+}
