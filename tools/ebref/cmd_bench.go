@@ -70,9 +70,8 @@ func runBench(e *env, args []string) int {
 	if *tf.cmd == "" && len(c.Strategies) == 1 && c.Strategies[0] == bench.Translator {
 		return usageError(e, fs, synopsis, "--strategy translator needs --translator CMD")
 	}
-	proc, err := tf.start(e)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref bench: %v\n", err)
+	proc, ok := tf.start(e, "bench")
+	if !ok {
 		return 2
 	}
 	if proc != nil {

@@ -170,9 +170,8 @@ func runHLK(e *env, args []string) (code int) {
 			}
 		}
 	}
-	proc, err := tf.start(e)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
+	proc, ok := tf.start(e, "hlk")
+	if !ok {
 		return 2
 	}
 	if proc != nil {

@@ -80,9 +80,8 @@ func runRun(e *env, args []string) int {
 		return usageError(e, fs, synopsis, "--compare reference compares a translator's packets: it needs --translator CMD")
 	}
 	driver := hlk.Reference
-	proc, err := tf.start(e)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref run: %v\n", err)
+	proc, ok := tf.start(e, "run")
+	if !ok {
 		return 2
 	}
 	if proc != nil {

@@ -192,8 +192,18 @@ func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
 	}
 }
 
-// start starts the translator the flags name (nil, nil without one).
-func (tf translatorFlags) start(e *env) (*translator.Process, error) {
+// start starts the translator the flags name for command name (nil
+// without one); false, having said why, when it cannot.
+func (tf translatorFlags) start(e *env, name string) (*translator.Process, bool) {
+	p, err := tf.process(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
+		return nil, false
+	}
+	return p, true
+}
+
+func (tf translatorFlags) process(e *env) (*translator.Process, error) {
 	if *tf.cmd == "" {
 		return nil, nil
 	}

@@ -431,7 +431,7 @@ func (p *Process) launch() (*running, string, error) {
 // hello writes the host's hello and reads the translator's.
 func (p *Process) hello(r *running) (string, error) {
 	if _, err := r.in.Write(AppendHello(nil)); err != nil {
-		return "", p.lost(r, err, "it exited before the hello (%v)", err)
+		return "", p.lost(r, err, "it stopped reading before its hello (%v)", err)
 	}
 	version, n, flags, err := readHello(r.r, "translator")
 	r.declares = flags&HelloDeclaresPolicy != 0
