@@ -1,6 +1,9 @@
 package umd
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd/translator"
@@ -46,27 +49,33 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 		return dst, &translator.Refusal{Reason: "a " + req.ListType.String() + " list records no barriers"}
 	}
 	t := &ref.caches[e]
-	var ix addrIndex
-	for _, r := range req.Residents {
-		ix.indexAdd(&Resource{Addr: r.Addr, DataSize: r.DataSize, MetaSize: r.MetaSize})
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	ix := &sc.ix
+	ix.byAddr, ix.starts, ix.maxEnd = ix.byAddr[:0], ix.starts[:0], ix.maxEnd[:0]
+	sc.res = slices.Grow(sc.res[:0], len(req.Residents))[:len(req.Residents)]
+	for i, r := range req.Residents { // in address order: each goes last
+		sc.res[i].Addr, sc.res[i].DataSize, sc.res[i].MetaSize = r.Addr, r.DataSize, r.MetaSize
+		ix.indexAdd(&sc.res[i])
 	}
-	m := memory{ix: &ix, aliased: req.AliasedMeta}
-	var p plan
+	m := memory{ix: ix, aliased: req.AliasedMeta}
+	p := &sc.p
+	p.reset()
 	p.sEvent = req.SplitEvent
 	for i := range req.Facts {
 		f := &req.Facts[i]
 		typ, g, tb, rg := requestRecord(req, i)
 		switch {
 		case typ == ddi.BarrierTypeGlobal, typ == ddi.BarrierTypeRanged && rg == nil && f.Kind == translator.KindNone:
-			planGlobal(t, m, &p, g)
+			planGlobal(t, m, p, g)
 		case typ == ddi.BarrierTypeRanged && rg != nil: // 0094
-			planRanged(&p, rg.Flags, span{f.Span.Lo, f.Span.Hi})
+			planRanged(p, rg.Flags, span{f.Span.Lo, f.Span.Hi})
 		case typ == ddi.BarrierTypeRanged: // 0088, over a buffer's bytes
 			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Span.Lo, hi: f.Span.Hi}
-			planAccess(t, &p, &a)
+			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeBuffer:
 			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Selected.Lo, hi: f.Selected.Hi}
-			planAccess(t, &p, &a)
+			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeTexture:
 			a := accessFacts{g: g, texture: true, layoutBefore: tb.LayoutBefore, layoutAfter: tb.LayoutAfter,
 				discard: tb.Flags&ddi.TextureBarrierFlagDiscard != 0, surface: f.Surface != 0,
@@ -75,7 +84,7 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 			if g.SyncBefore != ddi.SyncSplit {
 				a.work = transitionWork(a.surface, a.layoutBefore, a.layoutAfter, f.Flags&translator.CompressedBefore != 0, a.compressedAfter, a.discard)
 			}
-			if part := planAccess(t, &p, &a); part != nil && a.work != workNone {
+			if part := planAccess(t, p, &a); part != nil && a.work != workNone {
 				for _, r := range req.Regions[f.FirstRegion : f.FirstRegion+f.NumRegions] {
 					part.comp = append(part.comp, compOp{handle: tb.Resource, surface: uint16(f.Surface), work: a.work, offset: r.Offset, size: r.Size})
 				}
@@ -88,6 +97,17 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 		}
 	}
 	var rec BarrierRecord
-	var ops []SurfaceOp
-	return p.emit(dst, t, &Faults{}, m, &rec, &ops), nil
+	sc.ops = sc.ops[:0]
+	return p.emit(dst, t, &Faults{}, m, &rec, &sc.ops), nil
 }
+
+// scratch is what one Translate works in, kept between calls: a call
+// allocates nothing once its slices have grown.
+type scratch struct {
+	p   plan
+	ix  addrIndex
+	res []Resource
+	ops []SurfaceOp
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}

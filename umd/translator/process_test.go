@@ -422,3 +422,37 @@ func TestPolicyOverTheProtocol(t *testing.T) {
 	_, declared = tr.(translator.Policer).Policy()
 	assert.False(t, declared, "the reference declares none: its table is the default")
 }
+
+// BenchmarkDefaultRun is the default suites with the reference's own
+// translation, through the seam in process, and through the protocol to
+// the reference in another process: what the boundary adds to a run.
+func BenchmarkDefaultRun(b *testing.B) {
+	suites, err := hlk.Suites()
+	require.NoError(b, err)
+	b.Setenv("EBREF_TEST_TRANSLATOR", "reference")
+	proc, err := translator.Start([]string{os.Args[0]}, translator.Options{})
+	require.NoError(b, err)
+	defer proc.Close()
+	proc4, err := translator.Start([]string{os.Args[0]}, translator.Options{Instances: 4})
+	require.NoError(b, err)
+	defer proc4.Close()
+	for _, c := range []struct {
+		name   string
+		driver hlk.Driver
+		jobs   int
+	}{
+		{"in-process", hlk.Reference, 0},
+		{"seam", hlk.WithTranslator(umd.ReferenceOpener{}), 0},
+		{"process", hlk.WithTranslator(proc), 0},
+		{"process-4-jobs", hlk.WithTranslator(proc4), 4},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: c.driver, AnyCost: true, Jobs: c.jobs})
+				if err != nil || !rep.Conformant() {
+					b.Fatal(err, "not conformant")
+				}
+			}
+		})
+	}
+}

@@ -145,6 +145,8 @@ type Request struct {
 	// lowest and highest byte the call's records name, when they name two
 	// ranges or more, in address order.
 	Residents []Resident
+
+	recs []uint64 // DecodeRequest's storage for Records, kept between requests
 }
 
 // Len is the number of records.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"unsafe"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -305,8 +306,11 @@ func DecodeRequest(b []byte, r *Request) error {
 	}
 	off := uint64(RequestHeaderSize)
 	take := func(size uint64) []byte { s := b[off : off+size]; off += size; return s }
-	recs := make([]uint64, (n*recSize+7)/8) // 8-byte aligned, for Barrier(i)
-	r.Records = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(recs))), n*recSize)
+	words := (n*recSize + 7) / 8 // 8-byte aligned, for Barrier(i)
+	if uint64(cap(r.recs)) < words {
+		r.recs = make([]uint64, words)
+	}
+	r.Records = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(r.recs))), n*recSize)
 	copy(r.Records, take(n*recSize))
 	r.Facts = decodeSlice(r.Facts[:0], take(n*FactSize))
 	r.Regions = decodeSlice(r.Regions[:0], take(nreg*RegionSize))
@@ -321,7 +325,7 @@ func DecodeRequest(b []byte, r *Request) error {
 func decodeSlice[T any](dst []T, b []byte) []T {
 	var z T
 	n := len(b) / int(unsafe.Sizeof(z))
-	dst = append(dst[:0], make([]T, n)...)
+	dst = slices.Grow(dst[:0], n)[:n]
 	copy(bytesOf(dst), b)
 	return dst
 }
