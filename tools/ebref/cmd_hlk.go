@@ -174,10 +174,24 @@ func runHLK(e *env, args []string) (code int) {
 	if !ok {
 		return 2
 	}
+	ctx := context.Background()
 	if proc != nil {
-		defer proc.Close()
+		defer proc.Close() // no translator process outlives the run
 		c.Driver = hlk.WithTranslator(proc)
-		// No translator process outlives the run, however it ends.
+		// A translator that cannot be started again stops the run: the
+		// cases left are not run, and the run says why and exits 2.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		progress := c.Progress
+		c.Progress = func(done, total int, cr *hlk.CaseResult) {
+			if proc.Fatal() != nil {
+				cancel()
+			}
+			if progress != nil {
+				progress(done, total, cr)
+			}
+		}
 		defer func() {
 			if err := proc.Fatal(); err != nil {
 				fmt.Fprintf(e.stderr, "ebref hlk: the run stopped: %v\n", err)
@@ -187,7 +201,7 @@ func runHLK(e *env, args []string) (code int) {
 	}
 	start := time.Now()
 	if *mutation {
-		base, rows, err := hlk.Mutation(context.Background(), c)
+		base, rows, err := hlk.Mutation(ctx, c)
 		if err != nil {
 			return usageError(e, fs, synopsis, "%v", err)
 		}
@@ -206,7 +220,10 @@ func runHLK(e *env, args []string) (code int) {
 		}
 		return 0
 	}
-	rep, err := hlk.Execute(context.Background(), c)
+	rep, err := hlk.Execute(ctx, c)
+	if proc != nil && proc.Fatal() != nil {
+		return 2 // the deferred line says why
+	}
 	if err != nil {
 		return usageError(e, fs, synopsis, "%v", err)
 	}

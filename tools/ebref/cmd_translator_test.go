@@ -18,6 +18,11 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("EBREF_TEST_SERVE") {
 	case "":
+	case "crash": // a hello, then a crash on the first call
+		translator.Serve(os.Stdin, os.Stdout, "crash", func(*hwmodel.Profile) (translator.Translator, error) {
+			return crash{}, nil
+		})
+		os.Exit(0)
 	case "hang": // a hello, then no reply
 		translator.Serve(os.Stdin, os.Stdout, "hang", func(*hwmodel.Profile) (translator.Translator, error) {
 			return hang{}, nil
@@ -100,4 +105,30 @@ type hang struct{}
 func (hang) Translate(*translator.Request, []uint32) ([]uint32, error) {
 	time.Sleep(time.Hour) // never replies; the deadline kills the process
 	return nil, nil
+}
+
+type crash struct{}
+
+func (crash) Translate(*translator.Request, []uint32) ([]uint32, error) {
+	os.Exit(3)
+	return nil, nil
+}
+
+// TestTranslatorGivenUp: a translator that crashes, and then cannot be
+// started again, stops the run with exit status 2 saying why, and no
+// verdict.
+func TestTranslatorGivenUp(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "once.sh")
+	// The first start runs the crashing translator; every later one exits
+	// before its hello.
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\n"+
+		"if [ -e "+dir+"/started ]; then exit 0; fi\n"+
+		"touch "+dir+"/started\n"+
+		"EBREF_TEST_SERVE=crash exec "+os.Args[0]+"\n"), 0o755))
+	code, stdout, stderr := ebref(t, nil, "hlk", "--suite", "barriers", "--translator", script, "--quiet")
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "the run stopped")
+	assert.Contains(t, stderr, "could not be started 3 times in a row")
+	assert.NotContains(t, stdout, "CONFORMANT")
 }

@@ -44,6 +44,18 @@ func fakeTranslator(mode string) int {
 	case "garbage":
 		fmt.Println("hello from the translator's debug print")
 		return 0
+	case "crash-every-200":
+		calls := 0
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			ref := umd.NewReference(p)
+			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
+				if calls++; calls == 200 {
+					fmt.Fprintln(os.Stderr, "the two hundredth call")
+					os.Exit(4)
+				}
+				return ref.Translate(r, dst)
+			}), nil
+		}
 	case "crash":
 		open = func(*hwmodel.Profile) (translator.Translator, error) {
 			return translatorFunc(func(*translator.Request, []uint32) ([]uint32, error) {
@@ -455,4 +467,34 @@ func BenchmarkDefaultRun(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestCrashesMidRun: a translator that crashes on its two hundredth
+// call, every time it is started, fails those cases as Crash with its exit
+// status and last words, and every other case still runs and passes.
+func TestCrashesMidRun(t *testing.T) {
+	p, err := start(t, "crash-every-200", 5*time.Second)
+	require.NoError(t, err)
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"barriers", "hlk"}, Driver: hlk.WithTranslator(p)})
+	require.NoError(t, err)
+	crashed, passed := 0, 0
+	for i := range rep.Cases {
+		c := &rep.Cases[i]
+		switch c.Status {
+		case hlk.Crash:
+			crashed++
+			msg := strings.Join(c.Messages, "\n")
+			assert.Contains(t, msg, "it ended with exit status 4")
+			assert.Contains(t, msg, "the two hundredth call")
+			assert.Contains(t, msg, "ebref translator replay")
+		case hlk.Pass:
+			passed++
+		}
+	}
+	assert.NotZero(t, crashed)
+	assert.False(t, rep.Conformant())
+	assert.Greater(t, passed, len(rep.Cases)/2, "the rest ran, on a translator started again")
+	t.Logf("%d of %d case-profiles crashed, %d passed", crashed, len(rep.Cases), passed)
 }
