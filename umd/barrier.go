@@ -108,38 +108,26 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 			return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
 				`a global barrier cannot be split (000 "D3D12_BARRIER_TYPE")`)
 		}
-		planGlobal(cl.caches, cl.d.memory(), p, g)
-		if cl.xreq != nil {
-			cl.addFact(p, nil, nil, span{})
-		}
+		cl.planGlobal(p, g)
 	case ddi.BarrierTypeTexture:
 		var tg target
 		if !v.texture(b.Texture(), &tg) {
 			return false
 		}
 		cl.planTexture(p, &tg)
-		if cl.xreq != nil {
-			cl.addFact(p, &tg, tg.r, span{})
-		}
 	case ddi.BarrierTypeBuffer:
 		var tg target
 		if !v.buffer(b.Buffer(), &tg) {
 			return false
 		}
 		cl.planBuffer(p, &tg)
-		if cl.xreq != nil {
-			cl.addFact(p, &tg, tg.r, span{})
-		}
 	case ddi.BarrierTypeRanged:
 		rg := b.Ranged()
 		r, s, ok := v.ranged(rg)
 		if !ok {
 			return false
 		}
-		planRanged(p, rg.Flags, s)
-		if cl.xreq != nil {
-			cl.addFact(p, nil, r, s)
-		}
+		cl.planRanged(p, rg.Flags, r, s)
 	default:
 		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
 			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
@@ -166,9 +154,6 @@ func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) boo
 		return false
 	}
 	cl.planRangedWithSync(p, &tg, s)
-	if cl.xreq != nil {
-		cl.addFact(p, &tg, tg.r, s)
-	}
 	return true
 }
 
@@ -200,7 +185,7 @@ func (tg *target) selectionRange() (lo, hi uint64) {
 // resource is one region.
 func compressionOps(ops []compOp, tg *target, work compressionWork) []compOp {
 	if tg.whole {
-		return append(ops, compOp{handle: tg.r.Handle, surface: tg.r.Surface, work: work, offset: 0, size: tg.r.DataSize})
+		return append(ops, compOp{res: tg.r, work: work, offset: 0, size: tg.r.DataSize})
 	}
 	return tg.selectionOps(ops, work)
 }
@@ -209,7 +194,7 @@ func compressionOps(ops []compOp, tg *target, work compressionWork) []compOp {
 func (tg *target) selectionOps(ops []compOp, work compressionWork) []compOp {
 	r, sel := tg.r, &tg.sel
 	f := func(off, size uint64) {
-		ops = append(ops, compOp{handle: r.Handle, surface: r.Surface, work: work, offset: off, size: size})
+		ops = append(ops, compOp{res: r, work: work, offset: off, size: size})
 	}
 	var lo, hi uint64
 	prev := int64(-2)

@@ -58,6 +58,8 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 		sc.res[i].Addr, sc.res[i].DataSize, sc.res[i].MetaSize = r.Addr, r.DataSize, r.MetaSize
 		ix.indexAdd(&sc.res[i])
 	}
+	// A surface operation names its resource's handle and surface.
+	sc.surf = slices.Grow(sc.surf[:0], len(req.Facts))[:len(req.Facts)]
 	m := memory{ix: ix, aliased: req.AliasedMeta}
 	p := &sc.p
 	p.reset()
@@ -85,8 +87,9 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 				a.work = transitionWork(a.surface, a.layoutBefore, a.layoutAfter, f.Flags&translator.CompressedBefore != 0, a.compressedAfter, a.discard)
 			}
 			if part := planAccess(t, p, &a); part != nil && a.work != workNone {
+				sc.surf[i].Handle, sc.surf[i].Surface = tb.Resource, uint16(f.Surface)
 				for _, r := range req.Regions[f.FirstRegion : f.FirstRegion+f.NumRegions] {
-					part.comp = append(part.comp, compOp{handle: tb.Resource, surface: uint16(f.Surface), work: a.work, offset: r.Offset, size: r.Size})
+					part.comp = append(part.comp, compOp{res: &sc.surf[i], work: a.work, offset: r.Offset, size: r.Size})
 				}
 			}
 		default:
@@ -104,10 +107,11 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 // scratch is what one Translate works in, kept between calls: a call
 // allocates nothing once its slices have grown.
 type scratch struct {
-	p   plan
-	ix  addrIndex
-	res []Resource
-	ops []SurfaceOp
+	p    plan
+	ix   addrIndex
+	res  []Resource // the residents
+	surf []Resource // per record, the handle and surface its operations name
+	ops  []SurfaceOp
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}

@@ -217,8 +217,7 @@ func (s span) cacheRange() (addr, size uint64) {
 
 // compOp is one DECOMPRESS or METADATA_INIT.
 type compOp struct {
-	handle       ddi.HResource
-	surface      uint16
+	res          *Resource // its Handle and Surface
 	work         compressionWork
 	offset, size uint64
 }
@@ -358,6 +357,24 @@ func planGlobal(t *cacheTable, m memory, p *plan, g *ddi.GlobalBarrier) {
 	p.now.span.whole = true
 }
 
+// planGlobal translates a global barrier of the list's call (and gives
+// a translator its facts: seam.go).
+func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
+	planGlobal(cl.caches, cl.d.memory(), p, g)
+	if cl.xreq != nil {
+		cl.addFact(p, nil, nil, span{})
+	}
+}
+
+// planRanged translates a 0094 ranged barrier of the list's call over r's
+// bytes s.
+func (cl *CommandList) planRanged(p *plan, flags ddi.RangedBarrierFlags, r *Resource, s span) {
+	planRanged(p, flags, s)
+	if cl.xreq != nil {
+		cl.addFact(p, nil, r, s)
+	}
+}
+
 // planBuffer translates a buffer barrier.
 func (cl *CommandList) planBuffer(p *plan, tg *target) {
 	r := tg.r
@@ -366,6 +383,9 @@ func (cl *CommandList) planBuffer(p *plan, tg *target) {
 	a.g, a.compatBefore, a.compatAfter, a.lo, a.hi = &tg.g, r.allowed, r.allowed, r.Addr, r.Addr+r.DataSize
 	planAccess(cl.caches, p, &a)
 	cl.recordBarrier(p, tg)
+	if cl.xreq != nil {
+		cl.addFact(p, tg, r, span{})
+	}
 }
 
 // planTexture translates a texture barrier.
@@ -387,6 +407,9 @@ func (cl *CommandList) planTexture(p *plan, tg *target) {
 		part.comp = compressionOps(part.comp, tg, a.work)
 	}
 	cl.recordBarrier(p, tg)
+	if cl.xreq != nil {
+		cl.addFact(p, tg, r, span{})
+	}
 }
 
 // accessFacts are what translating one texture or buffer barrier reads:
@@ -561,11 +584,14 @@ func (cl *CommandList) planRangedWithSync(p *plan, tg *target, s span) {
 	r := tg.r
 	if r == nil {
 		planGlobal(cl.caches, cl.d.memory(), p, &tg.g)
-		return
+	} else {
+		a := accessFacts{g: &tg.g, compatBefore: r.allowed, compatAfter: r.allowed, lo: s.lo, hi: s.hi}
+		planAccess(cl.caches, p, &a)
+		cl.recordBarrier(p, tg)
 	}
-	a := accessFacts{g: &tg.g, compatBefore: r.allowed, compatAfter: r.allowed, lo: s.lo, hi: s.hi}
-	planAccess(cl.caches, p, &a)
-	cl.recordBarrier(p, tg)
+	if cl.xreq != nil {
+		cl.addFact(p, tg, r, s)
+	}
 }
 
 // allClients are every client that can access memory (for ranged barriers,
@@ -626,7 +652,7 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 	}
 	compress := func(comp []compOp, async bool) {
 		for _, op := range comp {
-			region := cmdbuf.SurfaceRegion{Surface: op.surface, Offset: op.offset, Size: op.size}
+			region := cmdbuf.SurfaceRegion{Surface: op.res.Surface, Offset: op.offset, Size: op.size}
 			switch op.work {
 			case workDecompress:
 				if f.DropDecompress {
@@ -645,7 +671,7 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 			// Field by field: a literal appended whole is built aside and
 			// copied in overlapping pieces, which stalled the stores.
 			o := &(*ops)[len(*ops)-1]
-			o.Resource, o.Surface, o.Work = op.handle, op.surface, op.work.String()
+			o.Resource, o.Surface, o.Work = op.res.Handle, op.res.Surface, op.work.String()
 			o.Offset, o.Size, o.Async = op.offset, op.size, async
 		}
 	}
