@@ -215,6 +215,9 @@ type junitCase struct {
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	// SystemOut carries the case's notes: reported beside the verdict,
+	// never a failure (CI systems show it with the case).
+	SystemOut string `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
@@ -239,7 +242,8 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				{"profile", c.Profile}, {"driver", r.Environment.Driver}, {"version", r.Environment.Version}, {"inject", r.Environment.Inject}}})
 		}
 		s := &out.Suites[k]
-		jc := junitCase{Name: c.Case, Classname: strings.ReplaceAll(c.Suite, "/", ".") + "." + c.Profile, Time: c.Millis / 1000}
+		jc := junitCase{Name: c.Case, Classname: strings.ReplaceAll(c.Suite, "/", ".") + "." + c.Profile, Time: c.Millis / 1000,
+			SystemOut: strings.Join(c.Notes, "\n")}
 		msg := strings.Join(c.Messages, "\n")
 		first := c.Status.String()
 		if len(c.Messages) > 0 {

@@ -1,8 +1,10 @@
 package hlk
 
 import (
+	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -112,4 +114,29 @@ expect no-hazard
 	require.Len(t, diffs, 2)
 	assert.Equal(t, "L", diffs[0].List)
 	assert.Equal(t, append(slices.Clone(diffs[0].RefPackets), "NOP n=0"), diffs[0].Packets)
+}
+
+// TestNotesInReports: a translator's notes reach the JSON report's notes,
+// JUnit's system-out and the summary's counts, and fail nothing.
+func TestNotesInReports(t *testing.T) {
+	rep, err := Execute(context.Background(), Config{Suites: defaultSuites(t), Only: []string{"cost"}, Profiles: []string{"discrete"},
+		Driver: WithTranslator(nopAfter{})})
+	require.NoError(t, err)
+	assert.True(t, rep.Conformant(), "a NOP more is safe")
+	noted := 0
+	for i := range rep.Cases {
+		noted += len(rep.Cases[i].Notes)
+	}
+	require.NotZero(t, noted, "a NOP more costs more than the reference's record")
+	var junit bytes.Buffer
+	require.NoError(t, WriteJUnit(&junit, rep))
+	assert.Contains(t, junit.String(), "<system-out>"+NoteCostlier)
+	assert.NotContains(t, junit.String(), "<failure")
+	var js bytes.Buffer
+	require.NoError(t, WriteJSON(&js, rep))
+	assert.Contains(t, js.String(), `"notes": [`)
+	var summary strings.Builder
+	require.NoError(t, WriteSummary(&summary, rep))
+	assert.Contains(t, summary.String(), "costlier than the reference's record")
+	assert.Contains(t, summary.String(), "cost against the reference's record")
 }
