@@ -439,12 +439,17 @@ func planAccess(t *cacheTable, p *plan, a *accessFacts) *planPart {
 		return nil // the end waits for its begin; recordBarrier finds which
 	}
 	w, rd := writersReaders(g.AccessBefore, a.compatBefore)
-	if g.AccessBefore == ddi.AccessNoAccess && a.texture && a.layoutBefore != ddi.LayoutUndefined {
-		// A texture barrier from NO_ACCESS (after a barrier that made a
-		// write visible to a reader sharing the writer's cache): its
-		// layout before says who may hold the data.
-		_, layoutReaders := clientRoles(a.compatBefore)
-		rd |= layoutReaders
+	if g.AccessBefore == ddi.AccessNoAccess && (!a.texture || a.layoutBefore != ddi.LayoutUndefined) {
+		// From NO_ACCESS: nothing accessed the bytes since their previous
+		// barrier, whose AccessAfter made the writes before it visible
+		// only as far as the caches its users share, so they may still
+		// sit there dirty (a UAV write, a UAV-to-UAV barrier, then this
+		// one before a copy overwrites them: errata
+		// E-NO-ACCESS-AFTER-BARRIER). The layout before (a buffer: every
+		// access it may have) says whose caches may hold them, readers'
+		// and writers' alike.
+		layoutWriters, layoutReaders := clientRoles(a.compatBefore)
+		rd |= layoutWriters | layoutReaders
 	}
 	u, toMem := users(g.AccessAfter, a.compatAfter)
 	var layoutClients clientMask
