@@ -498,3 +498,32 @@ func TestCrashesMidRun(t *testing.T) {
 	assert.Greater(t, passed, len(rep.Cases)/2, "the rest ran, on a translator started again")
 	t.Logf("%d of %d case-profiles crashed, %d passed", crashed, len(rep.Cases), passed)
 }
+
+// TestReferenceOverTheProtocol: the reference served by another process
+// (this test binary, re-executed) records, case for case, the packets the
+// driver records by itself: the protocol carries the seam whole.
+func TestReferenceOverTheProtocol(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default suites twice")
+	}
+	p, err := start(t, "reference", 5*time.Second)
+	require.NoError(t, err)
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	in, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, AnyCost: true})
+	require.NoError(t, err)
+	over, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, AnyCost: true, Driver: hlk.WithTranslator(p)})
+	require.NoError(t, err)
+	require.Len(t, over.Cases, len(in.Cases))
+	differ := 0
+	for i := range in.Cases {
+		a, b := &in.Cases[i], &over.Cases[i]
+		if a.Status != b.Status || a.Packets != b.Packets || a.Counters["cycles"] != b.Counters["cycles"] {
+			if differ++; differ <= 5 {
+				t.Errorf("%s on %s: %s %s in process, %s %s over the protocol %v", a.Path(), a.Profile, a.Status, a.Packets, b.Status, b.Packets, b.Messages)
+			}
+		}
+	}
+	assert.Zero(t, differ)
+	assert.Greater(t, p.Requests(), 30000)
+}
