@@ -7,7 +7,6 @@ import (
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/resource"
-	"github.com/ebref/ebref/umd"
 )
 
 // The runtime's legacy layer (package ddi/legacy) between a scenario and
@@ -65,11 +64,7 @@ var legacyUses = map[string]map[string]ddi.ResourceStates{
 // legacyObserve records the legacy layer's messages.
 func (x *exec) legacyObserve(msgs []legacy.Message, list string, pos Pos) {
 	for _, m := range msgs {
-		sev := umd.SeverityError
-		if m.Warning {
-			sev = umd.SeverityWarning
-		}
-		x.observe(Observed{Severity: sev, ID: umd.MessageID(m.ID), List: list, Field: m.Field, Text: m.Error(), Pos: pos})
+		x.observe(Observed{Severity: m.Severity, ID: m.ID, List: list, Field: m.Field, Text: m.Error(), Pos: pos})
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/debug"
 	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
@@ -1661,22 +1662,14 @@ type SubSpec struct {
 
 var messageIDs = func() map[string]umd.MessageID {
 	m := map[string]umd.MessageID{}
-	for _, id := range umd.MessageIDs() {
+	for _, id := range debug.MessageIDs() { // the driver's and the legacy layer's
 		m[id.Name()] = id
-	}
-	for _, id := range legacy.MessageIDs() {
-		m[id.Name()] = umd.MessageID(id)
 	}
 	return m
 }()
 
 // messageName is the name of a driver's or the legacy layer's message.
-func messageName(id umd.MessageID) string {
-	if n := legacy.MessageID(id).Name(); !strings.HasPrefix(n, "MESSAGE_") {
-		return n
-	}
-	return id.Name()
-}
+func messageName(id umd.MessageID) string { return id.Name() }
 
 func parseMessageID(t token) (umd.MessageID, error) {
 	if t.kind == tNumber {

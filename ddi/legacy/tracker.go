@@ -3,100 +3,42 @@ package legacy
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/debug"
 )
 
-// MessageID is the D3D12 debug layer's ID (d3d12sdklayers.h) of a message
-// the legacy layer reports.
-type MessageID uint32
+// Message and MessageID are the debug layer's (package debug), one type
+// with the driver's: a legacy finding is an error unless its Severity is
+// a warning, names no Call (-1) and no category, and Subresource is
+// AllSubresources where the finding is the resource's.
+type (
+	Message   = debug.Message
+	MessageID = debug.MessageID
+)
 
-// The messages of legacy barrier validation.
+// The messages of legacy barrier validation (debug has their names).
 const (
-	MsgInvalidType         MessageID = 519  // RESOURCE_BARRIER_INVALID_TYPE
-	MsgInvalidSubresource  MessageID = 521  // RESOURCE_BARRIER_INVALID_SUBRESOURCE
-	MsgMatchingStates      MessageID = 525  // RESOURCE_BARRIER_MATCHING_STATES
-	MsgInvalidCombination  MessageID = 526  // RESOURCE_BARRIER_INVALID_COMBINATION
-	MsgBeforeAfterMismatch MessageID = 527  // RESOURCE_BARRIER_BEFORE_AFTER_MISMATCH
-	MsgInvalidResource     MessageID = 528  // RESOURCE_BARRIER_INVALID_RESOURCE
-	MsgInvalidFlags        MessageID = 530  // RESOURCE_BARRIER_INVALID_FLAGS
-	MsgInvalidSplitBarrier MessageID = 533  // RESOURCE_BARRIER_INVALID_SPLIT_BARRIER
-	MsgUnmatchedEnd        MessageID = 534  // RESOURCE_BARRIER_UNMATCHED_END
-	MsgUnmatchedBegin      MessageID = 535  // RESOURCE_BARRIER_UNMATCHED_BEGIN
-	MsgIncompatibleState   MessageID = 942  // GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE
-	MsgMismatchingBeginEnd MessageID = 957  // RESOURCE_BARRIER_MISMATCHING_BEGIN_END
-	MsgCreateStateIgnored  MessageID = 1328 // CREATERESOURCE_STATE_IGNORED
-	MsgInteropInvalidState MessageID = 1351 // BARRIER_INTEROP_INVALID_STATE
+	MsgInvalidType         = debug.MsgInvalidType
+	MsgInvalidSubresource  = debug.MsgInvalidSubresource
+	MsgMatchingStates      = debug.MsgMatchingStates
+	MsgInvalidCombination  = debug.MsgInvalidCombination
+	MsgBeforeAfterMismatch = debug.MsgBeforeAfterMismatch
+	MsgInvalidResource     = debug.MsgInvalidResource
+	MsgInvalidFlags        = debug.MsgInvalidFlags
+	MsgInvalidSplitBarrier = debug.MsgInvalidSplitBarrier
+	MsgUnmatchedEnd        = debug.MsgUnmatchedEnd
+	MsgUnmatchedBegin      = debug.MsgUnmatchedBegin
+	MsgIncompatibleState   = debug.MsgIncompatibleState
+	MsgMismatchingBeginEnd = debug.MsgMismatchingBeginEnd
+	MsgCreateStateIgnored  = debug.MsgCreateStateIgnored
+	MsgInteropInvalidState = debug.MsgInteropInvalidState
 )
-
-var messageNames = map[MessageID]string{
-	MsgInvalidType:         "RESOURCE_BARRIER_INVALID_TYPE",
-	MsgInvalidSubresource:  "RESOURCE_BARRIER_INVALID_SUBRESOURCE",
-	MsgMatchingStates:      "RESOURCE_BARRIER_MATCHING_STATES",
-	MsgInvalidCombination:  "RESOURCE_BARRIER_INVALID_COMBINATION",
-	MsgBeforeAfterMismatch: "RESOURCE_BARRIER_BEFORE_AFTER_MISMATCH",
-	MsgInvalidResource:     "RESOURCE_BARRIER_INVALID_RESOURCE",
-	MsgInvalidFlags:        "RESOURCE_BARRIER_INVALID_FLAGS",
-	MsgInvalidSplitBarrier: "RESOURCE_BARRIER_INVALID_SPLIT_BARRIER",
-	MsgUnmatchedEnd:        "RESOURCE_BARRIER_UNMATCHED_END",
-	MsgUnmatchedBegin:      "RESOURCE_BARRIER_UNMATCHED_BEGIN",
-	MsgIncompatibleState:   "GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE",
-	MsgMismatchingBeginEnd: "RESOURCE_BARRIER_MISMATCHING_BEGIN_END",
-	MsgCreateStateIgnored:  "CREATERESOURCE_STATE_IGNORED",
-	MsgInteropInvalidState: "BARRIER_INTEROP_INVALID_STATE",
-}
-
-// Name is the ID's name without its D3D12_MESSAGE_ID_ prefix.
-func (id MessageID) Name() string {
-	if n, ok := messageNames[id]; ok {
-		return n
-	}
-	return fmt.Sprintf("MESSAGE_%d", uint32(id))
-}
 
 // MessageIDs lists the IDs the legacy layer reports, in order.
-func MessageIDs() []MessageID { return slices.Sorted(maps.Keys(messageNames)) }
-
-// Message is one finding of legacy validation: an error unless Warning.
-// Barrier is the barrier's index in its ResourceBarrier call (-1: none);
-// Subresource is AllSubresources where the finding is the resource's.
-type Message struct {
-	Warning     bool
-	ID          MessageID
-	Command     string
-	Barrier     int
-	Resource    ddi.HResource
-	Subresource uint32
-	Field       string
-	Rule        string
-}
-
-func (m *Message) Error() string {
-	sev := "ERROR"
-	if m.Warning {
-		sev = "WARNING"
-	}
-	var s strings.Builder
-	fmt.Fprintf(&s, "D3D12 %s: %s", sev, m.Command)
-	if m.Barrier >= 0 {
-		fmt.Fprintf(&s, ", barrier %d", m.Barrier)
-	}
-	if m.Resource != 0 {
-		fmt.Fprintf(&s, ", resource 0x%x", uint64(m.Resource))
-		if m.Subresource != AllSubresources {
-			fmt.Fprintf(&s, " subresource %d", m.Subresource)
-		}
-	}
-	s.WriteString(": ")
-	if m.Field != "" {
-		s.WriteString(m.Field + ": ")
-	}
-	fmt.Fprintf(&s, "%s [ %s #%d: %s ]", m.Rule, sev, uint32(m.ID), m.ID.Name())
-	return s.String()
+func MessageIDs() []MessageID {
+	return []MessageID{MsgInvalidType, MsgInvalidSubresource, MsgMatchingStates, MsgInvalidCombination, MsgBeforeAfterMismatch, MsgInvalidResource, MsgInvalidFlags, MsgInvalidSplitBarrier, MsgUnmatchedEnd, MsgUnmatchedBegin, MsgIncompatibleState, MsgMismatchingBeginEnd, MsgCreateStateIgnored, MsgInteropInvalidState}
 }
 
 // Tracker is the runtime's record of the legacy state of every subresource
@@ -147,7 +89,7 @@ func (t *Tracker) Create(h ddi.HResource, r Resource, subresources uint32, initi
 	var msgs []Message
 	state := initial
 	if !r.Texture && initial != ddi.StateCommon {
-		msgs = append(msgs, Message{Warning: true, ID: MsgCreateStateIgnored, Command: "CreateResource", Barrier: -1,
+		msgs = append(msgs, Message{Severity: debug.SeverityWarning, Category: debug.CategoryNone, Call: -1, ID: MsgCreateStateIgnored, Command: "CreateResource", Barrier: -1,
 			Resource: h, Subresource: AllSubresources, Field: "InitialState",
 			Rule: fmt.Sprintf("a buffer is created in COMMON whatever its initial state; %s is ignored", initial)})
 		state = ddi.StateCommon
@@ -310,7 +252,7 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 	var msgs []Message
 	for i, b := range bs {
 		bad := func(id MessageID, h ddi.HResource, sub uint32, field, rule string, args ...any) {
-			msgs = append(msgs, Message{ID: id, Command: cmd, Barrier: i, Resource: h, Subresource: sub, Field: field,
+			msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: id, Command: cmd, Barrier: i, Resource: h, Subresource: sub, Field: field,
 				Rule: fmt.Sprintf(rule, args...)})
 		}
 		var res Resource
@@ -448,7 +390,7 @@ func (l *List) Use(command string, h ddi.HResource, sub uint32, state ddi.Resour
 		s := l.sub(h, r, sb)
 		switch {
 		case s.begun:
-			msgs = append(msgs, Message{ID: MsgInvalidSplitBarrier, Command: command, Barrier: -1, Resource: h, Subresource: sb,
+			msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: MsgInvalidSplitBarrier, Command: command, Barrier: -1, Resource: h, Subresource: sb,
 				Rule: fmt.Sprintf("the subresource is between the halves of a split transition (%s -> %s) and cannot be used", s.splitBefore, s.splitAfter)})
 		case !s.known:
 			s.uses |= state
@@ -457,7 +399,7 @@ func (l *List) Use(command string, h ddi.HResource, sub uint32, state ddi.Resour
 			s.cur |= state
 			s.promoted = true
 		default:
-			msgs = append(msgs, Message{ID: MsgIncompatibleState, Command: command, Barrier: -1, Resource: h, Subresource: sb,
+			msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: MsgIncompatibleState, Command: command, Barrier: -1, Resource: h, Subresource: sb,
 				Rule: fmt.Sprintf("the command needs %s, but the command list left the subresource in %s", state, s.cur)})
 		}
 	}
@@ -485,7 +427,7 @@ func (l *List) EnhancedBarrier(command string, h ddi.HResource) []Message {
 }
 
 func interopMessage(command string, h ddi.HResource, sub uint32, s ddi.ResourceStates) Message {
-	return Message{ID: MsgInteropInvalidState, Command: command, Barrier: -1, Resource: h, Subresource: sub,
+	return Message{Category: debug.CategoryNone, Call: -1, ID: MsgInteropInvalidState, Command: command, Barrier: -1, Resource: h, Subresource: sub,
 		Rule: fmt.Sprintf("the resource was last transitioned by a legacy barrier and is in %s: it must be in COMMON before an enhanced barrier names it", s)}
 }
 
@@ -495,7 +437,7 @@ func (l *List) Close() []Message {
 	var msgs []Message
 	for _, k := range l.order {
 		if s := l.peek(k.h, k.sub); s.begun {
-			msgs = append(msgs, Message{ID: MsgUnmatchedBegin, Command: "Close", Barrier: -1, Resource: k.h, Subresource: k.sub,
+			msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: MsgUnmatchedBegin, Command: "Close", Barrier: -1, Resource: k.h, Subresource: k.sub,
 				Rule: fmt.Sprintf("a BEGIN_ONLY transition (%s -> %s) is not ended in this command list", s.splitBefore, s.splitAfter)})
 		}
 	}
@@ -532,10 +474,10 @@ func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
 			actual := r.state[k.sub]
 			switch {
 			case s.needSet && actual != s.need && !(actual == ddi.StateCommon && promotable(r.Resource, s.need|s.uses)):
-				msgs = append(msgs, Message{ID: MsgBeforeAfterMismatch, Command: cmd, Barrier: -1, Resource: k.h, Subresource: k.sub,
+				msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: MsgBeforeAfterMismatch, Command: cmd, Barrier: -1, Resource: k.h, Subresource: k.sub,
 					Field: "StateBefore", Rule: fmt.Sprintf("the command list's first transition expects %s, but the subresource is in %s", s.need, actual)})
 			case !s.needSet && s.uses != 0 && actual&s.uses != s.uses && !(actual == ddi.StateCommon && promotable(r.Resource, s.uses)):
-				msgs = append(msgs, Message{ID: MsgIncompatibleState, Command: cmd, Barrier: -1, Resource: k.h, Subresource: k.sub,
+				msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: MsgIncompatibleState, Command: cmd, Barrier: -1, Resource: k.h, Subresource: k.sub,
 					Rule: fmt.Sprintf("the command list uses the subresource as %s, but it is in %s", s.uses, actual)})
 			}
 			if s.enhanced && r.legacy && actual != ddi.StateCommon && !s.barriered {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/debug"
 )
 
 const (
@@ -64,7 +65,7 @@ func TestCreate(t *testing.T) {
 	assert.Equal(t, ddi.LayoutUndefined, l)
 	msgs := tr.Create(bufH, bufR, 1, ddi.StateCopyDest)
 	require.Equal(t, []MessageID{MsgCreateStateIgnored}, ids(msgs))
-	assert.True(t, msgs[0].Warning)
+	assert.Equal(t, debug.SeverityWarning, msgs[0].Severity)
 	assert.Contains(t, msgs[0].Error(), "COPY_DEST is ignored")
 	assert.Equal(t, ddi.StateCommon, state(tr, bufH, 0))
 

@@ -344,6 +344,11 @@ func (p *Process) acquire() (*running, error) {
 				return r, nil
 			}
 			p.live--
+			if p.fatal != nil { // given up meanwhile: one reason
+				p.freed.Broadcast()
+				p.mu.Unlock()
+				return nil, p.fatal
+			}
 			p.fails++
 			e := err.(*Error)
 			e.Kind = ErrStart
