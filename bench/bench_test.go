@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -674,7 +675,7 @@ func requireRunsClean(t *testing.T, srcs ...string) {
 			t.Fatal(err)
 		}
 		for _, p := range hwmodel.Profiles() {
-			if r := hlk.Run(hlk.Reference, cases[0], p, ""); r.Status != hlk.Pass {
+			if r := hlk.Run(reference.Driver, cases[0], p, ""); r.Status != hlk.Pass {
 				t.Errorf("%s: %v\n%s", p.Name, r.Failures, src)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/ebref/ebref/bench/internal/oracle"
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -208,11 +209,11 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 func driverFor(s Strategy, t translator.Opener) hlk.Driver {
 	switch s {
 	case Oracle:
-		return oracleDriver{Driver: hlk.Reference}
+		return oracleDriver{Driver: reference.Driver}
 	case Translator:
-		return hlk.WithTranslator(t)
+		return reference.WithTranslator(t)
 	}
-	return hlk.Reference
+	return reference.Driver
 }
 
 // oracleDriver is the reference driver on a machine whose submissions the

@@ -4,10 +4,11 @@ import (
 	"bytes"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/debug"
 	"github.com/ebref/ebref/ddi/legacy"
+	"github.com/ebref/ebref/hlk/driver"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
-	"github.com/ebref/ebref/umd"
 )
 
 // Scenario is one case of a scenario file: one `scenario` section (or the
@@ -165,8 +166,8 @@ type Cmd struct {
 	Op       string
 	Views    map[string][]ViewRef // by role: "rt", "srv", "dst", ...
 	Args     []uint64
-	Flag     bool     // ds-write, a 64-bit atomic copy
-	Box      *umd.Box // copy-texture's source box
+	Flag     bool        // ds-write, a 64-bit atomic copy
+	Box      *driver.Box // copy-texture's source box
 	Barriers []BarrierSpec
 	DDI0088  bool // a barrier call through PFND3D12DDI_BARRIER_0088
 	// Legacy are the barriers of a ResourceBarrier call (Op
@@ -216,7 +217,7 @@ type Expect struct {
 	Res    []ViewRef
 	Bytes  []byte
 	Hazard hwmodel.HazardKind
-	ID     umd.MessageID
+	ID     debug.MessageID
 	List   string
 	Field  string
 	Op     string // packets: the opcode; cost: the metric

@@ -38,7 +38,7 @@ func runFlushCase(t *testing.T, c Config) *Report {
 // one counter fails, naming the counter; one that costs the same or less
 // passes, as does a case the record does not have.
 func TestCostRecordBoundsACase(t *testing.T) {
-	rep := runFlushCase(t, Config{Profiles: []string{"discrete"}})
+	rep := runFlushCase(t, Config{Driver: Reference, Profiles: []string{"discrete"}})
 	require.True(t, rep.Conformant())
 	assert.Contains(t, rep.Environment.CostBound, "the reference driver's record", "the reference is bounded by its record, which does not have this case")
 	var b strings.Builder
@@ -47,7 +47,7 @@ func TestCostRecordBoundsACase(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, rec.Len())
 
-	same := runFlushCase(t, Config{Profiles: []string{"discrete"}, Costs: rec})
+	same := runFlushCase(t, Config{Driver: Reference, Profiles: []string{"discrete"}, Costs: rec})
 	assert.True(t, same.Conformant(), "%v", same.Cases[0].Messages)
 	assert.Equal(t, "the given record (1 case-profile rows)", same.Environment.CostBound)
 
@@ -67,7 +67,7 @@ func TestCostRecordBoundsACase(t *testing.T) {
 	lines[1] = strings.Join(f, "\t")
 	lower, err := ParseCostRecord(strings.NewReader(strings.Join(lines, "\n")))
 	require.NoError(t, err)
-	dear := runFlushCase(t, Config{Profiles: []string{"discrete"}, Costs: lower})
+	dear := runFlushCase(t, Config{Driver: Reference, Profiles: []string{"discrete"}, Costs: lower})
 	c := dear.Cases[0]
 	assert.Equal(t, Fail, c.Status)
 	assert.True(t, c.Costlier)
@@ -76,15 +76,15 @@ func TestCostRecordBoundsACase(t *testing.T) {
 	assert.False(t, dear.Conformant())
 
 	// No bound: AnyCost, and another profile's case is not in the record.
-	assert.True(t, runFlushCase(t, Config{Profiles: []string{"discrete"}, Costs: lower, AnyCost: true}).Conformant())
-	assert.True(t, runFlushCase(t, Config{Profiles: []string{"coherent"}, Costs: lower}).Conformant())
+	assert.True(t, runFlushCase(t, Config{Driver: Reference, Profiles: []string{"discrete"}, Costs: lower, AnyCost: true}).Conformant())
+	assert.True(t, runFlushCase(t, Config{Driver: Reference, Profiles: []string{"coherent"}, Costs: lower}).Conformant())
 	// A fault injected is judged on correctness alone.
-	injected := runFlushCase(t, Config{Profiles: []string{"discrete"}, Inject: "drop-flush"})
+	injected := runFlushCase(t, Config{Driver: Reference, Profiles: []string{"discrete"}, Inject: "drop-flush"})
 	assert.Empty(t, injected.Environment.CostBound)
 }
 
 func TestWriteCostRecordRefuses(t *testing.T) {
-	rep := runFlushCase(t, Config{Profiles: []string{"discrete"}, Inject: "drop-flush"})
+	rep := runFlushCase(t, Config{Driver: Reference, Profiles: []string{"discrete"}, Inject: "drop-flush"})
 	var b strings.Builder
 	err := WriteCostRecord(&b, rep)
 	require.Error(t, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -30,7 +31,7 @@ expect hazard read-after-write on MID
 		return
 	}
 	p, _ := hwmodel.LookupProfile("discrete")
-	r := hlk.Run(hlk.Reference, cases[0], p, "")
+	r := hlk.Run(reference.Driver, cases[0], p, "")
 	fmt.Println(cases[0].Name(), r.Status)
 	fmt.Println(r.Hazards[0].Kind, "on", r.Hazards[0].Resource)
 	// Output:

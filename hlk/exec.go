@@ -11,9 +11,10 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/debug"
 	"github.com/ebref/ebref/ddi/legacy"
+	"github.com/ebref/ebref/hlk/driver"
 	"github.com/ebref/ebref/hwmodel"
-	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
 )
 
@@ -111,9 +112,9 @@ type ExpectResult struct {
 
 // Observed is a validation message or an error of the run.
 type Observed struct {
-	Severity umd.Severity
-	ID       umd.MessageID // 0 for an error that is not a validation message
-	List     string        // the list it arose in ("" for creation and execution)
+	Severity debug.Severity
+	ID       debug.MessageID // 0 for an error that is not a validation message
+	List     string          // the list it arose in ("" for creation and execution)
 	Field    string
 	Text     string
 	Pos      Pos // the statement that caused it
@@ -134,7 +135,7 @@ type ListDump struct {
 	Type    ddi.CommandListType
 	Lines   []cmdbuf.Line
 	Calls   []BarrierCall // the barrier calls, in order
-	Records []umd.BarrierRecord
+	Records []driver.BarrierRecord
 	// Costs are what each command's packets cost the GPU, summed over every
 	// execution of the list, by the command's ordinal (its MARKER's tag:
 	// "Barrier #2" is 2); Cycles is the CP's time (hwmodel.PacketCost).
@@ -222,7 +223,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 		if ctx.Err() != nil {
 			return Result{Status: Timeout, Failures: []string{fmt.Sprintf("stopped: %v", err)}}
 		}
-		x.observe(Observed{Severity: umd.SeverityError, Text: fmt.Sprintf("running: %v", err)})
+		x.observe(Observed{Severity: debug.SeverityError, Text: fmt.Sprintf("running: %v", err)})
 	}
 	x.deviceMessages(Pos{})
 	m := dev.Machine()
@@ -258,13 +259,9 @@ func (x *exec) deviceMessages(pos Pos) {
 // createErr records a creation or run error, as a validation message when
 // it is one.
 func (x *exec) createErr(pos Pos, err error) {
-	o := Observed{Severity: umd.SeverityError, Text: err.Error(), Pos: pos}
-	var ce *umd.CreateError
-	var m *umd.Message
-	switch {
-	case errors.As(err, &ce):
-		o.ID, o.Field = ce.ID, ce.Field
-	case errors.As(err, &m):
+	o := Observed{Severity: debug.SeverityError, Text: err.Error(), Pos: pos}
+	var m *debug.Message // a creation error is one too (its As method)
+	if errors.As(err, &m) {
 		o.ID, o.Field = m.ID, m.Field
 	}
 	x.observe(o)
@@ -332,7 +329,7 @@ func (x *exec) step(st Step) {
 		if err := q.ExecuteCommandLists(lists...); err != nil {
 			// A list that failed recording was reported then; anything
 			// else is an error of its own.
-			var m *umd.Message
+			var m *debug.Message
 			if !errors.As(err, &m) || m.Command == "ExecuteCommandLists" {
 				x.createErr(s.Pos, err)
 			}
@@ -439,7 +436,7 @@ func (x *exec) record(s *ListStep) {
 	}
 	x.legacyObserve(leg.Close(), s.Name, s.Pos)
 	for _, w := range cl.Warnings() {
-		x.observe(Observed{Severity: umd.SeverityWarning, ID: w.ID, List: s.Name, Field: w.Field, Text: w.Error(), Pos: s.Pos})
+		x.observe(Observed{Severity: debug.SeverityWarning, ID: w.ID, List: s.Name, Field: w.Field, Text: w.Error(), Pos: s.Pos})
 	}
 	dump.Lines = cmdbuf.Listing(cl.Buffer(), nil)
 	// A reset reuses the list's memory: the dump keeps its own copy.
@@ -452,8 +449,8 @@ func (x *exec) record(s *ListStep) {
 // listErr is the observation of a list's error (recording it, closing or
 // resetting it).
 func (x *exec) listErr(list string, pos Pos, err error) Observed {
-	o := Observed{Severity: umd.SeverityError, List: list, Text: err.Error(), Pos: pos}
-	var m *umd.Message
+	o := Observed{Severity: debug.SeverityError, List: list, Text: err.Error(), Pos: pos}
+	var m *debug.Message
 	if errors.As(err, &m) {
 		o.ID, o.Field = m.ID, m.Field
 	}
@@ -542,19 +539,19 @@ func (x *exec) handle(v ViewRef) ddi.HResource {
 }
 
 // view resolves a view.
-func (x *exec) view(v ViewRef) umd.View {
+func (x *exec) view(v ViewRef) driver.View {
 	h := x.handle(v)
 	switch {
 	case v.HasRange:
-		return umd.BufferRange(h, v.Offset, v.Size)
+		return driver.BufferRange(h, v.Offset, v.Size)
 	case v.HasSub:
-		return umd.Subresource(h, v.Sub)
+		return driver.Subresource(h, v.Sub)
 	}
-	return umd.WholeTexture(h) // a buffer ignores the subresources
+	return driver.WholeTexture(h) // a buffer ignores the subresources
 }
 
-func (x *exec) views(c Cmd, role string) []umd.View {
-	var out []umd.View
+func (x *exec) views(c Cmd, role string) []driver.View {
+	var out []driver.View
 	for _, v := range c.Views[role] {
 		out = append(out, x.view(v))
 	}
@@ -562,7 +559,7 @@ func (x *exec) views(c Cmd, role string) []umd.View {
 }
 
 // one is a role's single view (nil if absent).
-func (x *exec) one(c Cmd, role string) *umd.View {
+func (x *exec) one(c Cmd, role string) *driver.View {
 	vs := c.Views[role]
 	if len(vs) == 0 {
 		return nil
@@ -670,16 +667,16 @@ func (x *exec) subresources(h ddi.HResource, s *SubSpec) ddi.SubresourceRange {
 
 // command records a work command.
 func (x *exec) command(cl CommandList, c Cmd) {
-	pos := func(i int) umd.View { return x.view(c.Views[fmt.Sprint(i)][0]) }
+	pos := func(i int) driver.View { return x.view(c.Views[fmt.Sprint(i)][0]) }
 	h := func(i int) ddi.HResource { return pos(i).Resource }
 	sub := func(i int) uint32 { return c.Views[fmt.Sprint(i)][0].Sub }
 	u32 := func(i int) uint32 { return uint32(c.Args[i]) }
 	switch c.Op {
 	case "draw":
-		d := umd.Draw{Arguments: x.one(c, "args"), IndexBuffer: x.one(c, "ib"), VertexBuffers: x.views(c, "vb"),
-			Vertex:       umd.Shader{ConstantBuffers: x.views(c, "vs-cbv"), ShaderResources: x.views(c, "vs-srv"), UnorderedAccess: x.views(c, "vs-uav")},
+		d := driver.Draw{Arguments: x.one(c, "args"), IndexBuffer: x.one(c, "ib"), VertexBuffers: x.views(c, "vb"),
+			Vertex:       driver.Shader{ConstantBuffers: x.views(c, "vs-cbv"), ShaderResources: x.views(c, "vs-srv"), UnorderedAccess: x.views(c, "vs-uav")},
 			StreamOutput: x.views(c, "so"),
-			Pixel:        umd.Shader{ConstantBuffers: x.views(c, "ps-cbv"), ShaderResources: x.views(c, "ps-srv"), UnorderedAccess: x.views(c, "ps-uav")},
+			Pixel:        driver.Shader{ConstantBuffers: x.views(c, "ps-cbv"), ShaderResources: x.views(c, "ps-srv"), UnorderedAccess: x.views(c, "ps-uav")},
 			ShadingRate:  x.one(c, "shading-rate"), RenderTargets: x.views(c, "rt")}
 		if ds := x.one(c, "ds-write"); ds != nil {
 			d.DepthStencil, d.DepthWrite = ds, true
@@ -688,13 +685,13 @@ func (x *exec) command(cl CommandList, c Cmd) {
 		}
 		cl.Draw(d)
 	case "dispatch":
-		cl.Dispatch(umd.Dispatch{Arguments: x.one(c, "args"),
-			Shader: umd.Shader{ConstantBuffers: x.views(c, "cbv"), ShaderResources: x.views(c, "srv"), UnorderedAccess: x.views(c, "uav")}})
+		cl.Dispatch(driver.Dispatch{Arguments: x.one(c, "args"),
+			Shader: driver.Shader{ConstantBuffers: x.views(c, "cbv"), ShaderResources: x.views(c, "srv"), UnorderedAccess: x.views(c, "uav")}})
 	case "dispatch-rays":
-		cl.DispatchRays(umd.DispatchRays{AccelerationStructures: x.views(c, "as"),
-			Shader: umd.Shader{ConstantBuffers: x.views(c, "cbv"), ShaderResources: x.views(c, "srv"), UnorderedAccess: x.views(c, "uav")}})
+		cl.DispatchRays(driver.DispatchRays{AccelerationStructures: x.views(c, "as"),
+			Shader: driver.Shader{ConstantBuffers: x.views(c, "cbv"), ShaderResources: x.views(c, "srv"), UnorderedAccess: x.views(c, "uav")}})
 	case "build-as":
-		var scratch umd.View
+		var scratch driver.View
 		if s := x.one(c, "scratch"); s != nil {
 			scratch = *s
 		}
@@ -728,7 +725,7 @@ func (x *exec) command(cl CommandList, c Cmd) {
 	case "atomic-copy":
 		cl.AtomicCopyBufferUINT(h(0), c.Args[0], h(2), c.Args[1], c.Flag)
 	case "decode", "process", "encode":
-		v := umd.Video{Inputs: x.views(c, "in"), References: x.views(c, "ref"), Outputs: x.views(c, "out")}
+		v := driver.Video{Inputs: x.views(c, "in"), References: x.views(c, "ref"), Outputs: x.views(c, "out")}
 		switch c.Op {
 		case "decode":
 			cl.DecodeFrame(v)
@@ -765,7 +762,7 @@ func (x *exec) check() {
 	// undefined, so its hazards and bytes are reported, not judged.
 	invalid := false
 	for _, o := range r.Observed {
-		invalid = invalid || o.Severity == umd.SeverityError && o.expected && o.ID != 0
+		invalid = invalid || o.Severity == debug.SeverityError && o.expected && o.ID != 0
 	}
 	for i, e := range unmet {
 		er := &unmetResults[i]
@@ -788,7 +785,7 @@ func (x *exec) check() {
 		r.Failures = append(r.Failures, fmt.Sprintf("the GPU faulted: %s", f))
 	}
 	for _, o := range r.Observed {
-		if o.Severity == umd.SeverityError && !o.expected {
+		if o.Severity == debug.SeverityError && !o.expected {
 			r.Failures = append(r.Failures, "unexpected error"+o.where()+": "+o.Text)
 		}
 	}
@@ -946,9 +943,9 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		}
 		er.Detail = "none; found " + orNone(kinds)
 	case "error", "warning":
-		sev := umd.SeverityError
+		sev := debug.SeverityError
 		if e.Kind == "warning" {
-			sev = umd.SeverityWarning
+			sev = debug.SeverityWarning
 		}
 		// Each line claims one message not claimed by an earlier line, so
 		// two identical lines need two messages; with count N, the line

@@ -51,7 +51,7 @@ func (r MutationRow) Fragile() []string {
 // changes the packets is a fragile catch.
 func Mutation(ctx context.Context, c Config) (*Report, []MutationRow, error) {
 	if c.Driver == nil {
-		c.Driver = Reference
+		return nil, nil, errNoDriver
 	}
 	c.Inject = ""
 	base, err := Execute(ctx, c)

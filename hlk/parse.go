@@ -14,9 +14,9 @@ import (
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/ddi/debug"
 	"github.com/ebref/ebref/ddi/legacy"
+	"github.com/ebref/ebref/hlk/driver"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
-	"github.com/ebref/ebref/umd"
 )
 
 // Reading a scenario file: lex it, splice its includes, split it into
@@ -526,7 +526,7 @@ func (p *parser) resource(kw token, c *cursor) error {
 		if err != nil {
 			return err
 		}
-		*d = umd.BufferDesc(size, 0)
+		*d = driver.BufferDesc(size, 0)
 	} else {
 		dt, err := c.next1("the texture's size, WxH or WxHxD")
 		if err != nil {
@@ -536,7 +536,7 @@ func (p *parser) resource(kw token, c *cursor) error {
 		if err != nil {
 			return err
 		}
-		*d = umd.Texture2DDesc(ddi.FormatR8G8B8A8Unorm, uint32(dims[0]), uint32(dims[1]), 1, 1, 0, ddi.LayoutCommon)
+		*d = driver.Texture2DDesc(ddi.FormatR8G8B8A8Unorm, uint32(dims[0]), uint32(dims[1]), 1, 1, 0, ddi.LayoutCommon)
 		switch len(dims) {
 		case 1:
 			d.ResourceType, d.Height = ddi.ResourceTypeTexture1D, 1
@@ -1112,7 +1112,7 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 				}
 				b[j] = n
 			}
-			cmd.Box = &umd.Box{Left: uint32(b[0]), Top: uint32(b[1]), Front: uint32(b[2]), Right: uint32(b[3]), Bottom: uint32(b[4]), Back: uint32(b[5])}
+			cmd.Box = &driver.Box{Left: uint32(b[0]), Top: uint32(b[1]), Front: uint32(b[2]), Right: uint32(b[3]), Bottom: uint32(b[4]), Back: uint32(b[5])}
 		case kw.text == "atomic-copy" && t.text == "64":
 			cmd.Flag = true
 		case hasRoles && slices.Contains(roles, t.text):
@@ -1660,8 +1660,8 @@ type SubSpec struct {
 	HasMips, HasSlices, HasPlanes bool
 }
 
-var messageIDs = func() map[string]umd.MessageID {
-	m := map[string]umd.MessageID{}
+var messageIDs = func() map[string]debug.MessageID {
+	m := map[string]debug.MessageID{}
 	for _, id := range debug.MessageIDs() { // the driver's and the legacy layer's
 		m[id.Name()] = id
 	}
@@ -1669,15 +1669,15 @@ var messageIDs = func() map[string]umd.MessageID {
 }()
 
 // messageName is the name of a driver's or the legacy layer's message.
-func messageName(id umd.MessageID) string { return id.Name() }
+func messageName(id debug.MessageID) string { return id.Name() }
 
-func parseMessageID(t token) (umd.MessageID, error) {
+func parseMessageID(t token) (debug.MessageID, error) {
 	if t.kind == tNumber {
 		v, err := parseUint(t)
 		if err == nil && v > 0xffffffff {
 			return 0, &ParseError{t.pos, fmt.Sprintf("%d does not fit a message ID (at most 4294967295)", v)}
 		}
-		return umd.MessageID(v), err
+		return debug.MessageID(v), err
 	}
 	if id, ok := messageIDs[strings.TrimPrefix(t.text, "D3D12_MESSAGE_ID_")]; ok {
 		return id, nil

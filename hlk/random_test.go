@@ -159,7 +159,7 @@ func TestRandomSuite(t *testing.T) {
 	assert.True(t, names["seed-100.ebs"])
 	assert.True(t, names["seed-129.ebs"])
 	assert.False(t, names["seed-130.ebs"])
-	rep, err := Execute(context.Background(), Config{Suites: []Suite{s}})
+	rep, err := Execute(context.Background(), Config{Driver: Reference, Suites: []Suite{s}})
 	require.NoError(t, err)
 	assert.True(t, rep.Conformant(), "%v", rep.Counts())
 }
@@ -198,7 +198,7 @@ func TestShrinkRefusesWhatDoesNotFail(t *testing.T) {
 	assert.ErrorContains(t, err, "does not fail on discrete")
 	s, err := Suites()
 	require.NoError(t, err)
-	c := Config{Suites: s}
+	c := Config{Driver: Reference, Suites: s}
 	_, err = ShrinkCase(context.Background(), c, CaseResult{Suite: "barriers", Case: "split.ebs: in one list, with independent work between the halves", Profile: "discrete"})
 	assert.ErrorContains(t, err, "only a file of one case shrinks")
 	_, err = ShrinkCase(context.Background(), c, CaseResult{Suite: "random", Case: "seed-0.ebs", Profile: "discrete"})

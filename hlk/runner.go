@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -18,7 +19,7 @@ import (
 
 // Config is what a run runs and how.
 type Config struct {
-	Driver   Driver         // nil: Reference
+	Driver   Driver         // the driver judged (hlk/reference.Driver is ebref's)
 	Suites   []Suite        // what to run (Suites() for the default set)
 	Profiles []string       // nil: every profile
 	Only     []string       // suite names (or prefixes ending at a /) to keep; nil: all
@@ -198,10 +199,13 @@ func Plan(c Config) ([]PlannedCase, error) {
 	return out, nil
 }
 
+// errNoDriver is a run without a driver: hlk imports none.
+var errNoDriver = errors.New("hlk: no driver to judge (Config.Driver; ebref's own is hlk/reference.Driver)")
+
 // Execute runs a config and returns its report.
 func Execute(ctx context.Context, c Config) (*Report, error) {
 	if c.Driver == nil {
-		c.Driver = Reference
+		return nil, errNoDriver
 	}
 	if c.Inject != "" && !slices.Contains(c.Driver.Faults(), c.Inject) {
 		return nil, fmt.Errorf("hlk: the driver has no fault %q (have %s)", c.Inject, strings.Join(c.Driver.Faults(), ", "))
@@ -214,7 +218,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	switch {
 	case c.AnyCost:
 		bound = nil
-	case bound == nil && c.Driver == Reference && c.Inject == "":
+	case bound == nil && isReference(c.Driver) && c.Inject == "":
 		if bound, err = ReferenceCosts(); err != nil {
 			return nil, err
 		}
@@ -223,7 +227,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	// A translator's cost is compared with the reference's record and
 	// reported beside its verdict, never as one.
 	var compare *CostRecord
-	if rd, ok := c.Driver.(refDriver); ok && rd.xl != nil && bound == nil && !c.AnyCost {
+	if translates(c.Driver) && bound == nil && !c.AnyCost {
 		if compare, err = ReferenceCosts(); err != nil {
 			return nil, err
 		}

@@ -28,7 +28,7 @@ func defaultSuites(t testing.TB) []Suite {
 
 // The reference driver passes every suite on every profile.
 func TestDefaultRunIsConformant(t *testing.T) {
-	rep, err := Execute(context.Background(), Config{Suites: defaultSuites(t)})
+	rep, err := Execute(context.Background(), Config{Driver: Reference, Suites: defaultSuites(t)})
 	require.NoError(t, err)
 	bad := 0
 	for _, c := range rep.Cases {
@@ -78,7 +78,7 @@ func TestDefaultRunIsConformant(t *testing.T) {
 // hand-written and write×read suites (the full set, with the rule tables,
 // is `ebref hlk --mutation`).
 func TestMutationCatchesEveryFault(t *testing.T) {
-	c := Config{Suites: defaultSuites(t), Only: []string{"hlk", "barriers", "cost", "write-read"}}
+	c := Config{Driver: Reference, Suites: defaultSuites(t), Only: []string{"hlk", "barriers", "cost", "write-read"}}
 	base, rows, err := Mutation(context.Background(), c)
 	require.NoError(t, err)
 	require.True(t, base.Conformant())
@@ -115,10 +115,10 @@ func TestMutationNamesFragileCatches(t *testing.T) {
 
 func TestPlanFiltersAndShards(t *testing.T) {
 	suites := defaultSuites(t)
-	all, err := Plan(Config{Suites: suites})
+	all, err := Plan(Config{Driver: Reference, Suites: suites})
 	require.NoError(t, err)
 
-	only, err := Plan(Config{Suites: suites, Only: []string{"rules"}, Profiles: []string{"discrete"}})
+	only, err := Plan(Config{Driver: Reference, Suites: suites, Only: []string{"rules"}, Profiles: []string{"discrete"}})
 	require.NoError(t, err)
 	for _, c := range only {
 		assert.True(t, strings.HasPrefix(c.Path, "rules/"), c.Path)
@@ -127,7 +127,7 @@ func TestPlanFiltersAndShards(t *testing.T) {
 	assert.Less(t, len(only), len(all))
 
 	re := regexp.MustCompile(`aliasing`)
-	ali, err := Plan(Config{Suites: suites, Run: re})
+	ali, err := Plan(Config{Driver: Reference, Suites: suites, Run: re})
 	require.NoError(t, err)
 	require.NotEmpty(t, ali)
 	for _, c := range ali {
@@ -137,19 +137,19 @@ func TestPlanFiltersAndShards(t *testing.T) {
 	// The shards partition the run, in order.
 	var joined []PlannedCase
 	for k := 1; k <= 3; k++ {
-		part, err := Plan(Config{Suites: suites, Shard: k, Shards: 3})
+		part, err := Plan(Config{Driver: Reference, Suites: suites, Shard: k, Shards: 3})
 		require.NoError(t, err)
 		joined = append(joined, part...)
 	}
 	assert.ElementsMatch(t, all, joined)
 
-	_, err = Plan(Config{Suites: suites, Shard: 4, Shards: 3})
+	_, err = Plan(Config{Driver: Reference, Suites: suites, Shard: 4, Shards: 3})
 	assert.ErrorContains(t, err, "shard 4/3")
-	_, err = Plan(Config{Suites: suites, Only: []string{"nope"}})
+	_, err = Plan(Config{Driver: Reference, Suites: suites, Only: []string{"nope"}})
 	assert.ErrorContains(t, err, `no suite "nope"`)
-	_, err = Plan(Config{Suites: suites, Profiles: []string{"nope"}})
+	_, err = Plan(Config{Driver: Reference, Suites: suites, Profiles: []string{"nope"}})
 	assert.Error(t, err)
-	_, err = Execute(context.Background(), Config{Suites: suites, Inject: "nope"})
+	_, err = Execute(context.Background(), Config{Driver: Reference, Suites: suites, Inject: "nope"})
 	assert.ErrorContains(t, err, `no fault "nope"`)
 }
 
@@ -157,7 +157,7 @@ func TestPlanFiltersAndShards(t *testing.T) {
 // survives a JSON round trip.
 func TestShardsMergeToTheWholeRun(t *testing.T) {
 	suites := defaultSuites(t)
-	c := Config{Suites: suites, Only: []string{"hlk", "validation"}}
+	c := Config{Driver: Reference, Suites: suites, Only: []string{"hlk", "validation"}}
 	whole, err := Execute(context.Background(), c)
 	require.NoError(t, err)
 	var parts []*Report
@@ -222,7 +222,7 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 
 // The JUnit report is well-formed and counts what the run counted.
 func TestJUnitReport(t *testing.T) {
-	c := Config{Suites: defaultSuites(t), Only: []string{"hlk"}, Inject: "drop-flush"}
+	c := Config{Driver: Reference, Suites: defaultSuites(t), Only: []string{"hlk"}, Inject: "drop-flush"}
 	rep, err := Execute(context.Background(), c)
 	require.NoError(t, err)
 	var buf bytes.Buffer
@@ -304,7 +304,7 @@ scenario "needs compression"
 require compression
 `, nil)
 	require.NoError(t, err)
-	rep, err := Execute(context.Background(), Config{Suites: []Suite{{Name: "t", Cases: sc}}})
+	rep, err := Execute(context.Background(), Config{Driver: Reference, Suites: []Suite{{Name: "t", Cases: sc}}})
 	require.NoError(t, err)
 	st := map[string]Status{}
 	for _, c := range rep.Cases {
@@ -400,7 +400,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 	suites := defaultSuites(b)
 	var cases int
 	for b.Loop() {
-		rep, err := Execute(context.Background(), Config{Suites: suites})
+		rep, err := Execute(context.Background(), Config{Driver: Reference, Suites: suites})
 		if err != nil || !rep.Conformant() {
 			b.Fatal(err, "not conformant")
 		}
@@ -426,7 +426,7 @@ execute Q L
 `, nil)
 	require.NoError(t, err)
 	base := runtime.NumGoroutine()
-	rep, err := Execute(context.Background(), Config{Suites: []Suite{{Name: "t", Cases: sc}}, Profiles: []string{"coherent"},
+	rep, err := Execute(context.Background(), Config{Driver: Reference, Suites: []Suite{{Name: "t", Cases: sc}}, Profiles: []string{"coherent"},
 		Timeout: 50 * time.Millisecond, Jobs: 1})
 	require.NoError(t, err)
 	require.Len(t, rep.Cases, 1)

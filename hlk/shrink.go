@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ebref/ebref/ddi/debug"
 	"github.com/ebref/ebref/hwmodel"
-	"github.com/ebref/ebref/umd"
 )
 
 // Shrinking: a failing case reduced to a minimal scenario a user can attach
@@ -38,7 +38,7 @@ const dropMark = "#drop:"
 // ctx is done.
 func Shrink(ctx context.Context, d Driver, name, text string, p *hwmodel.Profile, fault string) (string, error) {
 	if d == nil {
-		d = Reference
+		return "", errNoDriver
 	}
 	s := &shrinker{ctx: ctx, d: d, name: name, p: p, fault: fault}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
@@ -151,7 +151,7 @@ func (s *shrinker) signature(lines []string) (string, bool) {
 		// Missed, while the barrier ran: the GPU did something else
 		// without it (a list never executed would miss any drop).
 		for _, o := range r.Observed {
-			if o.Severity == umd.SeverityError && !o.expected {
+			if o.Severity == debug.SeverityError && !o.expected {
 				return "", false // the drop made the list invalid: nothing ran
 			}
 		}
@@ -167,7 +167,7 @@ func (s *shrinker) signature(lines []string) (string, bool) {
 	// did not have (a resource it no longer declares, say).
 	errs := map[string]bool{}
 	for _, o := range r.Observed {
-		if o.Severity == umd.SeverityError && !o.expected {
+		if o.Severity == debug.SeverityError && !o.expected {
 			errs[fmt.Sprint(o.ID)] = true
 		}
 	}
@@ -193,7 +193,7 @@ func (s *shrinker) signature(lines []string) (string, bool) {
 		return "fault", true
 	}
 	for _, o := range r.Observed {
-		if o.Severity == umd.SeverityError && !o.expected {
+		if o.Severity == debug.SeverityError && !o.expected {
 			return fmt.Sprintf("error %d", o.ID), true
 		}
 	}

@@ -27,7 +27,7 @@ func TestReferenceThroughTheSeam(t *testing.T) {
 		t.Skip("the default suites twice")
 	}
 	suites := defaultSuites(t)
-	in, err := Execute(context.Background(), Config{Suites: suites, AnyCost: true})
+	in, err := Execute(context.Background(), Config{Driver: Reference, Suites: suites, AnyCost: true})
 	require.NoError(t, err)
 	var calls atomic.Int64
 	via, err := Execute(context.Background(), Config{Suites: suites, AnyCost: true, Driver: WithTranslator(counting{umd.ReferenceOpener{}, &calls})})

@@ -9,22 +9,6 @@ import (
 // does for CreateCommittedResource3, CreateHeap and CreatePlacedResource2
 // (000 "ID3D12Device10 CreateCommittedResource3", "CreatePlacedResource2").
 
-// BufferDesc describes a buffer (its layout is always UNDEFINED).
-func BufferDesc(size uint64, flags ddi.ResourceFlags) ddi.CreateResource0088 {
-	return ddi.CreateResource0088{ResourceType: ddi.ResourceTypeBuffer, Width: size, Height: 1, DepthOrArraySize: 1,
-		MipLevels: 1, SampleDesc: ddi.SampleDesc{Count: 1}, Layout: ddi.TextureLayoutRowMajor, Flags: flags,
-		InitialBarrierLayout: ddi.LayoutUndefined}
-}
-
-// Texture2DDesc describes a 2D texture (arraySize slices, mips levels; 0
-// mips is the full chain).
-func Texture2DDesc(format ddi.Format, width, height uint32, arraySize, mips uint16, flags ddi.ResourceFlags,
-	initial ddi.BarrierLayout) ddi.CreateResource0088 {
-	return ddi.CreateResource0088{ResourceType: ddi.ResourceTypeTexture2D, Width: uint64(width), Height: height,
-		DepthOrArraySize: arraySize, MipLevels: mips, Format: format, SampleDesc: ddi.SampleDesc{Count: 1},
-		Flags: flags, InitialBarrierLayout: initial}
-}
-
 // CreateCommitted creates a resource in a heap of its own, of the given
 // kind, sized as CheckResourceAllocationInfo says.
 func (d *Device) CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error) {

@@ -125,6 +125,16 @@ func (e *CreateError) Is(target error) bool { return target == ErrCreate }
 
 func (e *CreateError) Unwrap() error { return e.Cause }
 
+// As finds the creation error's message for errors.As(err, &m) with m a
+// *Message: a harness reads every refusal as a message.
+func (e *CreateError) As(target any) bool {
+	if m, ok := target.(**Message); ok {
+		*m = &e.Message
+		return true
+	}
+	return false
+}
+
 // fromResource turns resource/'s field errors into creation errors.
 func fromResource(command string, err error) error {
 	var fe *resource.FieldError

@@ -180,7 +180,7 @@ var scenarios = []scenario{
 		cl.Draw(Draw{RenderTargets: []View{WholeTexture(t)}})
 		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncCopy, ddi.AccessRenderTarget, ddi.AccessCopySource|ddi.AccessCopyDest,
 			ddi.LayoutRenderTarget, ddi.LayoutCommon, t)})
-		cl.CopyTextureRegion(t, 0, 32, 0, 0, t, 0, &Box{0, 0, 0, 32, 64, 1})
+		cl.CopyTextureRegion(t, 0, 32, 0, 0, t, 0, &Box{Right: 32, Bottom: 64, Back: 1})
 		e.run(cl)
 		return []ddi.HResource{b, t, out}
 	}},

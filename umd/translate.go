@@ -773,30 +773,6 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 	return words
 }
 
-// BarrierRecord is what one Barrier call produced: the call (its ordinal
-// among the list's commands, from 1, as its MARKER "Barrier #n" and its
-// messages number it), its waits (stages
-// drained and held), cache operations (caches flushed and invalidated) and
-// surface work (SurfaceOps), and how many dwords of packets.
-type BarrierRecord struct {
-	Call, Barriers    int
-	Waits             int
-	Drain, Hold       cmdbuf.StageMask
-	CacheOps          int
-	Flush, Invalidate cmdbuf.CacheMask
-	FirstOp, NumOps   int
-	Dwords            int
-}
-
-// SurfaceOp is one DECOMPRESS or METADATA_INIT a Barrier call emitted.
-type SurfaceOp struct {
-	Resource     ddi.HResource
-	Surface      uint16
-	Work         string // DECOMPRESS, METADATA_INIT clear, METADATA_INIT plain, METADATA_INIT discard
-	Offset, Size uint64
-	Async        bool // in the background, for a split barrier
-}
-
 func (w compressionWork) String() string {
 	return [...]string{"none", "DECOMPRESS", "METADATA_INIT plain", "METADATA_INIT clear", "METADATA_INIT discard"}[w]
 }

@@ -31,74 +31,12 @@ import (
 // on the subresource so far), the queue decides at submission, from the
 // layout the subresource has then.
 
-// View names what a command touches in a resource: a byte range of a
-// buffer, or a set of subresources of a texture.
-type View struct {
-	Resource ddi.HResource
-	// Buffers: the bytes from Offset; Size 0 means to the end.
-	Offset, Size uint64
-	// Textures: the subresources (as in a barrier; see WholeTexture and
-	// Subresource).
-	Subresources ddi.SubresourceRange
-}
-
-// WholeBuffer views every byte of a buffer.
-func WholeBuffer(h ddi.HResource) View { return View{Resource: h} }
-
-// BufferRange views size bytes of a buffer from off.
-func BufferRange(h ddi.HResource, off, size uint64) View {
-	return View{Resource: h, Offset: off, Size: size}
-}
-
-// WholeTexture views every subresource of a texture.
-func WholeTexture(h ddi.HResource) View {
-	return View{Resource: h, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}}
-}
-
-// Subresource views one subresource of a texture.
-func Subresource(h ddi.HResource, index uint32) View {
-	return View{Resource: h, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: index}}
-}
-
 // accessSpec is one access of the WORK packet being built.
 type accessSpec struct {
 	acc   cmdbuf.Access
 	res   *Resource
 	sub   uint32
 	patch bool // the layout is not known yet
-}
-
-// Shader is what one shader stage binds.
-type Shader struct {
-	ConstantBuffers []View
-	ShaderResources []View
-	UnorderedAccess []View // read and written
-}
-
-// Draw is a draw call's bindings.
-type Draw struct {
-	Arguments     *View // indirect arguments (ExecuteIndirect), read by the CP
-	IndexBuffer   *View
-	VertexBuffers []View
-	Vertex        Shader
-	StreamOutput  []View
-	Pixel         Shader
-	ShadingRate   *View // shading-rate image
-	DepthStencil  *View
-	DepthWrite    bool
-	RenderTargets []View // read (blending) and written
-}
-
-// Dispatch is a dispatch's bindings.
-type Dispatch struct {
-	Arguments *View // indirect arguments, read by the CP
-	Shader
-}
-
-// DispatchRays is a raytracing dispatch's bindings.
-type DispatchRays struct {
-	AccelerationStructures []View
-	Shader
 }
 
 // work is one command being recorded.
@@ -545,8 +483,6 @@ func wholeView(cl *CommandList, h ddi.HResource) View {
 }
 
 // Box is a texel box in a subresource: [Left, Right) × [Top, Bottom) ×
-// [Front, Back), in elements (blocks of block-compressed formats).
-type Box struct{ Left, Top, Front, Right, Bottom, Back uint32 }
 
 // CopyTextureRegion records a copy of a box of one subresource to a point
 // of another (or of the same one, if the boxes do not intersect, 000 "Self
@@ -571,7 +507,7 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 		w.fail(MsgInvalidWork, "SubresourceIndex", "", "out of bounds")
 		return
 	}
-	b := Box{0, 0, 0, sfp.Width, sfp.Height, sfp.Depth}
+	b := Box{Right: sfp.Width, Bottom: sfp.Height, Back: sfp.Depth}
 	if box != nil {
 		b = *box
 	}
@@ -776,12 +712,6 @@ func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64,
 	cl.leave() // before the release barrier, a call of its own
 	cl.Barrier([]ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{
 		Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: dst, Range: ddi.Range{Begin: dstOffset, End: dstOffset + n}})})
-}
-
-// Video is a video operation's inputs and outputs.
-type Video struct {
-	Inputs, References []View
-	Outputs            []View
 }
 
 // DecodeFrame records a video decode (VIDEO_DECODE lists).

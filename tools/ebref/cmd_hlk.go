@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 )
@@ -99,7 +100,7 @@ func runHLK(e *env, args []string) (code int) {
 	case *timeout <= 0:
 		return usageError(e, fs, synopsis, "--timeout %v: want a positive duration", *timeout)
 	}
-	c := hlk.Config{Suites: all, Jobs: *jobs, Inject: *inject, Timeout: *timeout}
+	c := hlk.Config{Driver: reference.Driver, Suites: all, Jobs: *jobs, Inject: *inject, Timeout: *timeout}
 	if *tf.cmd != "" && *writeCosts != "" {
 		return usageError(e, fs, synopsis, "--write-costs records the reference driver; it does not take --translator")
 	}
@@ -177,7 +178,7 @@ func runHLK(e *env, args []string) (code int) {
 	ctx := context.Background()
 	if proc != nil {
 		defer proc.Close() // no translator process outlives the run
-		c.Driver = hlk.WithTranslator(proc)
+		c.Driver = reference.WithTranslator(proc)
 		// A translator that cannot be started again stops the run: the
 		// cases left are not run, and the run says why and exits 2.
 		var cancel context.CancelFunc

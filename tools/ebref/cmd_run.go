@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 )
@@ -79,14 +80,14 @@ func runRun(e *env, args []string) int {
 	case *compare != "" && *tf.cmd == "":
 		return usageError(e, fs, synopsis, "--compare reference compares a translator's packets: it needs --translator CMD")
 	}
-	driver := hlk.Reference
+	driver := reference.Driver
 	proc, ok := tf.start(e, "run")
 	if !ok {
 		return 2
 	}
 	if proc != nil {
 		defer proc.Close()
-		driver = hlk.WithTranslator(proc)
+		driver = reference.WithTranslator(proc)
 	}
 	failed, ran := false, 0
 	for _, sc := range cases {
@@ -106,7 +107,7 @@ func runRun(e *env, args []string) int {
 			var diffs []hlk.CallDiff
 			calls := 0
 			if *compare != "" {
-				diffs, calls = hlk.CompareCalls(r, hlk.Run(hlk.Reference, sc, p, *inject))
+				diffs, calls = hlk.CompareCalls(r, hlk.Run(reference.Driver, sc, p, *inject))
 			}
 			if *asJSON {
 				jc := caseJSON(sc.Name(), pn, r)

@@ -18,6 +18,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
@@ -289,7 +290,7 @@ func TestConservativeIsConformant(t *testing.T) {
 	}
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: hlk.WithTranslator(conservativeOpener{})})
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: reference.WithTranslator(conservativeOpener{})})
 	require.NoError(t, err)
 	notes := map[string]int{}
 	for i := range rep.Cases {
@@ -307,7 +308,7 @@ func TestConservativeIsConformant(t *testing.T) {
 	// The same translator made subtly wrong at the boundary (the faults
 	// apply to any translator's replies) is caught by safety alone.
 	for _, fault := range []string{"drop-decompress", "drop-metadata-init", "drop-flush"} {
-		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Inject: fault, Driver: hlk.WithTranslator(conservativeOpener{})})
+		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Inject: fault, Driver: reference.WithTranslator(conservativeOpener{})})
 		require.NoError(t, err)
 		failed := 0
 		for i := range rep.Cases {
@@ -343,7 +344,7 @@ func TestCExampleIsConformant(t *testing.T) {
 	assert.Equal(t, "conservative-c", p.Name())
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: hlk.WithTranslator(p)})
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: reference.WithTranslator(p)})
 	require.NoError(t, err)
 	assert.True(t, rep.Conformant())
 	var summary strings.Builder
@@ -384,7 +385,7 @@ func TestDeclaredPolicies(t *testing.T) {
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
 	run := func(o translator.Opener) (fail, notes int) {
-		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Profiles: []string{"discrete"}, Driver: hlk.WithTranslator(o)})
+		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Profiles: []string{"discrete"}, Driver: reference.WithTranslator(o)})
 		require.NoError(t, err)
 		for i := range rep.Cases {
 			if !rep.Cases[i].Status.Conformant() {
@@ -453,10 +454,10 @@ func BenchmarkDefaultRun(b *testing.B) {
 		driver hlk.Driver
 		jobs   int
 	}{
-		{"in-process", hlk.Reference, 0},
-		{"seam", hlk.WithTranslator(umd.ReferenceOpener{}), 0},
-		{"process", hlk.WithTranslator(proc), 0},
-		{"process-4-jobs", hlk.WithTranslator(proc4), 4},
+		{"in-process", reference.Driver, 0},
+		{"seam", reference.WithTranslator(umd.ReferenceOpener{}), 0},
+		{"process", reference.WithTranslator(proc), 0},
+		{"process-4-jobs", reference.WithTranslator(proc4), 4},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
@@ -477,7 +478,7 @@ func TestCrashesMidRun(t *testing.T) {
 	require.NoError(t, err)
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"barriers", "hlk"}, Driver: hlk.WithTranslator(p)})
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"barriers", "hlk"}, Driver: reference.WithTranslator(p)})
 	require.NoError(t, err)
 	crashed, passed := 0, 0
 	for i := range rep.Cases {
@@ -510,9 +511,9 @@ func TestReferenceOverTheProtocol(t *testing.T) {
 	require.NoError(t, err)
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
-	in, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, AnyCost: true})
+	in, err := hlk.Execute(context.Background(), hlk.Config{Driver: reference.Driver, Suites: suites, AnyCost: true})
 	require.NoError(t, err)
-	over, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, AnyCost: true, Driver: hlk.WithTranslator(p)})
+	over, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, AnyCost: true, Driver: reference.WithTranslator(p)})
 	require.NoError(t, err)
 	require.Len(t, over.Cases, len(in.Cases))
 	differ := 0

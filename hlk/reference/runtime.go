@@ -1,4 +1,4 @@
-package hlk
+package reference
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/driver"
 	"github.com/ebref/ebref/resource"
 	"github.com/ebref/ebref/umd"
 )
@@ -175,7 +176,7 @@ func (rt *ddiRuntime) destroyHeap(h ddi.HHeap) error {
 
 // createCommandList creates a list through pfnCreateCommandList, or, with
 // flags, which the table's arguments cannot carry, through the Go API.
-func (rt *ddiRuntime) createCommandList(t ddi.CommandListType, flags ddi.CommandListFlags) (CommandList, error) {
+func (rt *ddiRuntime) createCommandList(t ddi.CommandListType, flags ddi.CommandListFlags) (driver.CommandList, error) {
 	if flags != 0 {
 		return rt.d.CreateCommandListFlags(t, flags)
 	}
@@ -222,7 +223,7 @@ func (l *tableList) Reset() error {
 func (l *tableList) Destroy() { l.rt.f.Device.DestroyCommandList(hDevice, l.h) }
 
 // umdList is the reference driver's list behind a list of either kind.
-func umdList(l CommandList) (*umd.CommandList, bool) {
+func umdList(l driver.CommandList) (*umd.CommandList, bool) {
 	switch l := l.(type) {
 	case *umd.CommandList:
 		return l, true
