@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -138,11 +139,15 @@ func (cl *CommandList) residents(req *translator.Request) {
 	d := cl.d
 	d.rmu.RLock()
 	defer d.rmu.RUnlock()
-	for i, r := range d.byAddr {
+	// The prefix ends rise: every resource before the first whose prefix
+	// reaches past lo ends at or before it.
+	first, _ := slices.BinarySearchFunc(d.maxEnd, lo+1, cmp.Compare[uint64])
+	for i := first; i < len(d.byAddr); i++ {
+		r := d.byAddr[i]
 		if r.Addr >= hi {
 			break
 		}
-		if d.maxEnd[i] > lo && r.Addr+r.DataSize+r.MetaSize > lo {
+		if r.Addr+r.DataSize+r.MetaSize > lo {
 			req.Residents = append(req.Residents, translator.Resident{Addr: r.Addr, DataSize: r.DataSize, MetaSize: r.MetaSize})
 		}
 	}
