@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk"
@@ -33,11 +31,9 @@ func runDecode(e *env, args []string) int {
 	name := pos[0]
 	var data []byte
 	var err error
+	data, err = readInput(e.stdin, name, "file of barrier records", maxRecordBytes)
 	if name == "-" {
-		data, err = io.ReadAll(e.stdin)
 		name = "standard input"
-	} else {
-		data, err = os.ReadFile(name)
 	}
 	if err != nil {
 		return inputError(e, "decode", err)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,11 +109,7 @@ func runDisasm(e *env, args []string) int {
 func loadPackets(e *env, name string) (*cmdbuf.Buffer, error) {
 	var data []byte
 	var err error
-	if name == "-" {
-		data, err = io.ReadAll(e.stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
+	data, err = readInput(e.stdin, name, "packet dump", maxPacketBytes)
 	if err != nil {
 		return nil, err
 	}

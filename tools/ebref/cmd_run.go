@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -151,21 +150,17 @@ func runRun(e *env, args []string) int {
 // loadScenario reads a scenario file from disk ("-": standard input, which
 // may not include other files).
 func loadScenario(e *env, name string) ([]*hlk.Scenario, error) {
-	if name == "-" {
-		src, err := io.ReadAll(e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		return hlk.Parse("<stdin>", string(src), nil)
-	}
-	src, err := os.ReadFile(name)
+	src, err := readInput(e.stdin, name, "scenario file", maxScenarioBytes)
 	if err != nil {
 		return nil, err
 	}
+	if name == "-" {
+		return hlk.Parse("<stdin>", string(src), nil)
+	}
 	// Positions name the files as given; includes are relative to the
-	// file that includes them.
+	// file that includes them, and bounded as it is.
 	return hlk.Parse(filepath.ToSlash(name), string(src), func(p string) (string, error) {
-		b, err := os.ReadFile(filepath.FromSlash(p))
+		b, err := readInput(nil, filepath.FromSlash(p), "scenario file", maxScenarioBytes)
 		return string(b), err
 	})
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,7 +73,7 @@ func replayRequest(e *env, args []string) int {
 			return 2
 		}
 	}
-	data, err := readBounded(rest[0], translator.MaxRequestBytes+translator.MaxProfileBytes+64)
+	data, err := readInput(nil, rest[0], "request file", translator.MaxRequestBytes+translator.MaxProfileBytes+64)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
 		return 1
@@ -150,30 +148,6 @@ func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
 
 func leUint32(b []byte) uint32 {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
-// readBounded reads a regular file of at most limit bytes.
-func readBounded(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", name)
-	}
-	data, err := io.ReadAll(io.LimitReader(bufio.NewReader(f), limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", name, limit)
-	}
-	return data, nil
 }
 
 // translatorFlags are the flags of commands that take --translator.
