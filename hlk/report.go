@@ -92,13 +92,34 @@ func WriteJSON(w io.Writer, r *Report) error {
 // ReadJSON reads a report WriteJSON wrote. JSON that is not such a report
 // ({}, null, another tool's) is an error, not an empty run.
 func ReadJSON(rd io.Reader) (*Report, error) {
-	var r Report
+	// A case's status is read as a pointer: one missing or null is an
+	// error, not the zero status, Pass.
+	type caseIn struct {
+		CaseResult
+		Status *Status `json:"status"`
+	}
+	var in struct {
+		Environment Environment `json:"environment"`
+		Cases       []caseIn    `json:"cases"`
+	}
 	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&r); err != nil {
+	if err := dec.Decode(&in); err != nil {
 		return nil, fmt.Errorf("hlk: reading a JSON report: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("hlk: reading a JSON report: more after the report's JSON value (at byte %d)", dec.InputOffset())
+	}
+	r := Report{Environment: in.Environment}
 	if r.Environment.Version == "" || r.Environment.Driver == "" {
 		return nil, fmt.Errorf("hlk: not an ebref hlk report: it has no environment.version or environment.driver")
+	}
+	for i := range in.Cases {
+		c := &in.Cases[i]
+		if c.Status == nil {
+			return nil, fmt.Errorf("hlk: reading a JSON report: case %d (%s on %s) has no status", i, c.Path(), c.Profile)
+		}
+		c.CaseResult.Status = *c.Status
+		r.Cases = append(r.Cases, c.CaseResult)
 	}
 	return &r, nil
 }

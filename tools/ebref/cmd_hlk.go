@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -353,13 +354,12 @@ func runMerge(e *env, args []string) int {
 	}
 	var reps []*hlk.Report
 	for _, p := range pos {
-		f, err := os.Open(p)
+		data, err := readInput(e.stdin, p, "JSON report", maxReportBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
 			return 2
 		}
-		r, err := hlk.ReadJSON(f)
-		f.Close()
+		r, err := hlk.ReadJSON(bytes.NewReader(data))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref hlk merge: %s: %v\n", p, err)
 			return 2

@@ -15,6 +15,7 @@ const (
 	maxScenarioBytes = 8 << 20
 	maxRecordBytes   = 64 << 20
 	maxPacketBytes   = 1 << 30
+	maxReportBytes   = 1 << 30 // a JSON report: the default run's is about 6 MB
 )
 
 // readInput reads a named input of at most limit bytes ("-": standard
