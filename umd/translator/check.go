@@ -34,6 +34,10 @@ func (e *ReplyError) Error() string { return fmt.Sprintf("dword %d: %s", e.Dword
 // an EVENT_WAIT waits for an event one of the call's split ends names.
 // It allocates nothing on a valid reply.
 func Check(req *Request, words []uint32) error {
+	if b := req.ReplyBudget(); len(words) > b {
+		return &ReplyError{Dword: b, Msg: fmt.Sprintf("the reply has %d dwords; a call of %d records, %d regions and %d aliased metadata ranges may have at most %d",
+			len(words), len(req.Facts), len(req.Regions), len(req.AliasedMeta), b)}
+	}
 	for off := 0; off < len(words); {
 		// The opcode first: a packet ebref keeps is refused as that, not
 		// for its fields.
@@ -67,6 +71,15 @@ func Check(req *Request, words []uint32) error {
 		off += p.Size()
 	}
 	return nil
+}
+
+// ReplyBudget is the most dwords a reply to req may have: a few thousand,
+// and 64 more for each record, surface region and aliased metadata range,
+// so a list's packets grow with its calls as the reference's do, and a
+// translator cannot fill memory with packets no call asked for
+// (MaxReplyDwords bounds one reply as it is read).
+func (req *Request) ReplyBudget() int {
+	return min(MaxReplyDwords, 4096+64*(len(req.Facts)+len(req.Regions)+len(req.AliasedMeta)))
 }
 
 // checkRegion says what is wrong with a surface region ("" if nothing).

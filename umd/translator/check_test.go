@@ -62,6 +62,14 @@ func TestCheckNamesWhatIsWrong(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want, c.name)
 		}
 	}
+	// A reply past its budget is refused at the dword the budget ends.
+	flood := cmdbuf.AppendNop(nil, 0xffff)
+	err := translator.Check(req, flood)
+	var re *translator.ReplyError
+	if assert.ErrorAs(t, err, &re) {
+		assert.Equal(t, req.ReplyBudget(), re.Dword)
+		assert.ErrorContains(t, err, "the reply has 65536 dwords; a call of 2 records, 0 regions and 0 aliased metadata ranges may have at most 4224")
+	}
 	// A call with no split begin signals nothing.
 	noBegin := splitRequest()
 	noBegin.SplitEvent = 0
