@@ -748,15 +748,9 @@ func (x *exec) check() {
 			hazardExpected = true
 		}
 	}
-	var unmet []Expect
 	for _, e := range x.sc.Expects {
-		er := x.expectation(e)
-		r.Expectations = append(r.Expectations, er)
-		if !er.OK {
-			unmet = append(unmet, e)
-		}
+		r.Expectations = append(r.Expectations, x.expectation(e))
 	}
-	unmetResults := slices.DeleteFunc(slices.Clone(r.Expectations), func(er ExpectResult) bool { return er.OK })
 	// The debug layer rejected the program when it reported an error
 	// the case expects: what an invalid program does on the GPU is
 	// undefined, so its hazards and bytes are reported, not judged.
@@ -764,8 +758,11 @@ func (x *exec) check() {
 	for _, o := range r.Observed {
 		invalid = invalid || o.Severity == debug.SeverityError && o.expected && o.ID != 0
 	}
-	for i, e := range unmet {
-		er := &unmetResults[i]
+	for i, e := range x.sc.Expects {
+		er := &r.Expectations[i]
+		if er.OK {
+			continue
+		}
 		line := fmt.Sprintf("%s: expect %s: %s", e.Pos, er.Text, er.Detail)
 		switch {
 		case e.Kind == "packets" || e.Kind == "cost":

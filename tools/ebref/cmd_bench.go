@@ -13,7 +13,7 @@ import (
 	"github.com/ebref/ebref/hwmodel"
 )
 
-func runBench(e *env, args []string) int {
+func runBench(e *env, args []string) (code int) {
 	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit]\n\n" +
 		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
 		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
@@ -75,7 +75,7 @@ func runBench(e *env, args []string) int {
 		return 2
 	}
 	if proc != nil {
-		defer proc.Close()
+		defer func() { code = tf.done(e, "bench", proc, code) }()
 		c.Translator = proc
 	}
 	if *emit {

@@ -178,7 +178,7 @@ func runHLK(e *env, args []string) (code int) {
 	}
 	ctx := context.Background()
 	if proc != nil {
-		defer proc.Close() // no translator process outlives the run
+		defer func() { code = tf.done(e, "hlk", proc, code) }() // no translator process outlives the run
 		c.Driver = reference.WithTranslator(proc)
 		// A translator that cannot be started again stops the run: the
 		// cases left are not run, and the run says why and exits 2.

@@ -17,7 +17,7 @@ import (
 	"github.com/ebref/ebref/umd"
 )
 
-func runRun(e *env, args []string) int {
+func runRun(e *env, args []string) (code int) {
 	const synopsis = "FILE.ebs [--profile P] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n\n" +
 		"Runs one scenario file (every case in it, on every profile unless --profile)\n" +
 		"and prints, per case and profile, each list's packets with the barrier calls\n" +
@@ -85,7 +85,7 @@ func runRun(e *env, args []string) int {
 		return 2
 	}
 	if proc != nil {
-		defer proc.Close()
+		defer func() { code = tf.done(e, "run", proc, code) }()
 		driver = reference.WithTranslator(proc)
 	}
 	failed, ran := false, 0

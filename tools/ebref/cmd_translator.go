@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -116,7 +117,7 @@ func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
 		if len(data) < translator.FrameHeaderSize {
 			return nil, fmt.Errorf("no %s frame: %d bytes left", what, len(data))
 		}
-		op, size := leUint32(data), leUint32(data[4:])
+		op, size := binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])
 		if op != want || uint64(size) > uint64(len(data)-translator.FrameHeaderSize) {
 			return nil, fmt.Errorf("the %s frame's header (opcode %d, %d bytes) does not fit the %d bytes left", what, op, size, len(data))
 		}
@@ -146,10 +147,6 @@ func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
 	return prof, req, nil
 }
 
-func leUint32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
 // translatorFlags are the flags of commands that take --translator.
 type translatorFlags struct {
 	cmd     *string
@@ -164,6 +161,23 @@ func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
 			"how long the translator may take to reply to one call"),
 		log: fs.String("translator-log", "", "append the translator's standard error to this file (- for ebref's standard error; by default only a crash shows its last lines)"),
 	}
+}
+
+// done closes the translator p (nil: none) at the end of command name and
+// returns the command's exit status: 1 instead of 0 when its log could
+// not be written.
+func (tf translatorFlags) done(e *env, name string, p *translator.Process, code int) int {
+	if p == nil {
+		return code
+	}
+	p.Close()
+	if err := p.LogErr(); err != nil {
+		fmt.Fprintf(e.stderr, "ebref %s: --translator-log %s: %v\n", name, *tf.log, err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
 }
 
 // start starts the translator the flags name for command name (nil

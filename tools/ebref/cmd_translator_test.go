@@ -52,6 +52,14 @@ func TestTranslatorFlags(t *testing.T) {
 	_, err := os.Stat(log)
 	assert.NoError(t, err, "the log is made")
 
+	// A log that cannot be written is not a run that succeeded.
+	if _, err := os.Stat("/dev/full"); err == nil {
+		code, _, stderr = ebref(t, nil, "run", "../../hlk/suites/barriers/split.ebs", "--profile", "discrete",
+			"--translator", "sh -c 'echo from the translator >&2; exec "+self+"'", "--translator-log", "/dev/full")
+		assert.Equal(t, 1, code, stderr)
+		assert.Contains(t, stderr, "--translator-log /dev/full: write /dev/full: no space left on device")
+	}
+
 	for _, c := range []struct {
 		args []string
 		code int

@@ -93,7 +93,8 @@ const maxStartFailures = 3
 type Process struct {
 	argv []string
 	opts Options
-	name string // from the first hello
+	name string     // from the first hello
+	log  *logWriter // Options.Log, shared by the copies (nil: none)
 	// declares: the hello said every profile frame is answered with a
 	// policy (HelloDeclaresPolicy); policies are the answers, by profile.
 	declares bool
@@ -148,6 +149,9 @@ func Start(argv []string, opts Options) (*Process, error) {
 	}
 	p := &Process{argv: argv, opts: opts, name: filepath.Base(argv[0]), ids: map[*hwmodel.Profile]uint32{}}
 	p.freed = sync.NewCond(&p.mu)
+	if opts.Log != nil {
+		p.log = &logWriter{w: opts.Log}
+	}
 	r, name, err := p.launch()
 	if err != nil {
 		err.(*Error).Kind = ErrStart
@@ -395,7 +399,7 @@ func (p *Process) launch() (*running, string, error) {
 	}
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Stdin, cmd.Stdout = inR, outW
-	t := &tail{log: p.opts.Log}
+	t := &tail{log: p.log}
 	cmd.Stderr = t
 	cmd.WaitDelay = time.Second // a child of the translator holding its stderr does not hold Wait
 	orphanProof(cmd)
@@ -617,7 +621,7 @@ func (p *Process) dumped(e *Error, r *running, prof *hwmodel.Profile, id uint32,
 // passes everything on to log.
 type tail struct {
 	mu   sync.Mutex
-	log  io.Writer
+	log  *logWriter
 	buf  []byte
 	last []string
 }
@@ -628,7 +632,7 @@ func (t *tail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.log != nil {
-		t.log.Write(b)
+		t.log.write(b)
 	}
 	for _, c := range b {
 		if c == '\n' {
@@ -658,4 +662,32 @@ func (t *tail) lines() []string {
 		out = append(out, strings.ToValidUTF8(string(t.buf), "?"))
 	}
 	return out
+}
+
+// logWriter passes every copy's standard error on to Options.Log, one
+// write at a time, and keeps the first error writing it: after that it
+// writes nothing, and LogErr says why.
+type logWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func (l *logWriter) write(b []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		_, l.err = l.w.Write(b)
+	}
+}
+
+// LogErr is the first error writing the translator's standard error to
+// Options.Log, if any: a log that lost lines is not a log that succeeded.
+func (p *Process) LogErr() error {
+	if p.log == nil {
+		return nil
+	}
+	p.log.mu.Lock()
+	defer p.log.mu.Unlock()
+	return p.log.err
 }

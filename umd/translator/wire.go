@@ -111,7 +111,7 @@ func readHello(r io.Reader, who string) (version, nameLen, flags uint32, err err
 		return 0, 0, 0, fmt.Errorf("%s's hello: %w", who, err)
 	}
 	if m := le.Uint32(b[0:]); m != Magic {
-		return 0, 0, 0, wireErr(who+"'s hello", 0, "magic %#08x, not %#08x (%q)", m, Magic, printable(b[:]))
+		return 0, 0, 0, wireErr(who+"'s hello", 0, "magic %#08x, not %#08x (%q)", m, Magic, b[:])
 	}
 	return le.Uint32(b[4:]), le.Uint32(b[8:]), le.Uint32(b[12:]), nil
 }
@@ -143,7 +143,7 @@ func DecodePolicy(b []byte) (id uint32, p Policy, declared bool, err error) {
 	return le.Uint32(b), p, le.Uint32(b[4:]) == 1, nil
 }
 
-// AppendFrame appends a frame header and body.
+// appendFrameHeader appends a frame's opcode and body size.
 func appendFrameHeader(dst []byte, op uint32, size int) []byte {
 	dst = le.AppendUint32(dst, op)
 	return le.AppendUint32(dst, uint32(size))
@@ -350,10 +350,4 @@ func AppendRefusal(dst []byte, reason string) []byte {
 	dst = le.AppendUint32(dst, uint32(len(reason)))
 	dst = append(dst, reason...)
 	return append(dst, make([]byte, n-len(reason))...)
-}
-
-// printable quotes bytes for an error: as text where they read as text.
-func printable(b []byte) string {
-	b = b[:min(len(b), 64)]
-	return string(b)
 }
