@@ -149,9 +149,6 @@ type Request struct {
 	recs []uint64 // DecodeRequest's storage for Records, kept between requests
 }
 
-// Len is the number of records.
-func (r *Request) Len() int { return len(r.Facts) }
-
 // Barrier is record i of a 0094 call.
 func (r *Request) Barrier(i int) *ddi.Barrier {
 	return (*ddi.Barrier)(unsafe.Pointer(&r.Records[i*ddi.BarrierSize]))
