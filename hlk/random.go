@@ -27,5 +27,6 @@ func RandomSuite(n int, seed uint64) (Suite, error) {
 	if err != nil {
 		return s, fmt.Errorf("hlk: random programs from seed %d: %w", seed, err)
 	}
+	s.random, s.seed = n, seed
 	return s, nil
 }

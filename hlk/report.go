@@ -82,15 +82,24 @@ func WriteSummary(w io.Writer, r *Report) error {
 	return err
 }
 
-// WriteJSON writes the report as JSON.
+// WriteJSON writes the report as JSON, sealed with a digest over its
+// environment and cases (reportDigest) that ReadJSON checks.
 func WriteJSON(w io.Writer, r *Report) error {
+	d, err := reportDigest(r.Environment, r.Cases)
+	if err != nil {
+		return err
+	}
+	sealed := *r
+	sealed.Digest = d
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(&sealed)
 }
 
 // ReadJSON reads a report WriteJSON wrote. JSON that is not such a report
-// ({}, null, another tool's) is an error, not an empty run.
+// ({}, null, another tool's), a case without a status, bytes after the
+// report's value, or a report whose digest is not its content's (edited,
+// or pasted together) is an error, not a run.
 func ReadJSON(rd io.Reader) (*Report, error) {
 	// A case's status is read as a pointer: one missing or null is an
 	// error, not the zero status, Pass.
@@ -101,6 +110,7 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	var in struct {
 		Environment Environment `json:"environment"`
 		Cases       []caseIn    `json:"cases"`
+		Digest      string      `json:"digest"`
 	}
 	dec := json.NewDecoder(rd)
 	if err := dec.Decode(&in); err != nil {
@@ -109,7 +119,7 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("hlk: reading a JSON report: more after the report's JSON value (at byte %d)", dec.InputOffset())
 	}
-	r := Report{Environment: in.Environment}
+	r := Report{Environment: in.Environment, Cases: []CaseResult{}}
 	if r.Environment.Version == "" || r.Environment.Driver == "" {
 		return nil, fmt.Errorf("hlk: not an ebref hlk report: it has no environment.version or environment.driver")
 	}
@@ -121,84 +131,21 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 		c.CaseResult.Status = *c.Status
 		r.Cases = append(r.Cases, c.CaseResult)
 	}
+	if in.Digest == "" {
+		return nil, fmt.Errorf("hlk: the report has no digest: ebref hlk writes one (an older ebref did not; run it again)")
+	}
+	d, err := reportDigest(r.Environment, r.Cases)
+	if err != nil {
+		return nil, fmt.Errorf("hlk: reading a JSON report: %w", err)
+	}
+	if d != in.Digest {
+		return nil, fmt.Errorf("hlk: the report's digest is %s, its content's %s: it was changed after ebref wrote it", in.Digest, d)
+	}
+	if len(r.Cases) != r.Environment.Planned {
+		return nil, fmt.Errorf("hlk: the report holds %d cases of the %d its run planned: the run did not finish", len(r.Cases), r.Environment.Planned)
+	}
+	r.Digest = in.Digest
 	return &r, nil
-}
-
-// Merge joins the reports of a sharded run: the cases of all, in suite,
-// case and profile order, and the shards they came from. The reports must
-// be the shards of one run: the same version, driver, injection, profiles
-// and selection, each sharded K/N with the same N, every K from 1 to N
-// exactly once. A set with a shard missing, or of two runs, is an error
-// that names what differs or is missing, never a smaller conformant run.
-func Merge(reports ...*Report) (*Report, error) {
-	if len(reports) == 0 {
-		return nil, fmt.Errorf("hlk: nothing to merge")
-	}
-	base := reports[0].Environment
-	out := &Report{Environment: base}
-	out.Environment.Shards = nil
-	seen := map[string]int{}
-	shards := map[int]int{} // K -> report
-	total := 0
-	for i, r := range reports {
-		e := r.Environment
-		for _, d := range []struct{ what, a, b string }{
-			{"version", e.Version, base.Version}, {"driver", e.Driver, base.Driver}, {"injected fault", e.Inject, base.Inject},
-			{"profiles", strings.Join(e.Profiles, ","), strings.Join(base.Profiles, ",")},
-			{"suites", strings.Join(e.Only, ","), strings.Join(base.Only, ",")}, {"case filter", e.Run, base.Run},
-			{"cost bound", e.CostBound, base.CostBound},
-		} {
-			if d.a != d.b {
-				return nil, fmt.Errorf("hlk: report %d is of %s %q, report 0 of %q: not shards of one run", i, d.what, d.a, d.b)
-			}
-		}
-		if len(e.Shards) != 1 {
-			return nil, fmt.Errorf("hlk: report %d is not one shard (shards %v): only the shards of one run merge", i, e.Shards)
-		}
-		var k, n int
-		if _, err := fmt.Sscanf(e.Shards[0], "%d/%d", &k, &n); err != nil || k < 1 || k > n {
-			return nil, fmt.Errorf("hlk: report %d has shard %q, not K/N", i, e.Shards[0])
-		}
-		switch {
-		case total == 0:
-			total = n
-		case n != total:
-			return nil, fmt.Errorf("hlk: report %d is shard %d/%d, report 0 of %d shards: not shards of one run", i, k, n, total)
-		}
-		if j, dup := shards[k]; dup {
-			return nil, fmt.Errorf("hlk: shard %d/%d is both report %d and report %d", k, n, j, i)
-		}
-		shards[k] = i
-		for _, c := range r.Cases {
-			key := c.Path() + "@" + c.Profile
-			if j, dup := seen[key]; dup {
-				return nil, fmt.Errorf("hlk: %s on %s is in report %d and report %d", c.Path(), c.Profile, j, i)
-			}
-			seen[key] = i
-			out.Cases = append(out.Cases, c)
-		}
-	}
-	var missing []string
-	for k := 1; k <= total; k++ {
-		if _, ok := shards[k]; !ok {
-			missing = append(missing, fmt.Sprintf("%d/%d", k, total))
-		}
-		out.Environment.Shards = append(out.Environment.Shards, fmt.Sprintf("%d/%d", k, total))
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("hlk: the run is incomplete: shards %s are missing", strings.Join(missing, ", "))
-	}
-	sort.SliceStable(out.Cases, func(i, j int) bool {
-		a, b := &out.Cases[i], &out.Cases[j]
-		if a.Suite != b.Suite {
-			return a.Suite < b.Suite
-		}
-		if a.Case != b.Case {
-			return a.Case < b.Case
-		}
-		return a.Profile < b.Profile
-	})
-	return out, nil
 }
 
 // The JUnit XML schema CI systems read: a testsuite per suite and profile.

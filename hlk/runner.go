@@ -79,8 +79,20 @@ type Environment struct {
 	CostBound string `json:"cost_bound,omitempty"`
 	// Only and Run are the selection (--suite, --run): reports of
 	// different selections are not shards of one run.
-	Only    []string `json:"only,omitempty"`
-	Run     string   `json:"run,omitempty"`
+	Only []string `json:"only,omitempty"`
+	Run  string   `json:"run,omitempty"`
+	// Random and Seed are the random suite's program count and first
+	// seed (0 and 0 when the run has no suite random).
+	Random int    `json:"random"`
+	Seed   uint64 `json:"seed"`
+	// Build identifies the build that ran (BuildID): two builds differ
+	// here even when both are "(devel)" without VCS stamping.
+	Build string `json:"build"`
+	// Suites is a digest of the suites the run planned from (SuitesDigest).
+	Suites string `json:"suites_digest"`
+	// Planned is how many cases the selection planned for this report:
+	// a report holding fewer or more is not a whole run.
+	Planned int      `json:"planned"`
 	Shards  []string `json:"shards,omitempty"` // "K/N" of each merged shard
 	Started string   `json:"started"`
 }
@@ -89,6 +101,9 @@ type Environment struct {
 type Report struct {
 	Environment Environment  `json:"environment"`
 	Cases       []CaseResult `json:"cases"`
+	// Digest seals the environment and cases (WriteJSON sets it, ReadJSON
+	// checks it): an integrity check against mistakes, not a signature.
+	Digest string `json:"digest,omitempty"`
 }
 
 // Conformant reports whether every case is Pass, NotSupported or Skipped
@@ -237,7 +252,13 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		profiles = hwmodel.ProfileNames()
 	}
 	rep := &Report{Environment: Environment{Version: Version(), Go: runtime.Version(), Driver: c.Driver.Name(),
-		Profiles: profiles, Inject: c.Inject, Only: c.Only, Started: time.Now().UTC().Format(time.RFC3339)}}
+		Profiles: profiles, Inject: c.Inject, Only: c.Only, Build: BuildID(), Suites: SuitesDigest(c.Suites),
+		Planned: len(jobs), Started: time.Now().UTC().Format(time.RFC3339)}}
+	for _, s := range c.Suites {
+		if s.Name == "random" {
+			rep.Environment.Random, rep.Environment.Seed = s.random, s.seed
+		}
+	}
 	if c.Run != nil {
 		rep.Environment.Run = c.Run.String()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"regexp"
 	"runtime"
 	"slices"
@@ -201,6 +202,11 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		{"profiles", func(e *Environment) { e.Profiles = []string{"coherent"} }},
 		{"suites", func(e *Environment) { e.Only = []string{"rules"} }},
 		{"case filter", func(e *Environment) { e.Run = "x" }},
+		{"build", func(e *Environment) { e.Build = "exe-sha256:0000000000000000" }},
+		{"Go version", func(e *Environment) { e.Go = "go1.0" }},
+		{"random programs", func(e *Environment) { e.Seed = 2 }},
+		{"random programs", func(e *Environment) { e.Random = 10 }},
+		{"suite digest", func(e *Environment) { e.Suites = "sha256:0" }},
 	} {
 		other := *parts[1]
 		change.set(&other.Environment)
@@ -211,6 +217,29 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 	three.Environment.Shards = []string{"2/3"}
 	_, err = Merge(parts[0], &three)
 	assert.ErrorContains(t, err, "report 0 of 2 shards")
+
+	// Each shard must hold exactly the cases its selection plans for it
+	// (issue 32: a shard cut short, emptied or edited merged CONFORMANT).
+	n := len(parts[1].Cases)
+	for _, change := range []struct {
+		what string
+		set  func(r *Report)
+	}{
+		{"holds 0 cases of the " + fmt.Sprint(n), func(r *Report) { r.Cases = nil }},
+		{"records 0 planned cases", func(r *Report) { r.Cases, r.Environment.Planned = nil, 0 }},
+		{fmt.Sprintf("holds %d cases of the %d", n/2, n), func(r *Report) { r.Cases = r.Cases[:n/2] }},
+		{"holds " + fmt.Sprint(n+1) + " cases", func(r *Report) { r.Cases = append(r.Cases, r.Cases[0]) }},
+		{"its selection plans", func(r *Report) { r.Cases[1].Suite = "rules/layout-access" }},
+		{"its selection plans", func(r *Report) { r.Cases[0].Profile = "nonexistent" }},
+		{"its selection plans", func(r *Report) { r.Cases[0], r.Cases[1] = r.Cases[1], r.Cases[0] }},
+	} {
+		other := *parts[1]
+		other.Cases = slices.Clone(parts[1].Cases)
+		change.set(&other)
+		_, err = Merge(parts[0], &other)
+		assert.ErrorContains(t, err, "report 1 (shard 2/2) ")
+		assert.ErrorContains(t, err, change.what)
+	}
 
 	_, err = ReadJSON(strings.NewReader(`{"cases":[{"status":"Maybe"}]}`))
 	assert.ErrorContains(t, err, `no status "Maybe"`)

@@ -18,6 +18,10 @@ type Suite struct {
 	// Files are the scenario sources by file name, so a failing case
 	// can be shown and run on its own (`ebref hlk --emit`).
 	Files map[string]string
+	// random and seed are the count and first seed of the suite random
+	// (RandomSuite), which a report records so a merge can rebuild it.
+	random int
+	seed   uint64
 }
 
 //go:embed all:suites
@@ -41,8 +45,13 @@ var generators = []struct {
 
 // Suites loads the default set: every directory of scenario files under
 // hlk/suites (a suite per directory, named by its path) and the generated
-// suites.
-func Suites() ([]Suite, error) {
+// suites, with DefaultRandom random programs from DefaultRandomSeed.
+func Suites() ([]Suite, error) { return SuitesFor(DefaultRandom, DefaultRandomSeed) }
+
+// SuitesFor is the default set with the suite random made of n programs
+// from seed on (no suite random when n is 0): what `ebref hlk --random N
+// --seed S` runs, and what a merge rebuilds from a report's record.
+func SuitesFor(n int, seed uint64) ([]Suite, error) {
 	out, err := LoadSuites(suitesFS, "suites")
 	if err != nil {
 		return nil, err
@@ -54,7 +63,10 @@ func Suites() ([]Suite, error) {
 		}
 		out = append(out, s)
 	}
-	r, err := RandomSuite(DefaultRandom, DefaultRandomSeed)
+	if n == 0 {
+		return out, nil
+	}
+	r, err := RandomSuite(n, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -78,19 +78,9 @@ func runHLK(e *env, args []string) (code int) {
 	if *random < 0 || *random > maxRandom {
 		return usageError(e, fs, synopsis, "--random %d: want 0 to %d", *random, maxRandom)
 	}
-	all, err := hlk.Suites()
+	all, err := hlk.SuitesFor(*random, *seed)
 	if err != nil {
 		return inputError(e, "hlk", err)
-	}
-	if *random != hlk.DefaultRandom || *seed != hlk.DefaultRandomSeed {
-		r, err := hlk.RandomSuite(*random, *seed)
-		if err != nil {
-			return inputError(e, "hlk", err)
-		}
-		all = slices.DeleteFunc(all, func(s hlk.Suite) bool { return s.Name == "random" })
-		if *random > 0 {
-			all = append(all, r)
-		}
 	}
 	if *emit != "" {
 		return emitSuites(e, all, *emit)
