@@ -1,9 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,34 +84,38 @@ func runBench(e *env, args []string) (code int) {
 		}
 		return 0
 	}
-	var out *os.File
-	if *jsonFile != "" {
-		// Opened first, so a path that cannot be written fails before the run.
-		f, err := os.Create(*jsonFile)
-		if err != nil {
-			return usageError(e, fs, synopsis, "--json: %v", err)
-		}
-		defer f.Close() // on an early return; the report's write closes it
-		out = f
+	ctx, stop := interruptible()
+	defer stop()
+	// Made first, so a path that cannot be written fails before the run.
+	files, cleanup, err := createOutputs(nil, []namedPath{{"--json", *jsonFile}, {"--trace", *tracePath}})
+	if err != nil {
+		return usageError(e, fs, synopsis, "%v", err)
 	}
+	defer cleanup()
 	if *svgDir != "" {
-		// Made first, so a directory that cannot be made fails before the run.
 		if err := os.MkdirAll(*svgDir, 0o755); err != nil {
 			return usageError(e, fs, synopsis, "--svg: %v", err)
 		}
 	}
 	c.Barriers = *barriers
-	trace, err := createTrace(*tracePath)
-	if err != nil {
-		return usageError(e, fs, synopsis, "--trace: %v", err)
-	}
+	trace := newTrace(files[1])
 	if trace != nil {
 		defer trace.close() // on an early return; closing twice is closing once
 		c.Result = func(w *bench.Workload, p *hwmodel.Profile, s bench.Strategy, r hlk.Result) {
 			trace.add(fmt.Sprintf("%s, %s", w.Name, s), p.Name, r)
 		}
 	}
-	rows, err := bench.Run(context.Background(), c)
+	rows, err := bench.Run(ctx, c)
+	if ctx.Err() != nil {
+		// What ran is traced, ending as valid JSON; no table or report
+		// of a part is written as if it were the bench.
+		if trace != nil {
+			if err := trace.close(); err != nil {
+				fmt.Fprintf(e.stderr, "ebref bench: --trace: %v\n", err)
+			}
+		}
+		return inputError(e, "bench", fmt.Errorf("%w: no table or report written", errInterrupted))
+	}
 	if err != nil {
 		return inputError(e, "bench", err)
 	}
@@ -133,12 +137,8 @@ func runBench(e *env, args []string) (code int) {
 			return inputError(e, "bench", fmt.Errorf("--trace: %w", err))
 		}
 	}
-	if out != nil {
-		err := bench.WriteJSON(out, rows)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+	if files[0] != nil {
+		if err := writeOutput(files[0], func(w io.Writer) error { return bench.WriteJSON(w, rows) }); err != nil {
 			return inputError(e, "bench", fmt.Errorf("writing %s: %w", *jsonFile, err))
 		}
 	}
@@ -168,15 +168,11 @@ func writeCharts(dir string, rows []bench.Row) error {
 		}
 	}
 	for _, p := range profiles {
-		f, err := os.Create(filepath.Join(dir, p+".svg"))
+		f, err := createOutput(filepath.Join(dir, p+".svg"))
 		if err != nil {
 			return err
 		}
-		err = bench.WriteSVG(f, p, rows)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeOutput(f, func(w io.Writer) error { return bench.WriteSVG(w, p, rows) }); err != nil {
 			return err
 		}
 	}

@@ -123,31 +123,26 @@ func runHLK(e *env, args []string) (code int) {
 	if *list {
 		return listCases(e, all, c)
 	}
-	var costFile *os.File
 	if *writeCosts != "" {
 		c.AnyCost = true
-		// The record is written through a temporary file beside it, so
-		// that a failed write leaves the old record whole; making it
-		// first finds an unwritable place before the run, not after.
 		if fi, err := os.Stat(*writeCosts); err == nil && !fi.Mode().IsRegular() {
 			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %s is not a regular file; a record replaces a file\n", *writeCosts)
 			return 1
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(*writeCosts), ".costs-*")
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
-			return 1
-		}
-		costFile = tmp
-		defer func() {
-			tmp.Close()
-			os.Remove(tmp.Name()) // fails once renamed
-		}()
-		if err := tmp.Chmod(0o644); err != nil {
-			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
-			return 1
-		}
 	}
+	// An interrupt stops the run between cases; no report of a part is
+	// written as if it were the run, and the old reports stay.
+	ctx, stop := interruptible()
+	defer stop()
+	// Every output is made first (beside its path, renamed over it when
+	// whole), so a path that cannot be written fails before the run and a
+	// failed write leaves the old file.
+	files, cleanup, err := createOutputs(nil, []namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}, {"--write-costs", *writeCosts}})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
+		return 1
+	}
+	defer cleanup()
 	if planned, err := hlk.Plan(c); err == nil && len(planned) == 0 {
 		// As 'ebref run' does: nothing to run is a usage error, not a
 		// failed run.
@@ -166,7 +161,6 @@ func runHLK(e *env, args []string) (code int) {
 	if !ok {
 		return 2
 	}
-	ctx := context.Background()
 	if proc != nil {
 		defer func() { code = tf.done(e, "hlk", proc, code) }() // no translator process outlives the run
 		c.Driver = reference.WithTranslator(proc)
@@ -197,7 +191,7 @@ func runHLK(e *env, args []string) (code int) {
 		if err != nil {
 			return usageError(e, fs, synopsis, "%v", err)
 		}
-		if code := writeReports(e, base, *jsonOut, *junitOut); code != 0 {
+		if code := writeReports(e, base, files[0], files[1]); code != 0 {
 			return code
 		}
 		fmt.Fprintf(e.stdout, "mutation run: %d cases per fault, %d faults, %.1f s\n\n", len(base.Cases), len(rows), time.Since(start).Seconds())
@@ -216,15 +210,18 @@ func runHLK(e *env, args []string) (code int) {
 	if proc != nil && proc.Fatal() != nil {
 		return 2 // the deferred line says why
 	}
+	if ctx.Err() != nil {
+		return inputError(e, "hlk", fmt.Errorf("%w: no report written", errInterrupted))
+	}
 	if err != nil {
 		return usageError(e, fs, synopsis, "%v", err)
 	}
-	if costFile != nil {
-		return writeCostRecord(e, rep, costFile, *writeCosts)
+	if files[2] != nil {
+		return writeCostRecord(e, rep, files[2], *writeCosts)
 	}
 	hlk.WriteSummary(e.stdout, rep)
 	fmt.Fprintf(e.stdout, "%.1f s on %d jobs\n", time.Since(start).Seconds(), jobsOf(c))
-	if code := writeReports(e, rep, *jsonOut, *junitOut); code != 0 {
+	if code := writeReports(e, rep, files[0], files[1]); code != 0 {
 		return code
 	}
 	if !rep.Conformant() {
@@ -234,22 +231,14 @@ func runHLK(e *env, args []string) (code int) {
 	return 0
 }
 
-// writeCostRecord writes a run's cost as a record into tmp and renames
-// it to path.
-func writeCostRecord(e *env, rep *hlk.Report, tmp *os.File, path string) int {
+// writeCostRecord writes a run's cost as a record to path, through out.
+func writeCostRecord(e *env, rep *hlk.Report, out *outputFile, path string) int {
 	if !rep.Conformant() {
 		hlk.WriteSummary(e.stdout, rep)
 		fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: the run is not conformant; %s is left as it was\n", path)
 		return 1
 	}
-	err := hlk.WriteCostRecord(tmp, rep)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := writeOutput(out, func(w io.Writer) error { return hlk.WriteCostRecord(w, rep) }); err != nil {
 		fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
 		return 1
 	}
@@ -306,25 +295,18 @@ func jobsOf(c hlk.Config) int {
 	return runtimeCPUs()
 }
 
-// writeReports writes the JSON and JUnit files asked for.
-func writeReports(e *env, rep *hlk.Report, jsonOut, junitOut string) int {
+// writeReports writes the JSON and JUnit reports to the outputs made for
+// them (nil for none).
+func writeReports(e *env, rep *hlk.Report, jsonOut, junitOut *outputFile) int {
 	for _, w := range []struct {
-		path  string
+		out   *outputFile
 		write func(io.Writer, *hlk.Report) error
 	}{{jsonOut, hlk.WriteJSON}, {junitOut, hlk.WriteJUnit}} {
-		if w.path == "" {
+		if w.out == nil {
 			continue
 		}
-		f, err := os.Create(w.path)
-		if err != nil {
-			return inputError(e, "hlk", err)
-		}
-		err = w.write(f, rep)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return inputError(e, "hlk", err)
+		if err := writeOutput(w.out, func(f io.Writer) error { return w.write(f, rep) }); err != nil {
+			return inputError(e, "hlk", fmt.Errorf("writing %s: %w", w.out.path, err))
 		}
 	}
 	return 0
@@ -342,6 +324,16 @@ func runMerge(e *env, args []string) int {
 	if len(pos) == 0 {
 		return usageError(e, fs, synopsis, "expected JSON reports to merge")
 	}
+	inputs := make([]namedPath, len(pos))
+	for i, p := range pos {
+		inputs[i] = namedPath{"a report", p}
+	}
+	files, cleanup, err := createOutputs(inputs, []namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
+		return 2
+	}
+	defer cleanup()
 	var reps []*hlk.Report
 	for _, p := range pos {
 		data, err := readInput(e.stdin, p, "JSON report", maxReportBytes)
@@ -362,7 +354,7 @@ func runMerge(e *env, args []string) int {
 		return 2
 	}
 	hlk.WriteSummary(e.stdout, merged)
-	if code := writeReports(e, merged, *jsonOut, *junitOut); code != 0 {
+	if code := writeReports(e, merged, files[0], files[1]); code != 0 {
 		return code
 	}
 	if !merged.Conformant() {

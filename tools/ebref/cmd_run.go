@@ -65,11 +65,15 @@ func runRun(e *env, args []string) (code int) {
 		return 2
 	}
 	var out []jsonCase
-	// Opened first, so a path that cannot be written fails before the run.
-	trace, err := createTrace(*tracePath)
+	ctx, stop := interruptible()
+	defer stop()
+	// Made first, so a path that cannot be written fails before the run.
+	files, cleanup, err := createOutputs([]namedPath{{"the scenario file", pos[0]}}, []namedPath{{"--trace", *tracePath}})
 	if err != nil {
-		return usageError(e, fs, synopsis, "--trace: %v", err)
+		return usageError(e, fs, synopsis, "%v", err)
 	}
+	defer cleanup()
+	trace := newTrace(files[0])
 	if trace != nil {
 		defer trace.close() // on an early return; closing twice is closing once
 	}
@@ -89,13 +93,20 @@ func runRun(e *env, args []string) (code int) {
 		driver = reference.WithTranslator(proc)
 	}
 	failed, ran := false, 0
+cases:
 	for _, sc := range cases {
 		if re != nil && !re.MatchString(sc.Name()) {
 			continue
 		}
 		for _, pn := range profiles {
+			if ctx.Err() != nil {
+				break cases
+			}
 			p, _ := hwmodel.LookupProfile(pn)
-			r := hlk.Run(driver, sc, p, *inject)
+			r := hlk.RunContext(ctx, driver, sc, p, *inject)
+			if ctx.Err() != nil {
+				break cases // the case was cut short: not a result
+			}
 			ran++
 			if !r.Status.Conformant() {
 				failed = true
@@ -122,7 +133,11 @@ func runRun(e *env, args []string) (code int) {
 			}
 		}
 	}
-	if ran == 0 {
+	if ctx.Err() != nil {
+		// The cases run so far are shown and traced; the run failed.
+		defer fmt.Fprintf(e.stderr, "ebref run: %v after %d case runs\n", errInterrupted, ran)
+		defer func() { code = 1 }()
+	} else if ran == 0 {
 		fmt.Fprintf(e.stderr, "ebref run: no case of %s matches\n", pos[0])
 		return 2
 	}

@@ -39,6 +39,7 @@ func runTrace(e *env, args []string) int {
 	pid := fs.Int("pid", 0, "trace this running process")
 	duration := fs.Duration("duration", 0, "stop tracing after this long (0: when the process or command ends)")
 	out := fs.String("out", "", "write the Barrier calls' records to `FILE`, FILE.0088 and FILE.calls.jsonl")
+	outLimit := fs.Int64("out-limit", defaultOutLimit, "stop the trace before --out's files pass this many `bytes` in all")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object (a command's standard output then goes to standard error)")
 	var command []string
 	for i, a := range args {
@@ -62,6 +63,8 @@ func runTrace(e *env, args []string) int {
 		return usageError(e, fs, traceSynopsis, "--pid %d: want a process id", *pid)
 	case *duration < 0:
 		return usageError(e, fs, traceSynopsis, "--duration %v: want a positive duration", *duration)
+	case *outLimit < 1:
+		return usageError(e, fs, traceSynopsis, "--out-limit %d: want a positive number of bytes", *outLimit)
 	}
 	if err := dditrace.Check(); err != nil {
 		fmt.Fprintf(e.stderr, "ebref trace: %v\n", err)
@@ -73,6 +76,7 @@ func runTrace(e *env, args []string) int {
 		if w, err = newCallWriter(*out); err != nil {
 			return usageError(e, fs, traceSynopsis, "--out: %v", err)
 		}
+		w.limit = *outLimit
 	}
 	// The first interrupt ends the trace and prints what it saw; the
 	// default handling comes back for a second one.
@@ -161,7 +165,16 @@ type callWriter struct {
 	calls           *outFile
 	callsW          *bufio.Writer
 	written, record uint64
+	// bytes is what the files hold; a call that would take them past
+	// limit stops the trace (errOutLimit) instead of filling the disk.
+	bytes, limit int64
 }
+
+// defaultOutLimit bounds --out's files: about 15 million 72-byte records.
+const defaultOutLimit = 1 << 30
+
+// errOutLimit stops a trace whose files reached --out-limit.
+var errOutLimit = errors.New("--out's files reached --out-limit")
 
 type recordFile struct {
 	*outFile
@@ -237,19 +250,23 @@ func (w *callWriter) write(c *dditrace.Call) error {
 		w.files[capture] = rf
 	}
 	n := uint64(len(c.Records) / capture.Stride())
-	line := callLine{PID: c.PID, Goroutine: c.Goroutine, G: "0x" + strconv.FormatUint(c.G, 16), TimeNs: c.Time,
+	b, err := json.Marshal(callLine{PID: c.PID, Goroutine: c.Goroutine, G: "0x" + strconv.FormatUint(c.G, 16), TimeNs: c.Time,
 		List: "0x" + strconv.FormatUint(c.List, 16), DDI: capture.Version(), File: rf.Name(),
-		First: rf.records, Count: c.Count, Captured: n, Unread: c.Fault}
+		First: rf.records, Count: c.Count, Captured: n, Unread: c.Fault})
+	if err != nil {
+		return err
+	}
+	size := int64(len(c.Records) + len(b) + 1)
+	if w.limit > 0 && w.bytes+size > w.limit {
+		return fmt.Errorf("%w (%d bytes): the trace stopped before call %d; the files hold the %d calls before it whole", errOutLimit, w.limit, w.written+1, w.written)
+	}
+	w.bytes += size
 	if _, err := rf.w.Write(c.Records); err != nil {
 		return fmt.Errorf("writing %s: %w", rf.Name(), err)
 	}
 	rf.records += n
 	w.written++
 	w.record += n
-	b, err := json.Marshal(line)
-	if err != nil {
-		return err
-	}
 	if _, err := w.callsW.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("writing %s: %w", w.calls.Name(), err)
 	}

@@ -26,8 +26,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // env is where a command reads and writes, so tests can run commands
@@ -58,6 +60,10 @@ var commands = []command{
 }
 
 func main() {
+	// A closed pipe on standard output (ebref hlk --json r.json | head)
+	// is a write error, not death by SIGPIPE: the command writes its files
+	// and exits 1 saying the output was lost (checkedWriter).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	os.Exit(run(&env{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:]))
 }
 
@@ -129,6 +135,7 @@ func usage(w io.Writer) {
 // when parsing ended the command: 0 after --help, 2 on a usage error.
 func parseFlags(e *env, fs *flag.FlagSet, synopsis string, args []string) ([]string, int, bool) {
 	fs.SetOutput(io.Discard)
+	args, after := splitFlagsEnd(fs, args)
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -142,11 +149,34 @@ func parseFlags(e *env, fs *flag.FlagSet, synopsis string, args []string) ([]str
 		}
 		args = fs.Args()
 		if len(args) == 0 {
-			return positional, 0, true
+			return append(positional, after...), 0, true
 		}
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// splitFlagsEnd splits args at the "--" that ends the flags: what follows
+// it is positional, even where it starts with a dash (a file named -x). A
+// "--" that is a flag's value (--run --) does not end them.
+func splitFlagsEnd(fs *flag.FlagSet, args []string) (flags, after []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+		if len(a) < 2 || a[0] != '-' || strings.Contains(a, "=") {
+			continue
+		}
+		f := fs.Lookup(strings.TrimLeft(a, "-"))
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			i++ // the flag's value
+		}
+	}
+	return args, nil
 }
 
 func commandUsage(w io.Writer, fs *flag.FlagSet, synopsis string) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
@@ -22,7 +21,7 @@ import (
 // written as they come, so memory stays flat however many cases run; the
 // file holds at most maxTraceEvents of them.
 type traceWriter struct {
-	f       *os.File
+	f       *outputFile
 	w       *bufio.Writer
 	pid     int
 	events  int
@@ -48,21 +47,13 @@ type traceEvent struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
-// createTrace creates path and starts a trace in it, nil for no path.
-// The caller closes it (closing twice is closing once).
-func createTrace(path string) (*traceWriter, error) {
-	if path == "" {
-		return nil, nil
+// newTrace starts a trace in f, nil for no file. The caller closes it
+// (closing twice is closing once), which ends the JSON and puts the file
+// in its place.
+func newTrace(f *outputFile) *traceWriter {
+	if f == nil {
+		return nil
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	return newTraceWriter(f), nil
-}
-
-// newTraceWriter starts a trace in f.
-func newTraceWriter(f *os.File) *traceWriter {
 	t := &traceWriter{f: f, w: bufio.NewWriter(f)}
 	_, t.err = t.w.WriteString(`{"displayTimeUnit":"ms","traceEvents":[`)
 	return t
@@ -178,8 +169,10 @@ func (t *traceWriter) close() error {
 	if err := t.w.Flush(); t.err == nil {
 		t.err = err
 	}
-	if err := t.f.Close(); t.err == nil {
-		t.err = err
+	if t.err != nil {
+		t.f.abort()
+		return t.err
 	}
+	t.err = t.f.commit()
 	return t.err
 }
