@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ebref/ebref/hwmodel"
@@ -133,4 +134,73 @@ func TestLongExpectationIsRestatedLinearly(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	assert.Len(t, s, len("detected")+2*20000)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "bytes allocated to restate 20000 names")
+}
+
+// TestParsingIsBoundedInBytes: lines alone do not bound a parse. A value
+// used many times expands a small file into gigabytes, a long line holds
+// thousands of tokens: each has its bound, met at its place, within
+// bounded memory (issue 32: a 175 KB file became 2 GB, a 365 KB file took
+// 2.7 GB to parse). The default suites stay far below every bound.
+func TestParsingIsBoundedInBytes(t *testing.T) {
+	big := strings.Repeat("x", 60_000)
+	cases := []struct {
+		name, src, where, what string
+	}{
+		{"expansion", "param V " + big + "\n" + strings.Repeat("buffer B${V} 4096\n", 1200),
+			"t.ebs:1120:8", "more than 67108864 bytes of text in all once parameters are substituted"},
+		{"tokens", "param X " + strings.TrimSpace(strings.Repeat("1 ", 1002)) + "\nbuffer B 4096\nexpect detected" +
+			strings.Repeat(" B", 999) + " ${X}\n", "", "more than 1000000 tokens in all"},
+		{"fill", "buffer B 16MiB\n" + strings.Repeat("expect bytes B[0+16] = fill 0 16MiB\n", 5), "t.ebs:5:24", "(fill's bytes count)"},
+		{"one token", "param V " + big + big + "\nbuffer B${V} 4096\n", "t.ebs:2:8", "a token of more than 65536 bytes once parameters are substituted"},
+		{"a value naming a parameter", "param X ${Y}\nparam Y 1\nbuffer B${X}${Y} 4096\n", "t.ebs:3:8",
+			"B${X}${Y}: a parameter's value holds ${Y}, and values are not substituted again"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			bytes := allocated(func() { _, err = Parse("t.ebs", c.src, nil) })
+			var pe *ParseError
+			require.True(t, errors.As(err, &pe), "want a *ParseError, got %v", err)
+			if c.where != "" {
+				assert.Equal(t, c.where, pe.Pos.String())
+			}
+			assert.Contains(t, err.Error(), c.what)
+			assert.Less(t, bytes, uint64(512<<20), "parsing %d bytes of source allocated %d bytes", len(c.src), bytes)
+			t.Logf("%d bytes of source: %d MB allocated", len(c.src), bytes>>20)
+		})
+	}
+
+	// A parameter used only in the title is used: titles are substituted.
+	sc, err := Parse("t.ebs", "scenario \"size ${N}\"\nparam N 1 2\nbuffer B 4096\n", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "size 2", sc[1].Title)
+
+	mt, mb := 0, 0
+	budgetSpent = func(tk, by int) { mt, mb = max(mt, tk), max(mb, by) }
+	_, err = Suites()
+	budgetSpent = nil
+	require.NoError(t, err)
+	assert.Less(t, mt, maxCaseTokens/10, "the default suites' largest file in tokens")
+	assert.Less(t, mb, maxCaseBytes/10, "the default suites' largest file in bytes")
+}
+
+// TestWhatIsNotTextSaysWhatItIs: a byte that is not UTF-8, a UTF-16 file,
+// a NUL and a control character are told apart, and a string cannot carry
+// a control character to the terminal that prints its title.
+func TestWhatIsNotTextSaysWhatItIs(t *testing.T) {
+	for _, c := range []struct{ src, where, what string }{
+		{"buffer B\xff 4096", "t.ebs:1:9", "byte 0xff is not UTF-8"},
+		{"\xff\xfeb\x00u\x00f\x00", "t.ebs:1:1", "the file is UTF-16"},
+		{"buffer B 4096\x00", "t.ebs:1:14", "a NUL byte"},
+		{"buffer B 4096 \x07", "t.ebs:1:15", "unexpected control character U+0007"},
+		{"scenario \"red \x1b[31m title\"\nbuffer B 4096", "t.ebs:1:15", "control character U+001B in a string"},
+		{"buffer B 4096\nbuffer C 40\x7f96", "t.ebs:2:12", "unexpected control character U+007F"},
+	} {
+		_, err := Parse("t.ebs", c.src, nil)
+		var pe *ParseError
+		if assert.True(t, errors.As(err, &pe), "%q: got %v", c.src, err) {
+			assert.Equal(t, c.where, pe.Pos.String(), c.src)
+			assert.Contains(t, err.Error(), c.what, c.src)
+		}
+	}
 }

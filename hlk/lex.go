@@ -65,6 +65,9 @@ func lex(file, src string) ([]line, error) {
 		}
 	}
 	src = strings.TrimPrefix(src, "\uFEFF") // a UTF-8 byte-order mark some editors write
+	if strings.HasPrefix(src, "\xff\xfe") || strings.HasPrefix(src, "\xfe\xff") {
+		return nil, &ParseError{Pos{file, 1, 1}, "the file is UTF-16 (it starts with a UTF-16 byte-order mark): scenario files are UTF-8 text"}
+	}
 	for ln, text := range strings.Split(src, "\n") {
 		text = strings.TrimSuffix(text, "\r")
 		cont := false
@@ -85,6 +88,11 @@ func lex(file, src string) ([]line, error) {
 				for ; j < len(text) && text[j] != '"'; j++ {
 					if text[j] == '\\' && j+1 < len(text) {
 						j++
+					}
+					// A string is printed (titles, names): a control
+					// character would reach the terminal raw.
+					if c := text[j]; c < 0x20 && c != '\t' || c == 0x7f {
+						return nil, &ParseError{Pos{file, ln + 1, j + 1}, fmt.Sprintf("control character %U in a string: strings hold printable text", rune(c))}
 					}
 					b.WriteByte(text[j])
 				}
@@ -116,8 +124,7 @@ func lex(file, src string) ([]line, error) {
 					}
 				}
 				if p == "" {
-					r, _ := utf8.DecodeRuneInString(text[i:])
-					return nil, &ParseError{pos, fmt.Sprintf("unexpected character %q", r)}
+					return nil, &ParseError{pos, unexpected(text[i:])}
 				}
 				cur = append(cur, token{tPunct, p, pos})
 				i += len(p)
@@ -147,4 +154,20 @@ func isWordByte(s string, j int) bool {
 		return j+1 < len(s) && isLetter(s[j+1])
 	}
 	return false
+}
+
+// unexpected says what the character at the start of text is, telling
+// apart a byte that is not UTF-8, a NUL (a UTF-16 or binary file), a
+// control character and a character the language has no use for.
+func unexpected(text string) string {
+	r, size := utf8.DecodeRuneInString(text)
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return fmt.Sprintf("byte 0x%02x is not UTF-8: scenario files are UTF-8 text", text[0])
+	case r == 0:
+		return "a NUL byte: scenario files are UTF-8 text (is this file UTF-16, or binary?)"
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf("unexpected control character %U", r)
+	}
+	return fmt.Sprintf("unexpected character %q", r)
 }

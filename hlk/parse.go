@@ -34,13 +34,19 @@ import (
 //   - maxCases bounds the cases one section's parameters make, and
 //     maxFileCases those of the whole file;
 //   - maxCaseLines bounds the lines parsed over all cases (each case
-//     parses its section's lines once).
+//     parses its section's lines once), maxCaseTokens their tokens and
+//     maxCaseBytes their text once parameters are substituted (lines
+//     alone do not: a line may hold thousands of tokens, a value may be
+//     100 KB); maxTokenBytes bounds one token's text so substituted.
 const (
 	maxIncludeDepth = 16
 	maxLines        = 100_000
 	maxCases        = 4096
 	maxFileCases    = 16_384
 	maxCaseLines    = 4_000_000
+	maxCaseTokens   = 1_000_000
+	maxCaseBytes    = 64 << 20
+	maxTokenBytes   = 64 << 10
 )
 
 // LoadFile reads the scenario file at name in fsys, its includes resolved
@@ -97,6 +103,7 @@ func Parse(name, src string, include func(string) (string, error)) ([]*Scenario,
 	}
 	var out []*Scenario
 	caseLines := 0
+	b := newBudget()
 	for _, s := range sections {
 		body := append(append([]line(nil), prelude...), s.lines...)
 		params, rest, err := extractParams(body)
@@ -117,12 +124,15 @@ func Parse(name, src string, include func(string) (string, error)) ([]*Scenario,
 		}
 		caseLines += n * len(rest)
 		for _, values := range product(params) {
-			sc, err := parseCase(name, s.title, params, values, rest)
+			sc, err := parseCase(name, s.title, params, values, rest, b)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, sc)
 		}
+	}
+	if budgetSpent != nil {
+		budgetSpent(maxCaseTokens-b.tokens, maxCaseBytes-b.bytes)
 	}
 	return out, nil
 }
@@ -227,57 +237,125 @@ func product(ps []paramDecl) [][]string {
 	return out
 }
 
-// substitute replaces ${NAME} in every word and number token.
-func substitute(lines []line, params []paramDecl, values []string) ([]line, error) {
+// budget is what a file's cases may still cost to parse, over all of
+// them: tokens, and bytes of token text once parameters are substituted
+// (a 100 KB value used 20,000 times is 2 GB of text from a 175 KB file).
+type budget struct{ tokens, bytes int }
+
+func newBudget() *budget { return &budget{maxCaseTokens, maxCaseBytes} }
+
+// budgetSpent, for a test, is the most any file of the default suites
+// took of the budget.
+var budgetSpent func(tokens, bytes int)
+
+// take charges one case's token, or says which bound it passes.
+func (b *budget) take(t token) error {
+	b.tokens--
+	b.bytes -= len(t.text)
+	switch {
+	case b.tokens < 0:
+		return &ParseError{t.pos, fmt.Sprintf("the file's cases have more than %d tokens in all", maxCaseTokens)}
+	case b.bytes < 0:
+		return &ParseError{t.pos, fmt.Sprintf("the file's cases have more than %d bytes of text in all once parameters are substituted", maxCaseBytes)}
+	}
+	return nil
+}
+
+// substitute replaces ${NAME} in every word, number and string token, in
+// one pass: a value is never scanned for references again. used says which
+// parameters it replaced.
+func substitute(lines []line, params []paramDecl, values []string, used []bool, b *budget) ([]line, error) {
 	out := make([]line, len(lines))
-	used := make([]bool, len(params))
 	for i, l := range lines {
 		toks := make([]token, len(l.toks))
 		for j, t := range l.toks {
 			if t.kind == tWord || t.kind == tNumber || t.kind == tString {
-				for k, p := range params {
-					ref := "${" + p.name + "}"
-					if strings.Contains(t.text, ref) {
-						used[k] = true
-						t.text = strings.ReplaceAll(t.text, ref, values[k])
-					}
+				text, err := expand(t, params, values, used)
+				if err != nil {
+					return nil, err
 				}
-				if i := strings.Index(t.text, "${"); i >= 0 && t.kind != tString {
-					if !strings.Contains(t.text[i:], "}") {
-						return nil, &ParseError{t.pos, fmt.Sprintf("%s: ${ without its closing }", t.text)}
-					}
-					return nil, &ParseError{t.pos, fmt.Sprintf("%s names no parameter", t.text)}
+				if k := strings.Index(text, "${"); k >= 0 && t.kind != tString && text != t.text {
+					ref, _, _ := strings.Cut(text[k:], "}")
+					return nil, &ParseError{t.pos, fmt.Sprintf("%s: a parameter's value holds %s}, and values are not substituted again", t.text, ref)}
 				}
+				t.text = text
 				if t.kind == tWord && t.text != "" && isDigit(t.text[0]) {
 					t.kind = tNumber
 				}
 			}
+			if err := b.take(t); err != nil {
+				return nil, err
+			}
 			toks[j] = t
 		}
 		out[i] = line{toks: toks, pos: l.pos}
+	}
+	return out, nil
+}
+
+// expand substitutes a token's ${NAME} references. In a string, ${ that
+// names no parameter is text; elsewhere it is an error.
+func expand(t token, params []paramDecl, values []string, used []bool) (string, error) {
+	text := t.text
+	if !strings.Contains(text, "${") {
+		return text, nil
+	}
+	var out strings.Builder
+	for {
+		i := strings.Index(text, "${")
+		if i < 0 {
+			out.WriteString(text)
+			break
+		}
+		out.WriteString(text[:i])
+		end := strings.IndexByte(text[i:], '}')
+		k := -1
+		if end >= 0 {
+			k = slices.IndexFunc(params, func(p paramDecl) bool { return p.name == text[i+2:i+end] })
+		}
+		switch {
+		case k >= 0:
+			used[k] = true
+			out.WriteString(values[k])
+			text = text[i+end+1:]
+		case t.kind == tString:
+			out.WriteString("${")
+			text = text[i+2:]
+		case end < 0:
+			return "", &ParseError{t.pos, fmt.Sprintf("%s: ${ without its closing }", t.text)}
+		default:
+			return "", &ParseError{t.pos, fmt.Sprintf("%s names no parameter", t.text)}
+		}
+		if out.Len() > maxTokenBytes {
+			return "", &ParseError{t.pos, fmt.Sprintf("a token of more than %d bytes once parameters are substituted", maxTokenBytes)}
+		}
+	}
+	return out.String(), nil
+}
+
+// parseCase parses one case's lines, its title and lines' parameters
+// substituted.
+func parseCase(file, title string, params []paramDecl, values []string, lines []line, b *budget) (*Scenario, error) {
+	used := make([]bool, len(params))
+	// The title is a string like any other.
+	t, err := substitute([]line{{toks: []token{{kind: tString, text: title}}}}, params, values, used, b)
+	if err != nil {
+		return nil, err
+	}
+	title = t[0].toks[0].text
+	if lines, err = substitute(lines, params, values, used, b); err != nil {
+		return nil, err
 	}
 	for k, p := range params {
 		if !used[k] {
 			return nil, &ParseError{p.pos, fmt.Sprintf("param %s is never used (write ${%s} where its value goes)", p.name, p.name)}
 		}
 	}
-	return out, nil
-}
-
-// parseCase parses one case's lines.
-func parseCase(file, title string, params []paramDecl, values []string, lines []line) (*Scenario, error) {
-	lines, err := substitute(lines, params, values)
-	if err != nil {
-		return nil, err
-	}
-	for k, p := range params { // the title is a string like any other
-		title = strings.ReplaceAll(title, "${"+p.name+"}", values[k])
-	}
 	sc := &Scenario{File: file, Title: title}
 	for k, p := range params {
 		sc.Params = append(sc.Params, Param{p.name, values[k]})
 	}
-	p := &parser{sc: sc, names: map[string]string{}, resets: map[string]int{}}
+	p := &parser{sc: sc, names: map[string]string{}, resets: map[string]int{}, budget: b}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		c := &cursor{toks: l.toks, end: l.pos}
@@ -306,6 +384,26 @@ type parser struct {
 	sc     *Scenario
 	names  map[string]string // name → "heap", "resource", "queue", "fence", "list"
 	resets map[string]int    // list name → how many times it was reset
+	budget *budget           // the file's, charged for bytes a fill makes too
+}
+
+// bytes parses hex bytes or a fill, charging what a fill makes (up to
+// 16 MiB from a few tokens) to the file's budget.
+func (p *parser) bytes(c *cursor) ([]byte, error) {
+	pos := c.endPos()
+	if t, ok := c.peek(); ok {
+		pos = t.pos
+	}
+	data, err := c.bytes()
+	if err != nil {
+		return nil, err
+	}
+	if p.budget != nil {
+		if p.budget.bytes -= len(data); p.budget.bytes < 0 {
+			return nil, &ParseError{pos, fmt.Sprintf("the file's cases have more than %d bytes of text in all once parameters are substituted (fill's bytes count)", maxCaseBytes)}
+		}
+	}
+	return data, nil
 }
 
 func (p *parser) declare(t token, kind string) error {
@@ -476,7 +574,7 @@ func (p *parser) statement(kw token, c *cursor) error {
 			sc.Steps = append(sc.Steps, &WriteStep{kw.pos, t, off, []byte{v}, n})
 			return c.done()
 		}
-		data, err := c.bytes()
+		data, err := p.bytes(c)
 		if err != nil {
 			return err
 		}
@@ -1162,7 +1260,7 @@ func (p *parser) expect(kw token, c *cursor) error {
 		if n, ok := c.peek(); ok && n.kind == tPunct && n.text == "=" {
 			c.next()
 		}
-		if e.Bytes, err = c.bytes(); err != nil {
+		if e.Bytes, err = p.bytes(c); err != nil {
 			return err
 		}
 		e.Res = []ViewRef{v}
