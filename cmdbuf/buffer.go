@@ -291,7 +291,10 @@ func (b *Buffer) Dump(w io.Writer) error {
 // Load reads a dump written by Dump. Bad input gets an error naming what is
 // wrong and where, never a partial buffer.
 func Load(data []byte) (*Buffer, error) {
-	if len(data) < 12 || binary.LittleEndian.Uint32(data) != dumpMagic {
+	switch {
+	case len(data) >= 4 && binary.LittleEndian.Uint32(data) == dumpMagic && len(data) < 12:
+		return nil, fmt.Errorf("%w: the header is cut short: %d bytes, it has 12 (magic, version, chunk count)", ErrBadDump, len(data))
+	case len(data) < 4 || binary.LittleEndian.Uint32(data) != dumpMagic:
 		return nil, fmt.Errorf("%w: no EBCB magic at byte 0", ErrBadDump)
 	}
 	if v := binary.LittleEndian.Uint32(data[4:]); v != dumpVersion {
@@ -313,6 +316,12 @@ func Load(data []byte) (*Buffer, error) {
 		total += m
 		if m < 0 || total > MaxDumpDwords || m > (len(data)-off)/4 {
 			return nil, fmt.Errorf("%w: chunk %d claims %d dwords at byte %d, %d bytes left", ErrBadDump, i, m, off-4, len(data)-off)
+		}
+		// A buffer's chunks fill before the next is made, so only its
+		// last can be empty; and empty chunks would cost memory for
+		// nothing (a slice each, 8 times the 4 bytes that claim one).
+		if m == 0 && i != n-1 {
+			return nil, fmt.Errorf("%w: chunk %d at byte %d is empty: only a buffer's last chunk can be", ErrBadDump, i, off-4)
 		}
 		lens = append(lens, m)
 		off += 4 * m

@@ -292,12 +292,33 @@ func TestDumpLoad(t *testing.T) {
 		{raw[:len(raw)-3], "claims"},
 		{append(append([]byte{}, raw...), 1, 2), "2 trailing bytes"},
 		{append(append([]byte{}, raw[:8]...), 5, 0, 0, 0), "chunk 0's length missing"},
+		{raw[:4], "the header is cut short: 4 bytes, it has 12"},
+		{raw[:0], "no EBCB magic"},
+		{append(append([]byte{}, raw[:8]...), 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "chunk 0 at byte 12 is empty"},
 	} {
 		_, err := Load(c.data)
 		require.Error(t, err, c.substr)
 		assert.ErrorIs(t, err, ErrBadDump)
 		assert.Contains(t, err.Error(), c.substr)
 	}
+	// Loading costs memory in proportion to the dump (issue 32: a dump
+	// of empty chunks took 11 times its size): here a million chunks of
+	// one dword, the smallest a chunk that is not the last can be.
+	const chunks = 1 << 20
+	dump := binary.LittleEndian.AppendUint32(nil, dumpMagic)
+	dump = binary.LittleEndian.AppendUint32(dump, dumpVersion)
+	dump = binary.LittleEndian.AppendUint32(dump, chunks)
+	for range chunks {
+		dump = binary.LittleEndian.AppendUint32(dump, 1)
+		dump = binary.LittleEndian.AppendUint32(dump, 0)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	back, err = Load(dump)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.Len(t, back.Chunks(), chunks)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(5*len(dump)), "bytes allocated to load a %d-byte dump", len(dump))
 	_, err = WordsFromBytes([]byte{1, 2, 3, 4, 5})
 	assert.ErrorContains(t, err, "1 left over at byte 4")
 }

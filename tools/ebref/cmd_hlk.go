@@ -49,8 +49,8 @@ func runHLK(e *env, args []string) (code int) {
 	quiet := fs.Bool("quiet", false, "no progress line")
 	random := fs.Int("random", hlk.DefaultRandom, "random programs in the suite random (each a case, and its negative form another)")
 	seed := fs.Uint64("seed", hlk.DefaultRandomSeed, "the first random program's seed (the others follow it)")
-	shrinkDir := fs.String("shrink-dir", filepath.Join(os.TempDir(), "ebref-shrunk"),
-		"where failing random programs are written, shrunk to a minimal scenario")
+	shrinkDir := fs.String("shrink-dir", "",
+		"where failing random programs are written, shrunk to a minimal scenario (default: a new private directory in the temporary directory)")
 	tf := addTranslatorFlags(fs)
 	writeCosts := fs.String("write-costs", "", "run the default suites without a cost bound and write their cost to this file as the reference driver's record (hlk/costs/reference.txt)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
@@ -269,12 +269,17 @@ func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		text, err := hlk.ShrinkCase(ctx, c, cr)
 		cancel()
+		if err == nil && dir == "" {
+			// A directory of its own, made for this run: a fixed shared
+			// path in /tmp is one anyone can make first, or fill with links.
+			dir, err = os.MkdirTemp("", "ebref-shrunk-*")
+		}
 		if err == nil {
 			err = os.MkdirAll(dir, 0o755)
 		}
 		path := filepath.Join(dir, strings.TrimSuffix(cr.Case, ".ebs")+"-"+cr.Profile+".ebs")
 		if err == nil {
-			err = os.WriteFile(path, []byte(fmt.Sprintf("# %s on %s, shrunk by ebref hlk\nprofiles %s\n%s", cr.Case, cr.Profile, cr.Profile, text)), 0o644)
+			err = writeNoFollow(path, []byte(fmt.Sprintf("# %s on %s, shrunk by ebref hlk\nprofiles %s\n%s", cr.Case, cr.Profile, cr.Profile, text)))
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref hlk: shrinking %s on %s: %v\n", cr.Path(), cr.Profile, err)

@@ -64,7 +64,9 @@ func runRun(e *env, args []string) (code int) {
 		fmt.Fprintf(e.stderr, "ebref run: %v\n", err)
 		return 2
 	}
-	var out []jsonCase
+	// --json streams one case at a time: the array is never held whole
+	// (a file of thousands of cases once took gigabytes).
+	out := jsonStream{w: e.stdout}
 	ctx, stop := interruptible()
 	defer stop()
 	// Made first, so a path that cannot be written fails before the run.
@@ -124,7 +126,9 @@ cases:
 				if *compare != "" {
 					jc.Compare = &jsonCompare{Calls: calls, Differ: diffs}
 				}
-				out = append(out, jc)
+				if err := out.add(jc); err != nil {
+					return inputError(e, "run", err)
+				}
 				continue
 			}
 			printCase(e.stdout, sc, pn, r)
@@ -149,12 +153,8 @@ cases:
 			fmt.Fprintf(e.stderr, "ebref run: --trace: the file holds the first %d events; %d more were left out\n", maxTraceEvents, trace.dropped)
 		}
 	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return inputError(e, "run", err)
-		}
+	if err := out.end(); err != nil {
+		return inputError(e, "run", err)
 	}
 	if failed {
 		return 1
@@ -380,4 +380,33 @@ func sumU(v []uint64) (s uint64) {
 		s += x
 	}
 	return s
+}
+
+// jsonStream writes a JSON array an element at a time.
+type jsonStream struct {
+	w io.Writer
+	n int
+}
+
+func (s *jsonStream) add(v any) error {
+	b, err := json.MarshalIndent(v, "  ", "  ")
+	if err != nil {
+		return err
+	}
+	sep := ",\n  "
+	if s.n == 0 {
+		sep = "[\n  "
+	}
+	s.n++
+	_, err = fmt.Fprintf(s.w, "%s%s", sep, b)
+	return err
+}
+
+// end closes the array, if one was started.
+func (s *jsonStream) end() error {
+	if s.n == 0 {
+		return nil
+	}
+	_, err := io.WriteString(s.w, "\n]\n")
+	return err
 }

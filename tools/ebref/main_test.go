@@ -191,9 +191,18 @@ func TestDecode0088(t *testing.T) {
 
 	// The same bytes read as 0094 records go wrong at once: 320 bytes are
 	// four records and a bit, and the second is not a valid record.
-	code, _, stderr = ebref(t, raw, "decode", "-")
+	// Nothing of them is printed (issue 32: garbage came first), and the
+	// error says which version reads them.
+	code, stdout, stderr = ebref(t, raw, "decode", "-")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "record ")
+	assert.Contains(t, stderr, "the file reads whole as 0088 records: try --ddi 0088")
+	assert.Empty(t, stdout)
+	raw94 := ddi.AppendEncodedBarriers(nil, sample())
+	code, stdout, stderr = ebref(t, raw94, "decode", "--ddi", "0088", "-")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "try --ddi 0094")
+	assert.Empty(t, stdout)
 
 	code, _, stderr = ebref(t, raw, "decode", "--ddi", "0090", "-")
 	assert.Equal(t, 2, code)

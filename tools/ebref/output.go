@@ -188,3 +188,17 @@ func interruptible() (context.Context, func()) {
 	go func() { <-ctx.Done(); stop() }()
 	return ctx, stop
 }
+
+// writeNoFollow writes a file that is not a symbolic link: a link placed
+// where a shrunk program goes is refused, not followed to what it names.
+func writeNoFollow(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

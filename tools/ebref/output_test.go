@@ -230,3 +230,38 @@ func entry0094(t *testing.T) int {
 	t.Fatal("no entry point captures 0094 records")
 	return 0
 }
+
+// countingWriter counts the writes it gets.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.writes++; return c.Buffer.Write(p) }
+
+// run --json writes each case as it runs, not the array at the end (a
+// file of many cases once held them all).
+func TestRunJSONStreams(t *testing.T) {
+	sc := filepath.Join(t.TempDir(), "many.ebs")
+	require.NoError(t, os.WriteFile(sc, []byte("param N 1 2 3 4 5 6 7 8\nbuffer B${N} 4096\n"), 0o644))
+	var out countingWriter
+	var errb bytes.Buffer
+	code := run(&env{nil, &out, &errb}, []string{"run", sc, "--json", "--profile", "discrete"})
+	require.Equal(t, 0, code, errb.String())
+	var cases []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &cases))
+	assert.Len(t, cases, 8)
+	assert.GreaterOrEqual(t, out.writes, 8, "a write per case")
+}
+
+// A shrunk program is never written through a link placed where it goes.
+func TestShrunkProgramsFollowNoLink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	require.NoError(t, os.WriteFile(victim, []byte("mine"), 0o644))
+	link := filepath.Join(dir, "seed-1-discrete.ebs")
+	require.NoError(t, os.Symlink(victim, link))
+	assert.Error(t, writeNoFollow(link, []byte("shrunk")))
+	assert.Equal(t, "mine", read(t, victim))
+	require.NoError(t, writeNoFollow(filepath.Join(dir, "seed-2-discrete.ebs"), []byte("shrunk")))
+}
