@@ -58,3 +58,16 @@ func TestReadJSONRefusesWhatIsNotAWholeReport(t *testing.T) {
 	_, err = ReadJSON(&buf)
 	assert.ErrorContains(t, err, "holds 1 cases of the 2 its run planned")
 }
+
+// A report read back may carry anything in its names and messages; the
+// summary never sends a control character to the terminal raw.
+func TestSummaryEscapesControlCharacters(t *testing.T) {
+	r := &Report{Environment: Environment{Version: "v", Driver: "d\x1b]0;title\a"},
+		Cases: []CaseResult{{Suite: "s", Case: "c\x1b[2J", Profile: "p", Status: Fail, Messages: []string{"m\r\x1b[31m"}}}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteSummary(&buf, r))
+	assert.NotContains(t, buf.String(), "\x1b")
+	assert.NotContains(t, buf.String(), "\r")
+	assert.Contains(t, buf.String(), `s/c\x1b[2J on p`)
+	assert.Contains(t, buf.String(), `m\x0d\x1b[31m`)
+}

@@ -7,12 +7,17 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/ebref/ebref/internal/printable"
 )
 
 // WriteSummary prints the console summary: per suite and profile the
 // totals by status, then every case that is not conformant with its
 // messages, then the verdict.
 func WriteSummary(w io.Writer, r *Report) error {
+	// Names and messages may come from outside (a report read back, a
+	// translator's standard error): nothing reaches the terminal raw.
+	w = printableWriter{w}
 	type key struct{ suite, profile string }
 	counts := map[key]map[Status]int{}
 	var keys []key
@@ -297,4 +302,15 @@ func writeNotes(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "  %-24s %14d %14d  %s\n", name, mine[k], ref[k], ratio)
 	}
+}
+
+// printableWriter escapes control characters in what it writes (each
+// write a whole formatted string).
+type printableWriter struct{ w io.Writer }
+
+func (p printableWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, printable.String(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

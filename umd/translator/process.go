@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/internal/printable"
 )
 
 // ErrorKind says how a translator failed.
@@ -647,7 +648,7 @@ func (t *tail) Write(b []byte) (int, error) {
 }
 
 func (t *tail) push() {
-	t.last = append(t.last, strings.ToValidUTF8(string(t.buf), "?"))
+	t.last = append(t.last, printable.String(string(t.buf)))
 	if len(t.last) > tailLines {
 		t.last = t.last[1:]
 	}
@@ -659,7 +660,7 @@ func (t *tail) lines() []string {
 	defer t.mu.Unlock()
 	out := append([]string(nil), t.last...)
 	if len(t.buf) > 0 {
-		out = append(out, strings.ToValidUTF8(string(t.buf), "?"))
+		out = append(out, printable.String(string(t.buf)))
 	}
 	return out
 }
