@@ -828,6 +828,10 @@ const (
 	// NoteCostlier: a translator's case cost more than the reference's
 	// record of it.
 	NoteCostlier = "costs more than the reference: "
+	// NoteFlaky: the case did not pass, matched a known flake
+	// (Config.Flakes), and was run once more; its status is the second
+	// run's.
+	NoteFlaky = "flaky"
 )
 
 // noteKinds are the notes' prefixes, as WriteSummary counts them.
@@ -835,6 +839,7 @@ var noteKinds = []struct{ prefix, name string }{
 	{NoteBrokenPromise, "reference promises not met"},
 	{NoteMasked, "over-synchronised (masked the hazard)"},
 	{NoteInvalid, "invalid programs (hazards and bytes not judged)"},
+	{NoteFlaky, "known flakes retried"},
 	{NoteCostlier, "costlier than the reference's record"},
 }
 

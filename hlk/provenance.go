@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // What a report proves about the run that wrote it, and how a merge checks
@@ -75,17 +76,19 @@ func SuitesDigest(suites []Suite) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// reportDigest seals a report's environment and cases, in their canonical
+// reportDigest seals a report's environment, summary and cases, in their canonical
 // JSON (as encoding/json writes them: fields in order, map keys sorted).
-func reportDigest(env Environment, cases []CaseResult) (string, error) {
+func reportDigest(r *Report) (string, error) {
+	cases := r.Cases
 	if cases == nil {
 		cases = []CaseResult{} // as ReadJSON reads "null"
 	}
 	h := sha256.New()
 	if err := json.NewEncoder(h).Encode(struct {
 		Environment Environment  `json:"environment"`
+		Summary     *Summary     `json:"summary"`
 		Cases       []CaseResult `json:"cases"`
-	}{env, cases}); err != nil {
+	}{r.Environment, r.Summary, cases}); err != nil {
 		return "", err
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
@@ -120,6 +123,8 @@ func Merge(reports ...*Report) (*Report, error) {
 			{"suites", strings.Join(e.Only, ","), strings.Join(base.Only, ",")}, {"case filter", e.Run, base.Run},
 			{"random programs", fmt.Sprintf("%d from seed %d", e.Random, e.Seed), fmt.Sprintf("%d from seed %d", base.Random, base.Seed)},
 			{"suite digest", e.Suites, base.Suites},
+			{"caselist", fmt.Sprint(e.CaselistName, e.Caselist), fmt.Sprint(base.CaselistName, base.Caselist)},
+			{"flakes", strings.Join(e.Flakes, "\n"), strings.Join(base.Flakes, "\n")},
 			{"cost bound", e.CostBound, base.CostBound},
 		} {
 			if d.a != d.b {
@@ -163,6 +168,9 @@ func Merge(reports ...*Report) (*Report, error) {
 			base.Suites, base.Random, base.Seed, d)
 	}
 	c := Config{Suites: suites, Profiles: base.Profiles, Only: base.Only, Shards: total}
+	if base.Caselist != nil {
+		c.Caselist = &Caselist{Name: base.CaselistName, Cases: base.Caselist}
+	}
 	if base.Run != "" {
 		if c.Run, err = regexp.Compile(base.Run); err != nil {
 			return nil, fmt.Errorf("hlk: the reports' case filter %q: %w", base.Run, err)
@@ -181,6 +189,14 @@ func Merge(reports ...*Report) (*Report, error) {
 		out.Cases = append(out.Cases, reports[i].Cases...)
 		out.Environment.Planned += len(plan)
 	}
+	var millis int64
+	for _, r := range reports {
+		if r.Summary != nil {
+			millis += r.Summary.Millis
+		}
+	}
+	out.Summary = nil
+	defer out.Summarize(time.Duration(millis) * time.Millisecond)
 	slices.SortStableFunc(out.Cases, func(a, b CaseResult) int {
 		if c := strings.Compare(a.Suite, b.Suite); c != 0 {
 			return c

@@ -57,7 +57,7 @@ func WriteSummary(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "\n%d cases not conformant:\n", len(bad))
 		for i, c := range bad {
 			if i == 50 {
-				fmt.Fprintf(w, "... and %d more (see the JSON report)\n", len(bad)-50)
+				fmt.Fprintf(w, "... and %d more (a JSON report, --json FILE, lists every one)\n", len(bad)-50)
 				break
 			}
 			fmt.Fprintf(w, "\n%s %s on %s (%.1f ms)\n", c.Status, c.Path(), c.Profile, c.Millis)
@@ -84,13 +84,44 @@ func WriteSummary(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, ", cost bounded by %s", r.Environment.CostBound)
 	}
 	_, err := fmt.Fprintln(w, ")")
+	if r.Summary != nil && r.Summary.Baseline != nil {
+		err = writeBaselineOutcome(w, r.Summary.Baseline)
+	}
+	return err
+}
+
+// writeBaselineOutcome prints a run's outcome against its baseline, and
+// the cases that make it (20 of each at most).
+func writeBaselineOutcome(w io.Writer, o *BaselineOutcome) error {
+	verdict := "PASSES"
+	if !o.Pass {
+		verdict = "FAILS"
+	}
+	for _, l := range []struct {
+		what  string
+		cases []CaseRef
+	}{{"new failures (not in the baseline)", o.New}, {"unexpected passes (in the baseline, now passing: shrink it)", o.Fixed}} {
+		if len(l.cases) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%d %s:\n", len(l.cases), l.what)
+		for i, c := range l.cases {
+			if i == 20 {
+				fmt.Fprintf(w, "  ... and %d more\n", len(l.cases)-20)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", c)
+		}
+	}
+	_, err := fmt.Fprintf(w, "\nthe run %s its baseline %s: %d expected failures, %d new failures, %d unexpected passes\n",
+		verdict, o.Baseline, o.Expected, len(o.New), len(o.Fixed))
 	return err
 }
 
 // WriteJSON writes the report as JSON, sealed with a digest over its
 // environment and cases (reportDigest) that ReadJSON checks.
 func WriteJSON(w io.Writer, r *Report) error {
-	d, err := reportDigest(r.Environment, r.Cases)
+	d, err := reportDigest(r)
 	if err != nil {
 		return err
 	}
@@ -114,6 +145,7 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	}
 	var in struct {
 		Environment Environment `json:"environment"`
+		Summary     *Summary    `json:"summary"`
 		Cases       []caseIn    `json:"cases"`
 		Digest      string      `json:"digest"`
 	}
@@ -124,7 +156,7 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("hlk: reading a JSON report: more after the report's JSON value (at byte %d)", dec.InputOffset())
 	}
-	r := Report{Environment: in.Environment, Cases: []CaseResult{}}
+	r := Report{Environment: in.Environment, Summary: in.Summary, Cases: []CaseResult{}}
 	if r.Environment.Version == "" || r.Environment.Driver == "" {
 		return nil, fmt.Errorf("hlk: not an ebref hlk report: it has no environment.version or environment.driver")
 	}
@@ -139,7 +171,7 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	if in.Digest == "" {
 		return nil, fmt.Errorf("hlk: the report has no digest: ebref hlk writes one (an older ebref did not; run it again)")
 	}
-	d, err := reportDigest(r.Environment, r.Cases)
+	d, err := reportDigest(&r)
 	if err != nil {
 		return nil, fmt.Errorf("hlk: reading a JSON report: %w", err)
 	}

@@ -24,8 +24,13 @@ type Config struct {
 	Profiles []string       // nil: every profile
 	Only     []string       // suite names (or prefixes ending at a /) to keep; nil: all
 	Run      *regexp.Regexp // keeps cases whose "suite/case" matches; nil: all
+	Caselist *Caselist      // keeps the cases it lists; nil: all
 	Shard    int            // 1-based shard of Shards; 0: no sharding
 	Shards   int
+	// Flakes are cases known to be flaky: one that does not pass and
+	// whose suite/case path matches is run once more, and the second
+	// run's status counts (a note says it was retried).
+	Flakes []*regexp.Regexp
 	Jobs     int           // parallel cases; 0: GOMAXPROCS
 	Inject   string        // a fault of the driver's, "" for none
 	Timeout  time.Duration // per case; 0: 30 s
@@ -81,6 +86,11 @@ type Environment struct {
 	// different selections are not shards of one run.
 	Only []string `json:"only,omitempty"`
 	Run  string   `json:"run,omitempty"`
+	// Caselist is the list the run kept to (--caselist, --rerun-failed),
+	// CaselistName where it came from.
+	Caselist     []CaseRef `json:"caselist,omitempty"`
+	CaselistName string    `json:"caselist_name,omitempty"`
+	Flakes       []string  `json:"flakes,omitempty"`
 	// Random and Seed are the random suite's program count and first
 	// seed (0 and 0 when the run has no suite random).
 	Random int    `json:"random"`
@@ -101,6 +111,9 @@ type Environment struct {
 type Report struct {
 	Environment Environment  `json:"environment"`
 	Cases       []CaseResult `json:"cases"`
+	// Summary is what a machine reads first: the verdict, counts and
+	// duration (and the baseline's outcome, when one was given).
+	Summary *Summary `json:"summary,omitempty"`
 	// Digest seals the environment and cases (WriteJSON sets it, ReadJSON
 	// checks it): an integrity check against mistakes, not a signature.
 	Digest string `json:"digest,omitempty"`
@@ -133,6 +146,37 @@ type job struct {
 	profile *hwmodel.Profile
 }
 
+// Summary sums a report up.
+type Summary struct {
+	Verdict string         `json:"verdict"` // CONFORMANT, NOT CONFORMANT, or EMPTY (a shard with no case)
+	Cases   int            `json:"cases"`
+	Counts  map[string]int `json:"counts"` // by status, every status named
+	// Millis is the run's wall time (a merge's: its shards' summed).
+	Millis   int64            `json:"duration_ms"`
+	Baseline *BaselineOutcome `json:"baseline,omitempty"`
+}
+
+// Summarize sets the report's summary from its cases.
+func (r *Report) Summarize(d time.Duration) {
+	s := &Summary{Verdict: "NOT CONFORMANT", Cases: len(r.Cases), Counts: map[string]int{}, Millis: d.Milliseconds()}
+	switch {
+	case r.Conformant():
+		s.Verdict = "CONFORMANT"
+	case len(r.Cases) == 0:
+		s.Verdict = "EMPTY" // a shard of a selection smaller than the matrix
+	}
+	for _, n := range statusNames {
+		s.Counts[n] = 0
+	}
+	for st, n := range r.Counts() {
+		s.Counts[st.String()] = n
+	}
+	if r.Summary != nil {
+		s.Baseline = r.Summary.Baseline
+	}
+	r.Summary = s
+}
+
 // Plan lists the jobs a config selects, in report order: suites, cases,
 // then profiles; then the shard's share.
 func (c *Config) plan() ([]job, error) {
@@ -151,6 +195,10 @@ func (c *Config) plan() ([]job, error) {
 	if c.Shards < 0 || c.Shards > 0 && (c.Shard < 1 || c.Shard > c.Shards) {
 		return nil, fmt.Errorf("hlk: shard %d/%d: K must be 1..N", c.Shard, c.Shards)
 	}
+	want, err := c.caselist()
+	if err != nil {
+		return nil, err
+	}
 	var jobs []job
 	matched := map[string]bool{}
 	for _, s := range c.Suites {
@@ -162,6 +210,9 @@ func (c *Config) plan() ([]job, error) {
 				continue
 			}
 			for _, p := range profs {
+				if want != nil && !want[CaseRef{s.Name + "/" + sc.Name(), p.Name}] {
+					continue
+				}
 				jobs = append(jobs, job{s.Name, sc, p})
 			}
 		}
@@ -181,6 +232,49 @@ func (c *Config) plan() ([]job, error) {
 		jobs = mine
 	}
 	return jobs, nil
+}
+
+// caselist checks that every case the caselist names exists (on a
+// profile that exists) and returns the set, nil for no caselist.
+func (c *Config) caselist() (map[CaseRef]bool, error) {
+	if c.Caselist == nil {
+		return nil, nil
+	}
+	paths := map[string]bool{}
+	for _, s := range c.Suites {
+		for _, sc := range s.Cases {
+			paths[s.Name+"/"+sc.Name()] = true
+		}
+	}
+	want := make(map[CaseRef]bool, len(c.Caselist.Cases))
+	for i, ref := range c.Caselist.Cases {
+		if !paths[ref.Path] {
+			return nil, fmt.Errorf("hlk: %s: no case %s in the suites", c.Caselist.where(i), ref.Path)
+		}
+		if _, err := hwmodel.LookupProfile(ref.Profile); err != nil {
+			return nil, fmt.Errorf("hlk: %s: %w", c.Caselist.where(i), err)
+		}
+		want[ref] = true
+	}
+	return want, nil
+}
+
+// Known is every case of the config's suites on its profiles (all when
+// it names none): what a baseline's lines may name.
+func Known(c Config) map[CaseRef]bool {
+	profiles := c.Profiles
+	if len(profiles) == 0 {
+		profiles = hwmodel.ProfileNames()
+	}
+	known := map[CaseRef]bool{}
+	for _, s := range c.Suites {
+		for _, sc := range s.Cases {
+			for _, p := range profiles {
+				known[CaseRef{s.Name + "/" + sc.Name(), p}] = true
+			}
+		}
+	}
+	return known
 }
 
 // selected says whether a suite is in the --suite list (names, or
@@ -262,6 +356,13 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	if c.Run != nil {
 		rep.Environment.Run = c.Run.String()
 	}
+	if c.Caselist != nil {
+		rep.Environment.Caselist, rep.Environment.CaselistName = c.Caselist.Cases, c.Caselist.Name
+	}
+	for _, f := range c.Flakes {
+		rep.Environment.Flakes = append(rep.Environment.Flakes, f.String())
+	}
+	started := time.Now()
 	if bound != nil {
 		rep.Environment.CostBound = fmt.Sprintf("%s (%d case-profile rows)", boundName, bound.Len())
 	}
@@ -288,6 +389,11 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 			defer wg.Done()
 			for i := range next {
 				rep.Cases[i] = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout, bound, compare)
+				if cr := &rep.Cases[i]; !cr.Status.Conformant() && flaky(c.Flakes, cr.Path()) && ctx.Err() == nil {
+					first := *cr
+					*cr = runJob(ctx, c.Driver, jobs[i], c.Inject, timeout, bound, compare)
+					cr.Notes = append(cr.Notes, fmt.Sprintf("%s: retried as a known flake; the first run was %s: %s", NoteFlaky, first.Status, firstMessage(first.Messages)))
+				}
 				if c.Progress != nil {
 					mu.Lock()
 					done++
@@ -310,7 +416,25 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
+	rep.Summarize(time.Since(started))
 	return rep, nil
+}
+
+// flaky says whether a case's path matches a known flake.
+func flaky(flakes []*regexp.Regexp, path string) bool {
+	for _, f := range flakes {
+		if f.MatchString(path) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstMessage(m []string) string {
+	if len(m) == 0 {
+		return "no message"
+	}
+	return m[0]
 }
 
 // runJob runs one case with a timeout, turning a panic into Crash, and

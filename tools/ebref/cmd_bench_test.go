@@ -43,8 +43,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
 		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle], and translator with a translator)`},
-		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: open"},
-		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: open"},
+		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: cannot write"},
+		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: cannot write"},
 		{[]string{"--svg", "/dev/null/charts"}, "--svg: mkdir /dev/null: not a directory"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
@@ -116,7 +116,7 @@ func TestBenchBarriersAndTrace(t *testing.T) {
 	require.NoError(t, os.Mkdir(filepath.Join(blocked, "coherent.svg"), 0o755))
 	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--svg", blocked)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "--svg: open "+filepath.Join(blocked, "coherent.svg")+": is a directory")
+	assert.Contains(t, stderr, "--svg: "+filepath.Join(blocked, "coherent.svg")+" is a directory")
 	// A trace that cannot be written fails the command after the run.
 	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--trace", "/dev/full")
 	assert.Equal(t, 1, code)

@@ -38,7 +38,14 @@ func runHLK(e *env, args []string) (code int) {
 	suites := fs.String("suite", "", "comma-separated suites to run (a name or a prefix such as rules; default: all)")
 	runRe := fs.String("run", "", "run only the cases whose suite/case path matches this regular expression")
 	jobs := fs.Int("jobs", 0, "cases to run in parallel (default: the number of CPUs)")
-	shard := fs.String("shard", "", "run shard K of N (K/N) of the selected cases")
+	shard := fs.String("shard", "", "run shard K of N (K/N) of the selected cases (default: the CI system's, from the environment)")
+	shardCount := fs.Int("shard-count", 0, "how many shards a Kubernetes Indexed Job has (its JOB_COMPLETION_INDEX names the shard)")
+	caselist := fs.String("caselist", "", "run only the cases this file lists, one suite/case,profile a line (what --list prints)")
+	rerun := fs.String("rerun-failed", "", "run only the cases that did not pass in this JSON report")
+	baseline := fs.String("baseline", "", "known failures, one suite/case,profile,status a line: the run fails only on a failure the baseline does not list")
+	flakes := fs.String("flakes", "", "known flaky cases, one regular expression a line: one that does not pass is run once more")
+	writeBaseline := fs.String("write-baseline", "", "write this run's failures to this file as a baseline")
+	failOnFixed := fs.Bool("fail-on-unexpected-pass", false, "with --baseline: a case the baseline lists that now passes fails the run too")
 	inject := fs.String("inject", "", "inject one of the driver's faults ("+strings.Join(umd.FaultNames(), ", ")+")")
 	mutation := fs.Bool("mutation", false, "run once per fault and show which cases catch each; fail if a fault is not caught")
 	jsonOut := fs.String("json", "", "write the JSON report to this file")
@@ -119,6 +126,67 @@ func runHLK(e *env, args []string) (code int) {
 			return usageError(e, fs, synopsis, "--shard %q: expected K/N with 1 <= K <= N", *shard)
 		}
 		c.Shard, c.Shards = ki, ni
+	} else {
+		if *shardCount < 0 {
+			return usageError(e, fs, synopsis, "--shard-count %d: want a positive count", *shardCount)
+		}
+		k, n, said, err := shardFromEnv(os.Getenv, *shardCount)
+		if err != nil {
+			return usageError(e, fs, synopsis, "%v", err)
+		}
+		if n > 0 {
+			fmt.Fprintf(e.stderr, "ebref hlk: %s\n", said)
+			c.Shard, c.Shards = k, n
+			if err := touchShardStatus(os.Getenv); err != nil {
+				return inputError(e, "hlk", err)
+			}
+		}
+	}
+	switch {
+	case *caselist != "" && *rerun != "":
+		return usageError(e, fs, synopsis, "--caselist and --rerun-failed: choose one")
+	case *caselist != "":
+		r, err := readList(e, *caselist, "caselist")
+		if err == nil {
+			c.Caselist, err = hlk.ReadCaselist(r, *caselist)
+		}
+		if err != nil {
+			return inputError(e, "hlk", err)
+		}
+	case *rerun != "":
+		data, err := readInput(e.stdin, *rerun, "JSON report", maxReportBytes)
+		var rep *hlk.Report
+		if err == nil {
+			rep, err = hlk.ReadJSON(bytes.NewReader(data))
+		}
+		if err == nil {
+			c.Caselist, err = hlk.FailedCaselist(rep, *rerun)
+		}
+		if err != nil {
+			return inputError(e, "hlk", fmt.Errorf("--rerun-failed %s: %w", *rerun, err))
+		}
+	}
+	var base *hlk.Baseline
+	if *baseline != "" {
+		r, err := readList(e, *baseline, "baseline")
+		if err == nil {
+			base, err = hlk.ReadBaseline(r, *baseline)
+		}
+		if err != nil {
+			return inputError(e, "hlk", err)
+		}
+	}
+	if *failOnFixed && base == nil {
+		return usageError(e, fs, synopsis, "--fail-on-unexpected-pass judges against a baseline: it needs --baseline")
+	}
+	if *flakes != "" {
+		r, err := readList(e, *flakes, "flakes file")
+		if err == nil {
+			c.Flakes, err = hlk.ReadFlakes(r, *flakes)
+		}
+		if err != nil {
+			return inputError(e, "hlk", err)
+		}
 	}
 	if *list {
 		return listCases(e, all, c)
@@ -137,25 +205,37 @@ func runHLK(e *env, args []string) (code int) {
 	// Every output is made first (beside its path, renamed over it when
 	// whole), so a path that cannot be written fails before the run and a
 	// failed write leaves the old file.
-	files, cleanup, err := createOutputs(nil, []namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}, {"--write-costs", *writeCosts}})
+	files, cleanup, err := createOutputs([]namedPath{{"the caselist", *caselist}, {"the report", *rerun}, {"the baseline", *baseline}, {"the flakes file", *flakes}},
+		[]namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}, {"--write-costs", *writeCosts}, {"--write-baseline", *writeBaseline}})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
 		return 1
 	}
 	defer cleanup()
-	if planned, err := hlk.Plan(c); err == nil && len(planned) == 0 {
-		// As 'ebref run' does: nothing to run is a usage error, not a
-		// failed run.
-		fmt.Fprintln(e.stderr, "ebref hlk: no case matches the selection (--suite, --run, --shard, --profile)")
-		return 2
+	planned, err := hlk.Plan(c)
+	if err != nil {
+		return usageError(e, fs, synopsis, "%v", err)
 	}
-	if !*quiet && isTerminal(e.stderr) {
-		c.Progress = func(done, total int, cr *hlk.CaseResult) {
-			fmt.Fprintf(e.stderr, "\r\033[K[%d/%d] %s %s on %s", done, total, cr.Status, trim(cr.Path(), 60), cr.Profile)
-			if done == total {
-				fmt.Fprint(e.stderr, "\r\033[K")
-			}
+	if len(planned) == 0 {
+		whole := c
+		whole.Shard, whole.Shards = 0, 0
+		if all, err := hlk.Plan(whole); err != nil || len(all) == 0 {
+			// As 'ebref run' does: nothing to run is a usage error, not a
+			// failed run.
+			fmt.Fprintln(e.stderr, "ebref hlk: no case matches the selection (--suite, --run, --caselist, --profile)")
+			return 2
 		}
+		// A matrix wider than the selection: this shard's share is
+		// empty, and its empty report is what merge expects of it.
+		fmt.Fprintf(e.stderr, "ebref hlk: shard %d/%d of the selection's cases is empty\n", c.Shard, c.Shards)
+	}
+	prog := newProgress(e, "hlk", *quiet)
+	bad := 0
+	c.Progress = func(done, total int, cr *hlk.CaseResult) {
+		if !cr.Status.Conformant() {
+			bad++
+		}
+		prog.step(done, total, bad, fmt.Sprintf("%s %s on %s", cr.Status, cr.Path(), cr.Profile))
 	}
 	proc, ok := tf.start(e, "hlk")
 	if !ok {
@@ -219,16 +299,47 @@ func runHLK(e *env, args []string) (code int) {
 	if files[2] != nil {
 		return writeCostRecord(e, rep, files[2], *writeCosts)
 	}
+	if base != nil {
+		judgeBaseline(e, rep, base, hlk.Known(c), *failOnFixed)
+	}
 	hlk.WriteSummary(e.stdout, rep)
 	fmt.Fprintf(e.stdout, "%.1f s on %d jobs\n", time.Since(start).Seconds(), jobsOf(c))
 	if code := writeReports(e, rep, files[0], files[1]); code != 0 {
 		return code
 	}
+	if files[3] != nil {
+		if err := writeOutput(files[3], func(w io.Writer) error { return hlk.WriteBaseline(w, rep) }); err != nil {
+			return inputError(e, "hlk", fmt.Errorf("--write-baseline: %w", err))
+		}
+	}
 	if !rep.Conformant() {
 		shrinkFailures(e, c, rep, *shrinkDir)
-		return 1
 	}
-	return 0
+	return verdictCode(rep)
+}
+
+// judgeBaseline judges a run against a baseline, into its summary; lines
+// naming no case of the run are warnings.
+func judgeBaseline(e *env, rep *hlk.Report, base *hlk.Baseline, known map[hlk.CaseRef]bool, failOnFixed bool) {
+	o := base.Judge(rep, known, failOnFixed)
+	for _, u := range o.Unknown {
+		fmt.Fprintf(e.stderr, "ebref hlk: warning: %s\n", u)
+	}
+	rep.Summary.Baseline = &o
+}
+
+// verdictCode is a run's exit status: with a baseline, 0 when it passes
+// the baseline; without, 0 when conformant; an empty shard is 0.
+func verdictCode(rep *hlk.Report) int {
+	switch {
+	case rep.Summary != nil && rep.Summary.Baseline != nil:
+		if rep.Summary.Baseline.Pass {
+			return 0
+		}
+	case rep.Conformant(), len(rep.Cases) == 0 && len(rep.Environment.Shards) == 1:
+		return 0
+	}
+	return 1
 }
 
 // writeCostRecord writes a run's cost as a record to path, through out.
@@ -322,6 +433,8 @@ func runMerge(e *env, args []string) int {
 	fs := flag.NewFlagSet("hlk merge", flag.ContinueOnError)
 	jsonOut := fs.String("json", "", "write the merged JSON report to this file")
 	junitOut := fs.String("junit", "", "write the merged JUnit XML report to this file")
+	baseline := fs.String("baseline", "", "known failures (as ebref hlk --baseline): the merged run fails only on a failure the baseline does not list")
+	failOnFixed := fs.Bool("fail-on-unexpected-pass", false, "with --baseline: a case the baseline lists that now passes fails the run too")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
 		return code
@@ -332,6 +445,21 @@ func runMerge(e *env, args []string) int {
 	inputs := make([]namedPath, len(pos))
 	for i, p := range pos {
 		inputs[i] = namedPath{"a report", p}
+	}
+	var base *hlk.Baseline
+	if *baseline != "" {
+		r, err := readList(e, *baseline, "baseline")
+		if err == nil {
+			base, err = hlk.ReadBaseline(r, *baseline)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
+			return 2
+		}
+		inputs = append(inputs, namedPath{"the baseline", *baseline})
+	}
+	if *failOnFixed && base == nil {
+		return usageError(e, fs, synopsis, "--fail-on-unexpected-pass judges against a baseline: it needs --baseline")
 	}
 	files, cleanup, err := createOutputs(inputs, []namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}})
 	if err != nil {
@@ -358,27 +486,32 @@ func runMerge(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
 		return 2
 	}
+	if base != nil {
+		suites, err := hlk.SuitesFor(merged.Environment.Random, merged.Environment.Seed)
+		if err != nil {
+			return inputError(e, "hlk merge", err)
+		}
+		judgeBaseline(e, merged, base, hlk.Known(hlk.Config{Suites: suites, Profiles: merged.Environment.Profiles}), *failOnFixed)
+	}
 	hlk.WriteSummary(e.stdout, merged)
 	if code := writeReports(e, merged, files[0], files[1]); code != 0 {
 		return code
 	}
-	if !merged.Conformant() {
-		return 1
-	}
-	return 0
+	return verdictCode(merged)
 }
 
-// listCases prints the selected cases, one per line.
+// listCases prints the selected cases as a caselist (suite/case,profile a
+// line, which --caselist reads back), and their count on stderr.
 func listCases(e *env, all []hlk.Suite, c hlk.Config) int {
 	rep, err := hlk.Plan(c)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
 		return 2
 	}
-	for _, j := range rep {
-		fmt.Fprintf(e.stdout, "%s on %s\n", j.Path, j.Profile)
+	if err := hlk.WriteCaselist(e.stdout, rep); err != nil {
+		return inputError(e, "hlk", err)
 	}
-	fmt.Fprintf(e.stdout, "%d cases\n", len(rep))
+	fmt.Fprintf(e.stderr, "ebref hlk: %d cases\n", len(rep))
 	return 0
 }
 
