@@ -30,10 +30,10 @@ type Config struct {
 	// Flakes are cases known to be flaky: one that does not pass and
 	// whose suite/case path matches is run once more, and the second
 	// run's status counts (a note says it was retried).
-	Flakes []*regexp.Regexp
-	Jobs     int           // parallel cases; 0: GOMAXPROCS
-	Inject   string        // a fault of the driver's, "" for none
-	Timeout  time.Duration // per case; 0: 30 s
+	Flakes  []*regexp.Regexp
+	Jobs    int           // parallel cases; 0: GOMAXPROCS
+	Inject  string        // a fault of the driver's, "" for none
+	Timeout time.Duration // per case; 0: 30 s
 	// Costs bounds each case's cost: a case that passes but costs more
 	// than its record on some counter fails (costrecord.go). nil: the
 	// reference driver's record when the driver is Reference and no fault
