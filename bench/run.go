@@ -54,6 +54,9 @@ type Config struct {
 	// Result, if set, sees every run's full result (its timelines), as
 	// the run ends.
 	Result func(w *Workload, p *hwmodel.Profile, s Strategy, r hlk.Result)
+	// Progress, if set, is called after each run with how many of how
+	// many are done.
+	Progress func(done, total int, row *Row)
 }
 
 // withDefaults fills in what c leaves nil.
@@ -106,6 +109,7 @@ func Emit(w io.Writer, c Config) error {
 func Run(ctx context.Context, c Config) ([]Row, error) {
 	c = c.withDefaults()
 	var rows []Row
+	total := len(c.Workloads) * len(c.Profiles) * len(c.Strategies)
 	for _, w := range c.Workloads {
 		cases := map[Strategy]*hlk.Scenario{}
 		for _, s := range c.Strategies {
@@ -135,6 +139,9 @@ func Run(ctx context.Context, c Config) ([]Row, error) {
 					c.Result(w, prof, s, res)
 				}
 				rows = append(rows, row)
+				if c.Progress != nil {
+					c.Progress(len(rows), total, &rows[len(rows)-1])
+				}
 			}
 		}
 	}

@@ -54,6 +54,16 @@ func Mutation(ctx context.Context, c Config) (*Report, []MutationRow, error) {
 		return nil, nil, errNoDriver
 	}
 	c.Inject = ""
+	// Progress counts over every pass: the run without a fault, then one
+	// per fault.
+	faults := c.Driver.Faults()
+	progress := c.Progress
+	pass := 0
+	if progress != nil {
+		c.Progress = func(done, total int, cr *CaseResult) {
+			progress(pass*total+done, (1+len(faults))*total, cr)
+		}
+	}
 	base, err := Execute(ctx, c)
 	if err != nil {
 		return nil, nil, err
@@ -68,9 +78,10 @@ func Mutation(ctx context.Context, c Config) (*Report, []MutationRow, error) {
 		was[cr.Path()+"@"+cr.Profile] = baseline{cr.Status.Conformant(), cr.Packets}
 	}
 	var rows []MutationRow
-	for _, f := range c.Driver.Faults() {
+	for _, f := range faults {
+		pass++
 		fc := c
-		fc.Inject, fc.Progress = f, nil
+		fc.Inject = f
 		rep, err := Execute(ctx, fc)
 		if err != nil {
 			return nil, nil, err

@@ -80,9 +80,15 @@ func TestDefaultRunIsConformant(t *testing.T) {
 // is `ebref hlk --mutation`).
 func TestMutationCatchesEveryFault(t *testing.T) {
 	c := Config{Driver: Reference, Suites: defaultSuites(t), Only: []string{"hlk", "barriers", "cost", "write-read"}}
+	var last, total, calls int // progress counts every pass, not the first only
+	c.Progress = func(done, t int, _ *CaseResult) { last, total = done, t; calls++ }
 	base, rows, err := Mutation(context.Background(), c)
 	require.NoError(t, err)
 	require.True(t, base.Conformant())
+	passes := 1 + len(Reference.Faults())
+	assert.Equal(t, passes*len(base.Cases), total)
+	assert.Equal(t, total, last)
+	assert.Equal(t, total, calls)
 	require.Len(t, rows, len(Reference.Faults()))
 	for _, r := range rows {
 		assert.Positive(t, r.Caught, "no case catches %s", r.Fault)

@@ -34,6 +34,7 @@ func runBench(e *env, args []string) (code int) {
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
 	emit := fs.Bool("emit", false, "print the workloads' scenarios instead of running them")
 	svgDir := fs.String("svg", "", "write a chart per profile to this directory (PROFILE.svg), made if missing")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	barriers := fs.Bool("barriers", false, "print a record per barrier call after the table (and add them to --json)")
 	tracePath := fs.String("trace", "", "write the runs' timelines to this file (Chrome trace-event JSON: a track per engine and stage, a slice per packet, counter tracks, fence arrows)")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
@@ -104,6 +105,14 @@ func runBench(e *env, args []string) (code int) {
 		c.Result = func(w *bench.Workload, p *hwmodel.Profile, s bench.Strategy, r hlk.Result) {
 			trace.add(fmt.Sprintf("%s, %s", w.Name, s), p.Name, r)
 		}
+	}
+	prog := newProgress(e, "bench", *quiet)
+	bad := 0
+	c.Progress = func(done, total int, r *bench.Row) {
+		if !r.Clean() {
+			bad++
+		}
+		prog.step(done, total, bad, fmt.Sprintf("%s, %s on %s", r.Workload, r.Strategy, r.Profile))
 	}
 	rows, err := bench.Run(ctx, c)
 	if ctx.Err() != nil {

@@ -63,6 +63,11 @@ func TestBenchOracle(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "coherent (oracle)")
 	assert.Contains(t, stdout, "compute-to-pixel  1             4825706")
+	// Progress shows in a log (before, bench said nothing for 45 s).
+	assert.Contains(t, stderr, "ebref bench: 1/1, 0 failed, ")
+	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--quiet")
+	require.Equal(t, 0, code)
+	assert.Empty(t, stderr, "--quiet")
 	code, stdout, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--strategy", "oracle", "--emit")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "oracle: the enhanced scenario, its synchronisation replaced")

@@ -42,11 +42,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	hlkArgs := fs.String("hlk", "", "extra arguments for ebref hlk (e.g. \"--suite hlk,barriers\")")
 	list := fs.Bool("list", false, "list the mutation sites and stop")
 	since := fs.String("since", "", "only sites on lines changed since this git revision")
+	minScore := fs.Float64("min-score", 0, "exit 1 when the score (killed of scored, in %) is below this")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *every < 1 || *offset < 0 || *offset >= *every || *limit < 0 || *timeout <= 0 || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "mutate: --every must be at least 1, --offset from 0 to --every less 1, --limit and --timeout not negative, and no arguments")
+	if *every < 1 || *offset < 0 || *offset >= *every || *limit < 0 || *timeout <= 0 || *minScore < 0 || *minScore > 100 || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "mutate: --every must be at least 1, --offset from 0 to --every less 1, --limit and --timeout not negative, --min-score from 0 to 100, and no arguments")
 		return 2
 	}
 	matchRe, err := regexp.Compile(*match)
@@ -106,7 +107,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if v == survived || v == invalid {
 			line += "  (" + detail + ")"
 		}
-		fmt.Fprintf(stdout, "[%d/%d] %s\n", i+1, len(chosen), line)
+		// The running score: a long run shows where it stands.
+		fmt.Fprintf(stdout, "[%d/%d %s] %s\n", i+1, len(chosen), scoreOf(counts), line)
 	}
 	scored := counts[killed] + counts[survived]
 	score := 0.0
@@ -115,7 +117,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\n%d mutants in %s: %d killed, %d survived, %d did not compile; score %.1f%% of %d scored\n",
 		len(chosen), time.Since(start).Round(time.Second), counts[killed], counts[survived], counts[invalid], score, scored)
+	if score < *minScore {
+		fmt.Fprintf(stderr, "mutate: the score %.1f%% is below --min-score %.1f%%\n", score, *minScore)
+		return 1
+	}
 	return 0
+}
+
+// scoreOf is the score so far: killed of scored.
+func scoreOf(counts map[verdict]int) string {
+	scored := counts[killed] + counts[survived]
+	if scored == 0 {
+		return "score -"
+	}
+	return fmt.Sprintf("score %.1f%%", 100*float64(counts[killed])/float64(scored))
 }
 
 type verdict string

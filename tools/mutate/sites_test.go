@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,4 +101,17 @@ func TestSurvivorDetail(t *testing.T) {
 	assert.Equal(t, "ebref hlk stays conformant; 1 cases record other packets", r.survivorDetail(write("other.json", "3")))
 	_, err = digests(filepath.Join(dir, "missing.json"))
 	assert.Error(t, err)
+}
+
+func TestScoreOfAndMinScoreBounds(t *testing.T) {
+	if got := scoreOf(map[verdict]int{}); got != "score -" {
+		t.Errorf("no mutant scored: %q", got)
+	}
+	if got := scoreOf(map[verdict]int{killed: 3, survived: 1, invalid: 5}); got != "score 75.0%" {
+		t.Errorf("3 killed of 4 scored: %q", got)
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"--min-score", "101"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--min-score from 0 to 100") {
+		t.Errorf("--min-score 101: exit %d, %q", code, errb.String())
+	}
 }
