@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ebref/ebref/internal/printable"
@@ -185,6 +186,14 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	return &r, nil
 }
 
+// junitTime is seconds, written to the millisecond (a sum of float
+// seconds printed in full showed artefacts: 11.735349999999997).
+type junitTime float64
+
+func (t junitTime) MarshalXMLAttr(name xml.Name) (xml.Attr, error) {
+	return xml.Attr{Name: name, Value: strconv.FormatFloat(float64(t), 'f', 3, 64)}, nil
+}
+
 // The JUnit XML schema CI systems read: a testsuite per suite and profile.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
@@ -193,7 +202,7 @@ type junitSuites struct {
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
 	Skipped  int          `xml:"skipped,attr"`
-	Time     float64      `xml:"time,attr"`
+	Time     junitTime    `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -203,7 +212,7 @@ type junitSuite struct {
 	Failures   int             `xml:"failures,attr"`
 	Errors     int             `xml:"errors,attr"`
 	Skipped    int             `xml:"skipped,attr"`
-	Time       float64         `xml:"time,attr"`
+	Time       junitTime       `xml:"time,attr"`
 	Properties []junitProperty `xml:"properties>property,omitempty"`
 	Cases      []junitCase     `xml:"testcase"`
 }
@@ -216,7 +225,7 @@ type junitProperty struct {
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
-	Time      float64       `xml:"time,attr"`
+	Time      junitTime     `xml:"time,attr"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
@@ -247,7 +256,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				{"profile", c.Profile}, {"driver", r.Environment.Driver}, {"version", r.Environment.Version}, {"inject", r.Environment.Inject}}})
 		}
 		s := &out.Suites[k]
-		jc := junitCase{Name: c.Case, Classname: strings.ReplaceAll(c.Suite, "/", ".") + "." + c.Profile, Time: c.Millis / 1000,
+		jc := junitCase{Name: c.Case, Classname: strings.ReplaceAll(c.Suite, "/", ".") + "." + c.Profile, Time: junitTime(c.Millis / 1000),
 			SystemOut: strings.Join(c.Notes, "\n")}
 		msg := strings.Join(c.Messages, "\n")
 		first := c.Status.String()

@@ -270,6 +270,15 @@ func TestJUnitReport(t *testing.T) {
 	assert.Equal(t, counts[NotSupported]+counts[Skipped], doc.Skipped)
 	assert.Positive(t, doc.Failures, "drop-flush fails some hlk case")
 	assert.Len(t, doc.Suites, 3, "one per profile")
+	// Times are seconds to the millisecond, with no float artefacts.
+	times := regexp.MustCompile(`time="([^"]*)"`).FindAllStringSubmatch(buf.String(), -1)
+	require.NotEmpty(t, times)
+	for _, m := range times {
+		assert.Regexp(t, `^\d+\.\d{3}$`, m[1])
+	}
+	// A failure's position is a path from the repository's root.
+	assert.Contains(t, buf.String(), "hlk/suites/hlk/")
+	assert.NotContains(t, buf.String(), " suites/hlk/")
 	var summary strings.Builder
 	require.NoError(t, WriteSummary(&summary, rep))
 	assert.Contains(t, summary.String(), "NOT CONFORMANT")

@@ -52,7 +52,7 @@ func Suites() ([]Suite, error) { return SuitesFor(DefaultRandom, DefaultRandomSe
 // from seed on (no suite random when n is 0): what `ebref hlk --random N
 // --seed S` runs, and what a merge rebuilds from a report's record.
 func SuitesFor(n int, seed uint64) ([]Suite, error) {
-	out, err := LoadSuites(suitesFS, "suites")
+	out, err := loadSuites(suitesFS, "suites", "hlk/")
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,12 @@ func SuitesFor(n int, seed uint64) ([]Suite, error) {
 
 // LoadSuites reads every .ebs file under root in fsys, one suite per
 // directory. Files whose names start with _ are includes, not cases.
-func LoadSuites(fsys fs.FS, root string) ([]Suite, error) {
+func LoadSuites(fsys fs.FS, root string) ([]Suite, error) { return loadSuites(fsys, root, "") }
+
+// loadSuites is LoadSuites with positions named as at prefix+path: the
+// embedded suites' as the repository holds them (hlk/suites/...), so a
+// failure's position is a path that exists from the repository's root.
+func loadSuites(fsys fs.FS, root, prefix string) ([]Suite, error) {
 	byDir := map[string]map[string]string{}
 	includes := map[string]map[string]string{}
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
@@ -104,8 +109,8 @@ func LoadSuites(fsys fs.FS, root string) ([]Suite, error) {
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		s := Suite{Name: d, Files: map[string]string{}}
 		for _, f := range slices.Sorted(maps.Keys(byDir[d])) {
-			cases, err := Parse(f, byDir[d][f], func(p string) (string, error) {
-				b, err := fs.ReadFile(fsys, p)
+			cases, err := Parse(prefix+f, byDir[d][f], func(p string) (string, error) {
+				b, err := fs.ReadFile(fsys, strings.TrimPrefix(p, prefix))
 				return string(b), err
 			})
 			if err != nil {

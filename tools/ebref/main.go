@@ -18,6 +18,7 @@
 //
 // Exit status: 0 on success, 1 when the input is bad or the output cannot
 // be written (one line on stderr names what), 2 for bad usage.
+// `ebref --version` prints the version and build a report records.
 package main
 
 import (
@@ -27,9 +28,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/ebref/ebref/hlk"
 )
 
 // env is where a command reads and writes, so tests can run commands
@@ -75,6 +79,10 @@ func run(e *env, args []string) int {
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		usage(e.stdout)
+		return 0
+	case "--version", "-version", "version":
+		// What a report records as its version and build.
+		fmt.Fprintf(e.stdout, "ebref %s (build %s, %s)\n", hlk.Version(), hlk.BuildID(), runtime.Version())
 		return 0
 	}
 	for _, c := range commands {

@@ -36,6 +36,10 @@ func TestUsage(t *testing.T) {
 		assert.Contains(t, stdout, c.name)
 	}
 
+	code, stdout, _ = ebref(t, nil, "--version")
+	assert.Equal(t, 0, code)
+	assert.Regexp(t, `^ebref \S+ \(build (exe|embedded)-sha256:[0-9a-f]{16}, go1\.`, stdout)
+
 	code, _, stderr = ebref(t, nil, "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `unknown command "frobnicate"`)
