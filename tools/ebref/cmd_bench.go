@@ -14,7 +14,7 @@ import (
 )
 
 func runBench(e *env, args []string) (code int) {
-	const synopsis = "[--workload W] [--profile P] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit]\n\n" +
+	const synopsis = "[--workload W] [--profile P,...] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit] [--quiet]\n\n" +
 		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
 		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
 		"every hardware profile and prints, per profile, what the barriers cost the\n" +
@@ -28,7 +28,7 @@ func runBench(e *env, args []string) (code int) {
 		"`ebref run` runs."
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	workload := fs.String("workload", "", "run only this workload (default: every one)")
-	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
+	profile := fs.String("profile", "", "comma-separated profiles to run on (default: every profile)")
 	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced, oracle, or translator with --translator (default: all)")
 	tf := addTranslatorFlags(fs)
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
@@ -53,10 +53,10 @@ func runBench(e *env, args []string) (code int) {
 		c.Workloads = []*bench.Workload{w}
 	}
 	if *profile != "" {
-		if _, err := hwmodel.LookupProfile(*profile); err != nil {
+		var err error
+		if c.Profiles, err = profileList(*profile); err != nil {
 			return usageError(e, fs, synopsis, "%v", err)
 		}
-		c.Profiles = []string{*profile}
 	}
 	if *strategy != "" {
 		s, err := bench.ParseStrategy(*strategy)
@@ -71,9 +71,9 @@ func runBench(e *env, args []string) (code int) {
 	if *tf.cmd == "" && len(c.Strategies) == 1 && c.Strategies[0] == bench.Translator {
 		return usageError(e, fs, synopsis, "--strategy translator needs --translator CMD")
 	}
-	proc, ok := tf.start(e, "bench")
-	if !ok {
-		return 2
+	proc, code := tf.start(e, "bench")
+	if code != exitOK {
+		return code
 	}
 	if proc != nil {
 		defer func() { code = tf.done(e, "bench", proc, code) }()
@@ -90,12 +90,12 @@ func runBench(e *env, args []string) (code int) {
 	// Made first, so a path that cannot be written fails before the run.
 	files, cleanup, err := createOutputs(nil, []namedPath{{"--json", *jsonFile}, {"--trace", *tracePath}})
 	if err != nil {
-		return usageError(e, fs, synopsis, "%v", err)
+		return outputsError(e, fs, synopsis, err)
 	}
 	defer cleanup()
 	if *svgDir != "" {
 		if err := os.MkdirAll(*svgDir, 0o755); err != nil {
-			return usageError(e, fs, synopsis, "--svg: %v", err)
+			return cannotError(e, "bench", fmt.Errorf("--svg: %w", err))
 		}
 	}
 	c.Barriers = *barriers
@@ -123,10 +123,10 @@ func runBench(e *env, args []string) (code int) {
 				fmt.Fprintf(e.stderr, "ebref bench: --trace: %v\n", err)
 			}
 		}
-		return inputError(e, "bench", fmt.Errorf("%w: no table or report written", errInterrupted))
+		return cannotError(e, "bench", fmt.Errorf("%w: no table or report written", errInterrupted))
 	}
 	if err != nil {
-		return inputError(e, "bench", err)
+		return cannotError(e, "bench", err)
 	}
 	if err := bench.WriteTable(e.stdout, rows); err != nil {
 		return benchError(e, err)
@@ -138,34 +138,34 @@ func runBench(e *env, args []string) (code int) {
 	}
 	if *svgDir != "" {
 		if err := writeCharts(*svgDir, rows); err != nil {
-			return inputError(e, "bench", fmt.Errorf("--svg: %w", err))
+			return cannotError(e, "bench", fmt.Errorf("--svg: %w", err))
 		}
 	}
 	if trace != nil {
 		if err := trace.close(); err != nil {
-			return inputError(e, "bench", fmt.Errorf("--trace: %w", err))
+			return cannotError(e, "bench", fmt.Errorf("--trace: %w", err))
 		}
 	}
 	if files[0] != nil {
 		if err := writeOutput(files[0], func(w io.Writer) error { return bench.WriteJSON(w, rows) }); err != nil {
-			return inputError(e, "bench", fmt.Errorf("writing %s: %w", *jsonFile, err))
+			return cannotError(e, "bench", fmt.Errorf("writing %s: %w", *jsonFile, err))
 		}
 	}
 	for _, r := range rows {
 		if !r.Clean() {
-			return 1
+			return exitFailed
 		}
 	}
-	return 0
+	return exitOK
 }
 
 // benchError reports err, unless it is the standard output that was lost,
 // which run reports once (checkedWriter).
 func benchError(e *env, err error) int {
-	if cw, ok := e.stdout.(*checkedWriter); ok && cw.err != nil {
-		return 1
+	if stdoutLost(e) {
+		return exitCannot
 	}
-	return inputError(e, "bench", err)
+	return cannotError(e, "bench", err)
 }
 
 // writeCharts writes dir/PROFILE.svg for every profile the rows ran on.

@@ -43,15 +43,26 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
 		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle], and translator with a translator)`},
-		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: cannot write"},
-		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: cannot write"},
-		{[]string{"--svg", "/dev/null/charts"}, "--svg: mkdir /dev/null: not a directory"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
 		assert.Equal(t, 2, code, "%v", c.args)
 		assert.Contains(t, stderr, c.want, "%v", c.args)
 		assert.Contains(t, stderr, "usage: ebref bench", "%v", c.args)
+		assert.Empty(t, stdout, "%v", c.args)
+	}
+	// Outputs ebref cannot write: found before the run, exit 3.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--json: cannot write"},
+		{[]string{"--trace", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--trace: cannot write"},
+		{[]string{"--svg", "/dev/null/charts"}, "--svg: mkdir /dev/null: not a directory"},
+	} {
+		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
+		assert.Equal(t, 3, code, "%v", c.args)
+		assert.Contains(t, stderr, c.want, "%v", c.args)
 		assert.Empty(t, stdout, "%v", c.args)
 	}
 }
@@ -120,11 +131,11 @@ func TestBenchBarriersAndTrace(t *testing.T) {
 	blocked := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(blocked, "coherent.svg"), 0o755))
 	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--svg", blocked)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 3, code)
 	assert.Contains(t, stderr, "--svg: "+filepath.Join(blocked, "coherent.svg")+" is a directory")
 	// A trace that cannot be written fails the command after the run.
 	code, _, stderr = ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "coherent", "--strategy", "oracle", "--trace", "/dev/full")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 3, code)
 	assert.Contains(t, stderr, "ebref bench: --trace: write /dev/full: no space left on device")
 }
 

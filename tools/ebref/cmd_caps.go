@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/ebref/ebref/caps"
@@ -12,9 +13,9 @@ import (
 )
 
 func runCaps(e *env, args []string) int {
-	const synopsis = "[--profile P] [--json] | --list\n\nPrints what the driver reports on a hardware profile: D3D12DDI_D3D12_OPTIONS_DATA_0089\n(member names as in the DDI, each with why it has its value) and the layouts a\nBarrier on each command-list type may name. --list names the profiles."
+	const synopsis = "[--profile P,Q...] [--json] | --list\n\nPrints what the driver reports on each hardware profile named: D3D12DDI_D3D12_OPTIONS_DATA_0089\n(member names as in the DDI, each with why it has its value) and the layouts a\nBarrier on each command-list type may name. --list names the profiles."
 	fs := flag.NewFlagSet("caps", flag.ContinueOnError)
-	profile := fs.String("profile", "discrete", "hardware profile (see --list)")
+	profile := fs.String("profile", "discrete", "comma-separated hardware profiles (see --list); --json prints an array for several")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	list := fs.Bool("list", false, "list the hardware profiles and stop")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
@@ -30,30 +31,48 @@ func runCaps(e *env, args []string) int {
 		}
 		return 0
 	}
-	p, err := hwmodel.LookupProfile(*profile)
+	names, err := profileList(*profile)
 	if err != nil {
 		return usageError(e, fs, synopsis, "%v", err)
 	}
-	r := caps.NewReport(p)
+	var reports []caps.Report
+	for _, n := range names {
+		p, _ := hwmodel.LookupProfile(n)
+		reports = append(reports, caps.NewReport(p))
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return inputError(e, "caps", err)
+		var v any = reports
+		if len(reports) == 1 {
+			v = reports[0] // one profile: its object, as it always was
+		}
+		if err := enc.Encode(v); err != nil {
+			return cannotError(e, "caps", err)
 		}
 		return 0
 	}
-	fmt.Fprintf(e.stdout, "Profile %s: %s.\n\nD3D12DDI_D3D12_OPTIONS_DATA_0089\n", r.Profile, r.Description)
+	for i, r := range reports {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		writeCaps(e.stdout, r)
+	}
+	return 0
+}
+
+// writeCaps prints one profile's report.
+func writeCaps(w io.Writer, r caps.Report) {
+	fmt.Fprintf(w, "Profile %s: %s.\n\nD3D12DDI_D3D12_OPTIONS_DATA_0089\n", r.Profile, r.Description)
 	width := 0
 	for _, m := range r.Options {
 		width = max(width, len(m.Name))
 	}
 	for _, m := range r.Options {
-		fmt.Fprintf(e.stdout, "  %-*s %-18s %s\n", width, m.Name, m.Value, m.Why)
+		fmt.Fprintf(w, "  %-*s %-18s %s\n", width, m.Name, m.Value, m.Why)
 	}
-	fmt.Fprintln(e.stdout, "\nLayouts a Barrier may name, by command-list type")
+	fmt.Fprintln(w, "\nLayouts a Barrier may name, by command-list type")
 	for _, q := range r.Queues {
-		fmt.Fprintf(e.stdout, "  %-14s %s\n", q.Type, strings.Join(ddi.LayoutNames(q.Layouts), ", "))
+		fmt.Fprintf(w, "  %-14s %s\n", q.Type, strings.Join(ddi.LayoutNames(q.Layouts), ", "))
 	}
-	return 0
 }

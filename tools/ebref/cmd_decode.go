@@ -10,7 +10,7 @@ import (
 )
 
 func runDecode(e *env, args []string) int {
-	const synopsis = "FILE|- [--ddi 0094|0088] [--text|--ebs]\n\nDecodes a raw little-endian array of barrier records (the C layout of\nd3d12umddi.h) from FILE, or from standard input for '-', and prints one JSON\nobject per barrier per line. --ddi 0094 (the default) reads\nD3D12DDIARG_BARRIER_0094 records (72 bytes each), what PFND3D12DDI_BARRIER_0094\ntakes; --ddi 0088 reads D3D12DDIARG_BARRIER_0088 records (80 bytes each), what\nPFND3D12DDI_BARRIER_0088 takes. Records before a bad one are printed; the bad\none ends the run with exit status 1 and a line naming its index, byte offset,\nfield and value. A file that reads whole as the other version prints nothing\nand says so. --ebs prints the records as one Barrier call in the scenario\nlanguage (docs/scenarios.md), resources as raw handles, to paste into a .ebs\nfile."
+	const synopsis = "FILE|- [--ddi 0094|0088] [--text|--ebs]\n\nDecodes a raw little-endian array of barrier records (the C layout of\nd3d12umddi.h) from FILE, or from standard input for '-', and prints one JSON\nobject per barrier per line. --ddi 0094 (the default) reads\nD3D12DDIARG_BARRIER_0094 records (72 bytes each), what PFND3D12DDI_BARRIER_0094\ntakes; --ddi 0088 reads D3D12DDIARG_BARRIER_0088 records (80 bytes each), what\nPFND3D12DDI_BARRIER_0088 takes. Records before a bad one are printed; the bad\none ends the run with exit status 2 and a line naming its index, byte offset,\nfield and value. A file that reads whole as the other version prints nothing\nand says so. --ebs prints the records as one Barrier call in the scenario\nlanguage (docs/scenarios.md), resources as raw handles, to paste into a .ebs\nfile."
 	fs := flag.NewFlagSet("decode", flag.ContinueOnError)
 	text := fs.Bool("text", false, "print one human-readable line per barrier instead of JSON")
 	version := fs.String("ddi", "0094", "the record version: 0094 (72-byte records) or 0088 (80-byte records)")
@@ -94,7 +94,7 @@ func runDecode(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "[%d] %s\n", i, r.Text())
 		default:
 			if err := enc.Encode(r.Record(i)); err != nil {
-				return inputError(e, "decode", err)
+				return cannotError(e, "decode", err)
 			}
 		}
 	}

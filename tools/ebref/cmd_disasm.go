@@ -89,6 +89,9 @@ func runDisasm(e *env, args []string) int {
 		return cmdbuf.WriteLine(e.stdout, l)
 	})
 	if werr != nil {
+		if stdoutLost(e) {
+			return exitCannot // run says why, once
+		}
 		return inputError(e, "disasm", fmt.Errorf("%s: %w", displayName(pos[0]), werr))
 	}
 	if bad > 0 {
@@ -96,7 +99,9 @@ func runDisasm(e *env, args []string) int {
 		if bad > 1 {
 			noun = "packets"
 		}
-		return inputError(e, "disasm", fmt.Errorf("%s: %d bad %s; the first, at dword %d: %s", displayName(pos[0]), bad, noun, first.Offset, first.Error))
+		// What disassembly is for: a dump's bad packets, found.
+		fmt.Fprintf(e.stderr, "ebref disasm: %s: %d bad %s; the first, at dword %d: %s\n", displayName(pos[0]), bad, noun, first.Offset, first.Error)
+		return exitFailed
 	}
 	if lines == 0 {
 		fmt.Fprintf(e.stderr, "ebref disasm: %s: no packets\n", displayName(pos[0]))

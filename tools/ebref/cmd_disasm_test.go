@@ -79,15 +79,15 @@ func TestDisasmBadInput(t *testing.T) {
 	assert.Equal(t, "ebref disasm: standard input: 2 bad packets; the first, at dword 3: dword 3 (header 0x0000017f): unknown opcode 0x7f (1 payload dwords skipped)\n", stderr)
 
 	code, _, stderr = ebref(t, []byte{1, 2, 3, 4, 5}, "disasm", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Equal(t, "ebref disasm: standard input: raw packet dwords: 5 bytes is not a whole number of dwords (1 left over at byte 4)\n", stderr)
 
 	code, _, stderr = ebref(t, []byte("EBCB\x02\x00\x00\x00\x00\x00\x00\x00"), "disasm", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "standard input: not a command-buffer dump: version 2 at byte 4")
 
 	code, _, stderr = ebref(t, nil, "disasm", filepath.Join(t.TempDir(), "missing.bin"))
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "no such file or directory")
 
 	code, _, stderr = ebref(t, rawWords(good), "disasm", "-", "--call", "x=y")
@@ -95,7 +95,7 @@ func TestDisasmBadInput(t *testing.T) {
 	assert.Contains(t, stderr, `buffer id "x" is not a 32-bit number`)
 
 	code, _, stderr = ebref(t, rawWords(good), "disasm", "-", "--call", "1="+filepath.Join(t.TempDir(), "nope"))
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "ebref disasm: --call 1: open")
 
 	code, _, stderr = ebref(t, nil, "disasm", "-")

@@ -18,7 +18,6 @@ import (
 
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
-	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 )
 
@@ -30,8 +29,8 @@ func runHLK(e *env, args []string) (code int) {
 		"Runs the conformance suites (hlk/suites and the ones generated from the spec's\n" +
 		"tables) against the reference driver on every profile and prints a summary.\n" +
 		"Exit status: 0 when the run is conformant (every case Pass, NotSupported or\n" +
-		"Skipped; with --mutation, when every fault is caught), 1 when it is not, 2 on\n" +
-		"a usage error. `ebref hlk merge` joins the JSON reports of a sharded run.\n" +
+		"Skipped; with --baseline, when no failure is new; with --mutation, when every\n" +
+		"fault is caught), 1 when it is not, 2 on a usage error. `ebref hlk merge` joins the JSON reports of a sharded run.\n" +
 		"See docs/conformance.md."
 	fs := flag.NewFlagSet("hlk", flag.ContinueOnError)
 	profiles := fs.String("profile", "", "comma-separated profiles to run on (default: all)")
@@ -103,11 +102,8 @@ func runHLK(e *env, args []string) (code int) {
 		return usageError(e, fs, synopsis, "--write-costs records the reference driver; it does not take --translator")
 	}
 	if *profiles != "" {
-		c.Profiles = strings.Split(*profiles, ",")
-		for _, p := range c.Profiles {
-			if _, err := hwmodel.LookupProfile(p); err != nil {
-				return usageError(e, fs, synopsis, "--profile: %v", err)
-			}
+		if c.Profiles, err = profileList(*profiles); err != nil {
+			return usageError(e, fs, synopsis, "%v", err)
 		}
 	}
 	if *suites != "" {
@@ -138,7 +134,7 @@ func runHLK(e *env, args []string) (code int) {
 			fmt.Fprintf(e.stderr, "ebref hlk: %s\n", said)
 			c.Shard, c.Shards = k, n
 			if err := touchShardStatus(os.Getenv); err != nil {
-				return inputError(e, "hlk", err)
+				return cannotError(e, "hlk", err)
 			}
 		}
 	}
@@ -194,8 +190,7 @@ func runHLK(e *env, args []string) (code int) {
 	if *writeCosts != "" {
 		c.AnyCost = true
 		if fi, err := os.Stat(*writeCosts); err == nil && !fi.Mode().IsRegular() {
-			fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %s is not a regular file; a record replaces a file\n", *writeCosts)
-			return 1
+			return usageError(e, fs, synopsis, "--write-costs: %s is not a regular file; a record replaces a file", *writeCosts)
 		}
 	}
 	// An interrupt stops the run between cases; no report of a part is
@@ -208,8 +203,7 @@ func runHLK(e *env, args []string) (code int) {
 	files, cleanup, err := createOutputs([]namedPath{{"the caselist", *caselist}, {"the report", *rerun}, {"the baseline", *baseline}, {"the flakes file", *flakes}},
 		[]namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}, {"--write-costs", *writeCosts}, {"--write-baseline", *writeBaseline}})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
-		return 1
+		return outputsError(e, fs, synopsis, err)
 	}
 	defer cleanup()
 	planned, err := hlk.Plan(c)
@@ -223,7 +217,7 @@ func runHLK(e *env, args []string) (code int) {
 			// As 'ebref run' does: nothing to run is a usage error, not a
 			// failed run.
 			fmt.Fprintln(e.stderr, "ebref hlk: no case matches the selection (--suite, --run, --caselist, --profile)")
-			return 2
+			return exitUsage
 		}
 		// A matrix wider than the selection: this shard's share is
 		// empty, and its empty report is what merge expects of it.
@@ -237,9 +231,9 @@ func runHLK(e *env, args []string) (code int) {
 		}
 		prog.step(done, total, bad, fmt.Sprintf("%s %s on %s", cr.Status, cr.Path(), cr.Profile))
 	}
-	proc, ok := tf.start(e, "hlk")
-	if !ok {
-		return 2
+	proc, code := tf.start(e, "hlk")
+	if code != exitOK {
+		return code
 	}
 	if proc != nil {
 		defer func() { code = tf.done(e, "hlk", proc, code) }() // no translator process outlives the run
@@ -261,7 +255,7 @@ func runHLK(e *env, args []string) (code int) {
 		defer func() {
 			if err := proc.Fatal(); err != nil {
 				fmt.Fprintf(e.stderr, "ebref hlk: the run stopped: %v\n", err)
-				code = 2
+				code = exitCannot
 			}
 		}()
 	}
@@ -279,19 +273,19 @@ func runHLK(e *env, args []string) (code int) {
 		if !base.Conformant() {
 			fmt.Fprintln(e.stdout, "\nthe run without a fault is not conformant:")
 			hlk.WriteSummary(e.stdout, base)
-			return 1
+			return exitFailed
 		}
 		if !hlk.AllCaught(rows) || !hlk.NoneFragile(rows) {
-			return 1
+			return exitFailed
 		}
-		return 0
+		return exitOK
 	}
 	rep, err := hlk.Execute(ctx, c)
 	if proc != nil && proc.Fatal() != nil {
-		return 2 // the deferred line says why
+		return exitCannot // the deferred line says why
 	}
 	if ctx.Err() != nil {
-		return inputError(e, "hlk", fmt.Errorf("%w: no report written", errInterrupted))
+		return cannotError(e, "hlk", fmt.Errorf("%w: no report written", errInterrupted))
 	}
 	if err != nil {
 		return usageError(e, fs, synopsis, "%v", err)
@@ -309,7 +303,7 @@ func runHLK(e *env, args []string) (code int) {
 	}
 	if files[3] != nil {
 		if err := writeOutput(files[3], func(w io.Writer) error { return hlk.WriteBaseline(w, rep) }); err != nil {
-			return inputError(e, "hlk", fmt.Errorf("--write-baseline: %w", err))
+			return cannotError(e, "hlk", fmt.Errorf("--write-baseline: %w", err))
 		}
 	}
 	if !rep.Conformant() {
@@ -334,12 +328,12 @@ func verdictCode(rep *hlk.Report) int {
 	switch {
 	case rep.Summary != nil && rep.Summary.Baseline != nil:
 		if rep.Summary.Baseline.Pass {
-			return 0
+			return exitOK
 		}
 	case rep.Conformant(), len(rep.Cases) == 0 && len(rep.Environment.Shards) == 1:
-		return 0
+		return exitOK
 	}
-	return 1
+	return exitFailed
 }
 
 // writeCostRecord writes a run's cost as a record to path, through out.
@@ -347,11 +341,10 @@ func writeCostRecord(e *env, rep *hlk.Report, out *outputFile, path string) int 
 	if !rep.Conformant() {
 		hlk.WriteSummary(e.stdout, rep)
 		fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: the run is not conformant; %s is left as it was\n", path)
-		return 1
+		return exitFailed
 	}
 	if err := writeOutput(out, func(w io.Writer) error { return hlk.WriteCostRecord(w, rep) }); err != nil {
-		fmt.Fprintf(e.stderr, "ebref hlk: --write-costs: %v\n", err)
-		return 1
+		return cannotError(e, "hlk", fmt.Errorf("--write-costs: %w", err))
 	}
 	fmt.Fprintf(e.stdout, "recorded the cost of the %d cases of a conformant run in %s\n", len(rep.Cases), path)
 	return 0
@@ -422,7 +415,7 @@ func writeReports(e *env, rep *hlk.Report, jsonOut, junitOut *outputFile) int {
 			continue
 		}
 		if err := writeOutput(w.out, func(f io.Writer) error { return w.write(f, rep) }); err != nil {
-			return inputError(e, "hlk", fmt.Errorf("writing %s: %w", w.out.path, err))
+			return cannotError(e, "hlk", fmt.Errorf("writing %s: %w", w.out.path, err))
 		}
 	}
 	return 0
@@ -454,7 +447,7 @@ func runMerge(e *env, args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
-			return 2
+			return exitUsage
 		}
 		inputs = append(inputs, namedPath{"the baseline", *baseline})
 	}
@@ -463,8 +456,7 @@ func runMerge(e *env, args []string) int {
 	}
 	files, cleanup, err := createOutputs(inputs, []namedPath{{"--json", *jsonOut}, {"--junit", *junitOut}})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
-		return 2
+		return outputsError(e, fs, synopsis, err)
 	}
 	defer cleanup()
 	var reps []*hlk.Report
@@ -472,19 +464,19 @@ func runMerge(e *env, args []string) int {
 		data, err := readInput(e.stdin, p, "JSON report", maxReportBytes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
-			return 2
+			return exitUsage
 		}
 		r, err := hlk.ReadJSON(bytes.NewReader(data))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref hlk merge: %s: %v\n", p, err)
-			return 2
+			return exitUsage
 		}
 		reps = append(reps, r)
 	}
 	merged, err := hlk.Merge(reps...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	if base != nil {
 		suites, err := hlk.SuitesFor(merged.Environment.Random, merged.Environment.Seed)
@@ -506,10 +498,10 @@ func listCases(e *env, all []hlk.Suite, c hlk.Config) int {
 	rep, err := hlk.Plan(c)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref hlk: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	if err := hlk.WriteCaselist(e.stdout, rep); err != nil {
-		return inputError(e, "hlk", err)
+		return cannotError(e, "hlk", err)
 	}
 	fmt.Fprintf(e.stderr, "ebref hlk: %d cases\n", len(rep))
 	return 0
@@ -522,10 +514,10 @@ func emitSuites(e *env, all []hlk.Suite, dir string) int {
 		for _, f := range slices.Sorted(maps.Keys(s.Files)) {
 			p := filepath.Join(dir, filepath.FromSlash(s.Name), f)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return inputError(e, "hlk", err)
+				return cannotError(e, "hlk", err)
 			}
 			if err := os.WriteFile(p, []byte(s.Files[f]), 0o644); err != nil {
-				return inputError(e, "hlk", err)
+				return cannotError(e, "hlk", err)
 			}
 			n++
 		}

@@ -23,12 +23,12 @@ func runRules(e *env, args []string) int {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(doc); err != nil {
-			return inputError(e, "rules", err)
+			return cannotError(e, "rules", err)
 		}
 		return 0
 	}
 	if err := doc.WriteText(e.stdout); err != nil {
-		return inputError(e, "rules", err)
+		return cannotError(e, "rules", err)
 	}
 	return 0
 }

@@ -18,7 +18,7 @@ import (
 )
 
 func runRun(e *env, args []string) (code int) {
-	const synopsis = "FILE.ebs [--profile P] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n\n" +
+	const synopsis = "FILE.ebs [--profile P,...] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n\n" +
 		"Runs one scenario file (every case in it, on every profile unless --profile)\n" +
 		"and prints, per case and profile, each list's packets with the barrier calls\n" +
 		"they came from, the hazards, the cost counters and each expectation's result.\n" +
@@ -26,7 +26,7 @@ func runRun(e *env, args []string) (code int) {
 		"usage error. The language is described in docs/scenarios.md. --trace writes\n" +
 		"the GPU's timeline as Chrome trace-event JSON, which Perfetto opens."
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	profile := fs.String("profile", "", "run on this profile only (default: every profile)")
+	profile := fs.String("profile", "", "comma-separated profiles to run on (default: every profile)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	tf := addTranslatorFlags(fs)
 	compare := fs.String("compare", "", "with --translator: reference, to show each Barrier call whose packets or cost differ from the reference's")
@@ -42,10 +42,10 @@ func runRun(e *env, args []string) (code int) {
 	}
 	profiles := hwmodel.ProfileNames()
 	if *profile != "" {
-		if _, err := hwmodel.LookupProfile(*profile); err != nil {
+		var err error
+		if profiles, err = profileList(*profile); err != nil {
 			return usageError(e, fs, synopsis, "%v", err)
 		}
-		profiles = []string{*profile}
 	}
 	if *inject != "" {
 		if _, err := umd.FaultByName(*inject); err != nil {
@@ -62,7 +62,7 @@ func runRun(e *env, args []string) (code int) {
 	cases, err := loadScenario(e, pos[0])
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref run: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	// --json streams one case at a time: the array is never held whole
 	// (a file of thousands of cases once took gigabytes).
@@ -72,7 +72,7 @@ func runRun(e *env, args []string) (code int) {
 	// Made first, so a path that cannot be written fails before the run.
 	files, cleanup, err := createOutputs([]namedPath{{"the scenario file", pos[0]}}, []namedPath{{"--trace", *tracePath}})
 	if err != nil {
-		return usageError(e, fs, synopsis, "%v", err)
+		return outputsError(e, fs, synopsis, err)
 	}
 	defer cleanup()
 	trace := newTrace(files[0])
@@ -86,15 +86,16 @@ func runRun(e *env, args []string) (code int) {
 		return usageError(e, fs, synopsis, "--compare reference compares a translator's packets: it needs --translator CMD")
 	}
 	driver := reference.Driver
-	proc, ok := tf.start(e, "run")
-	if !ok {
-		return 2
+	proc, code := tf.start(e, "run")
+	if code != exitOK {
+		return code
 	}
 	if proc != nil {
 		defer func() { code = tf.done(e, "run", proc, code) }()
 		driver = reference.WithTranslator(proc)
 	}
 	failed, ran := false, 0
+	tally := map[string][2]int{} // profile: conformant, not
 cases:
 	for _, sc := range cases {
 		if re != nil && !re.MatchString(sc.Name()) {
@@ -110,9 +111,14 @@ cases:
 				break cases // the case was cut short: not a result
 			}
 			ran++
-			if !r.Status.Conformant() {
+			t := tally[pn]
+			if r.Status.Conformant() {
+				t[0]++
+			} else {
 				failed = true
+				t[1]++
 			}
+			tally[pn] = t
 			if trace != nil {
 				trace.add(sc.Name(), pn, r)
 			}
@@ -127,7 +133,7 @@ cases:
 					jc.Compare = &jsonCompare{Calls: calls, Differ: diffs}
 				}
 				if err := out.add(jc); err != nil {
-					return inputError(e, "run", err)
+					return cannotError(e, "run", err)
 				}
 				continue
 			}
@@ -140,26 +146,45 @@ cases:
 	if ctx.Err() != nil {
 		// The cases run so far are shown and traced; the run failed.
 		defer fmt.Fprintf(e.stderr, "ebref run: %v after %d case runs\n", errInterrupted, ran)
-		defer func() { code = 1 }()
+		defer func() { code = exitCannot }()
 	} else if ran == 0 {
 		fmt.Fprintf(e.stderr, "ebref run: no case of %s matches\n", pos[0])
-		return 2
+		return exitUsage
 	}
 	if trace != nil {
 		if err := trace.close(); err != nil {
-			return inputError(e, "run", fmt.Errorf("--trace: %w", err))
+			return cannotError(e, "run", fmt.Errorf("--trace: %w", err))
 		}
 		if trace.dropped > 0 {
 			fmt.Fprintf(e.stderr, "ebref run: --trace: the file holds the first %d events; %d more were left out\n", maxTraceEvents, trace.dropped)
 		}
 	}
 	if err := out.end(); err != nil {
-		return inputError(e, "run", err)
+		return cannotError(e, "run", err)
+	}
+	if !*asJSON && ran > 0 {
+		writeRunSummary(e.stdout, profiles, tally)
 	}
 	if failed {
-		return 1
+		return exitFailed
 	}
-	return 0
+	return exitOK
+}
+
+// writeRunSummary ends run's text with one line: the case runs, and per
+// profile how many held and how many failed.
+func writeRunSummary(w io.Writer, profiles []string, tally map[string][2]int) {
+	pass, fail := 0, 0
+	var per []string
+	for _, p := range profiles {
+		t, ok := tally[p]
+		if !ok {
+			continue
+		}
+		pass, fail = pass+t[0], fail+t[1]
+		per = append(per, fmt.Sprintf("%s %d pass, %d fail", p, t[0], t[1]))
+	}
+	fmt.Fprintf(w, "\n%d case runs: %d pass, %d fail (%s)\n", pass+fail, pass, fail, strings.Join(per, "; "))
 }
 
 // loadScenario reads a scenario file from disk ("-": standard input, which

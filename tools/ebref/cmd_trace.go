@@ -31,7 +31,7 @@ with 'ebref decode FILE'), FILE.0088 the D3D12DDIARG_BARRIER_0088 ones if any
 line per call: pid, goroutine, time, command list, the file, the first
 record's index in it and the count.
 
-Needs Linux on amd64 and root, or CAP_BPF with CAP_PERFMON (exit status 2
+Needs Linux on amd64 and root, or CAP_BPF with CAP_PERFMON (exit status 3
 without). docs/trace.md tells how it works and its limits.`
 
 func runTrace(e *env, args []string) int {
@@ -67,8 +67,7 @@ func runTrace(e *env, args []string) int {
 		return usageError(e, fs, traceSynopsis, "--out-limit %d: want a positive number of bytes", *outLimit)
 	}
 	if err := dditrace.Check(); err != nil {
-		fmt.Fprintf(e.stderr, "ebref trace: %v\n", err)
-		return 2
+		return cannotError(e, "trace", err)
 	}
 	var w *callWriter
 	if *out != "" {
@@ -106,8 +105,7 @@ func runTrace(e *env, args []string) int {
 			w.remove() // nothing was traced: leave no empty files
 		}
 		if errors.Is(err, dditrace.ErrPermission) {
-			fmt.Fprintf(e.stderr, "ebref trace: %v\n", err)
-			return 2
+			return cannotError(e, "trace", err)
 		}
 		return inputError(e, "trace", err)
 	}
@@ -152,9 +150,9 @@ func runTrace(e *env, args []string) int {
 		failed = true
 	}
 	if failed {
-		return 1
+		return exitFailed
 	}
-	return 0
+	return exitOK
 }
 
 // callWriter writes captured Barrier calls: the records of each version to

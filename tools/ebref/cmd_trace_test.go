@@ -130,7 +130,7 @@ func TestTraceJSONAndFailingCommand(t *testing.T) {
 	// A trace that could not start leaves no files behind.
 	out := filepath.Join(dir, "none.bin")
 	code, _, stderr = ebref(t, nil, "trace", "--out", out, "--", "true")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code, "a command with nothing to trace")
 	assert.Contains(t, stderr, "links none of ebref's DDI entry points")
 	assert.NoFileExists(t, out)
 	assert.NoFileExists(t, out+".calls.jsonl")
@@ -139,7 +139,7 @@ func TestTraceJSONAndFailingCommand(t *testing.T) {
 	// as root would break the machine, likewise).
 	require.NoError(t, os.WriteFile(out, []byte("mine"), 0o644))
 	code, _, _ = ebref(t, nil, "trace", "--out", out, "--", "true")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.FileExists(t, out)
 	assert.NoFileExists(t, out+".calls.jsonl")
 }
@@ -164,7 +164,7 @@ func TestTraceEbref(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", out)
-	assert.Equal(t, 2, exit.ExitCode())
+	assert.Equal(t, 3, exit.ExitCode(), "no privilege to trace")
 	assert.Contains(t, string(out), "ebref trace: loading BPF programs needs root, or CAP_BPF with CAP_PERFMON")
 }
 

@@ -41,7 +41,7 @@ func runTranslator(e *env, args []string) int {
 		err := translator.Serve(e.stdin, e.stdout, umd.ReferenceOpener{}.Name(), umd.ReferenceOpener{}.Open)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref translator serve: %v\n", err)
-			return 1
+			return exitUsage // what the peer sent broke the protocol
 		}
 		return 0
 	case "replay":
@@ -71,44 +71,41 @@ func replayRequest(e *env, args []string) int {
 		var err error
 		if argv, err = splitCommand(argv[0]); err != nil {
 			fmt.Fprintf(e.stderr, "ebref translator replay: %q: %v\n", rest[2], err)
-			return 2
+			return exitUsage
 		}
 	}
 	data, err := readInput(nil, rest[0], "request file", translator.MaxRequestBytes+translator.MaxProfileBytes+64)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
-		return 1
+		return inputError(e, "translator replay", err)
 	}
 	prof, req, err := splitDump(data)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref translator replay: %s: %v\n", rest[0], err)
-		return 1
+		return inputError(e, "translator replay", fmt.Errorf("%s: %w", rest[0], err))
 	}
 	// Its standard error shows as it comes; a crash's request is kept
 	// beside the one replayed.
 	p, err := translator.Start(argv, translator.Options{Timeout: *timeout, Log: e.stderr, DumpDir: filepath.Dir(rest[0])})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
-		return 1
+		return cannotError(e, "translator replay", err)
 	}
 	defer p.Close()
 	t, err := p.Open(prof)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
-		return 1
+		return cannotError(e, "translator replay", err)
 	}
 	words, err := t.Translate(req, nil)
 	if err == nil {
 		err = translator.Check(req, words)
 	}
 	if err != nil {
+		// What replay is for: the translator's failure, reproduced.
 		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
-		return 1
+		return exitFailed
 	}
 	if err := cmdbuf.WriteListing(e.stdout, cmdbuf.Listing(cmdbuf.FromWords(words), nil)); err != nil {
-		return 1
+		return exitCannot
 	}
-	return 0
+	return exitOK
 }
 
 // splitDump reads a dump: a profile frame, then a request frame.
@@ -164,7 +161,7 @@ func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
 }
 
 // done closes the translator p (nil: none) at the end of command name and
-// returns the command's exit status: 1 instead of 0 when its log could
+// returns the command's exit status: 3 instead of 0 when its log could
 // not be written.
 func (tf translatorFlags) done(e *env, name string, p *translator.Process, code int) int {
 	if p == nil {
@@ -173,8 +170,8 @@ func (tf translatorFlags) done(e *env, name string, p *translator.Process, code 
 	p.Close()
 	if err := p.LogErr(); err != nil {
 		fmt.Fprintf(e.stderr, "ebref %s: --translator-log %s: %v\n", name, *tf.log, err)
-		if code == 0 {
-			code = 1
+		if code == exitOK {
+			code = exitCannot
 		}
 	}
 	return code
@@ -182,13 +179,17 @@ func (tf translatorFlags) done(e *env, name string, p *translator.Process, code 
 
 // start starts the translator the flags name for command name (nil
 // without one); false, having said why, when it cannot.
-func (tf translatorFlags) start(e *env, name string) (*translator.Process, bool) {
+func (tf translatorFlags) start(e *env, name string) (*translator.Process, int) {
 	p, err := tf.process(e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
-		return nil, false
+		var pc pathConflict
+		if errors.As(err, &pc) {
+			return nil, exitUsage // asked wrongly
+		}
+		return nil, exitCannot // the translator could not run
 	}
-	return p, true
+	return p, exitOK
 }
 
 func (tf translatorFlags) process(e *env) (*translator.Process, error) {
@@ -196,11 +197,11 @@ func (tf translatorFlags) process(e *env) (*translator.Process, error) {
 		return nil, nil
 	}
 	if *tf.timeout <= 0 {
-		return nil, fmt.Errorf("--translator-timeout %v: want a positive duration", *tf.timeout)
+		return nil, pathConflict{fmt.Sprintf("--translator-timeout %v: want a positive duration", *tf.timeout)}
 	}
 	argv, err := splitCommand(*tf.cmd)
 	if err != nil {
-		return nil, fmt.Errorf("--translator %q: %v", *tf.cmd, err)
+		return nil, pathConflict{fmt.Sprintf("--translator %q: %v", *tf.cmd, err)}
 	}
 	opts := translator.Options{Timeout: *tf.timeout}
 	switch *tf.log {

@@ -58,7 +58,7 @@ func TestTranslatorFlags(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err == nil {
 		code, _, stderr = ebref(t, nil, "run", "../../hlk/suites/barriers/split.ebs", "--profile", "discrete",
 			"--translator", "sh -c 'echo from the translator >&2; exec "+self+"'", "--translator-log", "/dev/full")
-		assert.Equal(t, 1, code, stderr)
+		assert.Equal(t, 3, code, stderr)
 		assert.Contains(t, stderr, "--translator-log /dev/full: write /dev/full: no space left on device")
 	}
 
@@ -67,9 +67,9 @@ func TestTranslatorFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"hlk", "--translator", "/nonexistent/translator"}, 2, `--translator "/nonexistent/translator"`},
+		{[]string{"hlk", "--translator", "/nonexistent/translator"}, 3, `--translator "/nonexistent/translator"`},
 		{[]string{"hlk", "--translator", "'open"}, 2, "a single quote is not closed"},
-		{[]string{"hlk", "--translator", "/bin/true"}, 2, "before its hello"},
+		{[]string{"hlk", "--translator", "/bin/true"}, 3, "before its hello"},
 		{[]string{"run", "../../hlk/suites/barriers/split.ebs", "--compare", "reference"}, 2, "it needs --translator CMD"},
 		{[]string{"run", "../../hlk/suites/barriers/split.ebs", "--compare", "legacy", "--translator", self}, 2, "the only comparison is reference"},
 		{[]string{"hlk", "--translator", self, "--translator-timeout", "0s"}, 2, "want a positive duration"},
@@ -77,9 +77,9 @@ func TestTranslatorFlags(t *testing.T) {
 		{[]string{"translator"}, 2, "a subcommand: serve or replay"},
 		{[]string{"translator", "frob"}, 2, `unknown subcommand "frob"`},
 		{[]string{"translator", "replay", "nofile"}, 2, "want FILE -- COMMAND"},
-		{[]string{"translator", "replay", filepath.Join(dir, "missing.req"), "--", self}, 1, "no such file"},
-		{[]string{"translator", "replay", "/dev/zero", "--", self}, 1, "not a regular file"},
-		{[]string{"translator", "replay", log, "--", self}, 1, "no profile frame"},
+		{[]string{"translator", "replay", filepath.Join(dir, "missing.req"), "--", self}, 2, "no such file"},
+		{[]string{"translator", "replay", "/dev/zero", "--", self}, 2, "not a regular file"},
+		{[]string{"translator", "replay", log, "--", self}, 2, "no profile frame"},
 	} {
 		code, _, stderr := ebref(t, nil, c.args...)
 		assert.Equal(t, c.code, code, "%v: %s", c.args, stderr)
@@ -137,7 +137,7 @@ func TestTranslatorGivenUp(t *testing.T) {
 		"touch "+dir+"/started\n"+
 		"EBREF_TEST_SERVE=crash exec "+os.Args[0]+"\n"), 0o755))
 	code, stdout, stderr := ebref(t, nil, "hlk", "--suite", "barriers", "--translator", script, "--quiet")
-	assert.Equal(t, 2, code, stderr)
+	assert.Equal(t, 3, code, stderr)
 	assert.Contains(t, stderr, "the run stopped")
 	assert.Contains(t, stderr, "could not be started 3 times in a row")
 	assert.NotContains(t, stdout, "CONFORMANT")

@@ -3,21 +3,23 @@
 // packages do the work.
 //
 //	ebref rules [--json]            the spec's rule tables
-//	ebref caps [--profile P] [--json] | --list
+//	ebref caps [--profile P,...] [--json] | --list
 //	                                what the driver reports on a profile
 //	ebref decode FILE|- [--text]    decode raw D3D12DDIARG_BARRIER_0094 records
 //	ebref disasm FILE|- [--json]    disassemble a packet dump
-//	ebref run FILE.ebs [--profile P] [--json]
+//	ebref run FILE.ebs [--profile P,...] [--json]
 //	                                run one scenario (docs/scenarios.md)
 //	ebref hlk [flags]               run the conformance suites (docs/conformance.md)
 //	ebref hlk merge REPORT.json...  join the reports of a sharded run
-//	ebref bench [--workload W] [--profile P] [--json F]
+//	ebref bench [--workload W] [--profile P,...] [--json F]
 //	                                what barriers cost on frame structures (docs/bench.md)
 //	ebref trace [--pid PID | -- COMMAND [ARGS...]] [--duration D] [--out FILE] [--json]
 //	                                trace a running program's DDI calls (docs/trace.md)
 //
-// Exit status: 0 on success, 1 when the input is bad or the output cannot
-// be written (one line on stderr names what), 2 for bad usage.
+// Exit status, for every command: 0 done, nothing wrong found; 1 the work
+// found a failure; 2 a usage or input error; 3 ebref could not finish (an
+// output it could not write, an interrupt, a translator or tracer that
+// could not run). One line on stderr names what.
 // `ebref --version` prints the version and build a report records.
 package main
 
@@ -29,11 +31,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hwmodel"
 )
 
 // env is where a command reads and writes, so tests can run commands
@@ -53,12 +57,12 @@ type command struct {
 
 var commands = []command{
 	{"rules", "[--json]", "print the spec's rule tables as ebref implements them", runRules},
-	{"caps", "[--profile P] [--json]", "print what the driver reports (OPTIONS_DATA_0089, queue layouts)", runCaps},
+	{"caps", "[--profile P,...] [--json]", "print what the driver reports (OPTIONS_DATA_0089, queue layouts)", runCaps},
 	{"decode", "FILE|- [--text]", "decode raw little-endian D3D12DDIARG_BARRIER_0094 records", runDecode},
 	{"disasm", "FILE|- [--json]", "disassemble a command-buffer dump or raw packet dwords", runDisasm},
-	{"run", "FILE.ebs [--profile P] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
+	{"run", "FILE.ebs [--profile P,...] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
 	{"hlk", "[flags] | merge REPORT...", "run the conformance suites on every profile; report console/JSON/JUnit", runHLK},
-	{"bench", "[--workload W] [--profile P] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
+	{"bench", "[--workload W] [--profile P,...] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
 	{"translator", "serve | replay FILE -- CMD", "serve the reference translation over the translator protocol; replay a failed request", runTranslator},
 	{"trace", "[--pid PID | -- COMMAND...] [--out F]", "trace a running program's DDI calls with eBPF uprobes (Linux amd64)", runTrace},
 }
@@ -78,6 +82,9 @@ func run(e *env, args []string) int {
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" { // ebref help CMD: CMD --help
+			return run(e, []string{args[1], "--help"})
+		}
 		usage(e.stdout)
 		return 0
 	case "--version", "-version", "version":
@@ -91,8 +98,8 @@ func run(e *env, args []string) int {
 			code := c.run(&env{e.stdin, out, e.stderr}, args[1:])
 			if out.err != nil {
 				fmt.Fprintf(e.stderr, "ebref %s: writing the output: %v\n", c.name, out.err)
-				if code == 0 {
-					code = 1
+				if code == exitOK {
+					code = exitCannot
 				}
 			}
 			return code
@@ -134,7 +141,8 @@ func usage(w io.Writer) {
 	for _, c := range cs {
 		fmt.Fprintf(w, "  %-8s %-*s  %s\n", c.name, width, c.args, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'ebref COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'ebref help COMMAND' (or 'ebref COMMAND --help') for a command's flags.")
+	fmt.Fprintf(w, "\n%s\n", exitTable)
 }
 
 // parseFlags parses a command's flags, which may come before, after or
@@ -196,17 +204,62 @@ func commandUsage(w io.Writer, fs *flag.FlagSet, synopsis string) {
 	if b.Len() > 0 {
 		fmt.Fprintf(w, "\nFlags:\n%s", b.String())
 	}
+	fmt.Fprintf(w, "\n%s\n", exitTable)
 }
 
 // usageError prints a one-line usage problem and the command's usage.
 func usageError(e *env, fs *flag.FlagSet, synopsis, format string, args ...any) int {
 	fmt.Fprintf(e.stderr, "ebref %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	commandUsage(e.stderr, fs, synopsis)
-	return 2
+	return exitUsage
 }
 
 // inputError prints the one line that names what was wrong with the input.
 func inputError(e *env, name string, err error) int {
 	fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
-	return 1
+	return exitUsage
 }
+
+// profileList reads --profile: comma-separated profile names, each one
+// that exists, none twice.
+func profileList(s string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if _, err := hwmodel.LookupProfile(p); err != nil {
+			return nil, fmt.Errorf("--profile: %w", err)
+		}
+		if slices.Contains(out, p) {
+			return nil, fmt.Errorf("--profile: %s is named twice", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// stdoutLost says whether writing standard output failed (which run
+// reports once).
+func stdoutLost(e *env) bool {
+	cw, ok := e.stdout.(*checkedWriter)
+	return ok && cw.err != nil
+}
+
+// cannotError prints why ebref could not finish: an output it could not
+// write, an interrupt, a translator or tracer that could not run.
+func cannotError(e *env, name string, err error) int {
+	fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
+	return exitCannot
+}
+
+// The exit statuses, one table for every command (README, each --help,
+// and TestExitStatuses runs each command on each cause).
+const (
+	exitOK     = 0 // the work was done and found nothing wrong
+	exitFailed = 1 // the work found a failure
+	exitUsage  = 2 // a usage or input error: ebref was asked wrongly or given bad input
+	exitCannot = 3 // ebref could not finish: an output, an interrupt, a translator or tracer
+)
+
+// exitTable is the table as each --help ends with it.
+const exitTable = `Exit status: 0 done, nothing wrong found; 1 the work found a failure; 2 a
+usage or input error; 3 ebref could not finish (an output it could not write,
+an interrupt, a translator or tracer that could not run).`

@@ -198,13 +198,13 @@ func TestDecode0088(t *testing.T) {
 	// Nothing of them is printed (issue 32: garbage came first), and the
 	// error says which version reads them.
 	code, stdout, stderr = ebref(t, raw, "decode", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "record ")
 	assert.Contains(t, stderr, "the file reads whole as 0088 records: try --ddi 0088")
 	assert.Empty(t, stdout)
 	raw94 := ddi.AppendEncodedBarriers(nil, sample())
 	code, stdout, stderr = ebref(t, raw94, "decode", "--ddi", "0088", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "try --ddi 0094")
 	assert.Empty(t, stdout)
 
@@ -217,24 +217,24 @@ func TestDecodeBadInput(t *testing.T) {
 	raw := ddi.AppendEncodedBarriers(nil, sample())
 
 	code, stdout, stderr := ebref(t, raw[:72+40], "decode", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Equal(t, 1, strings.Count(stdout, "\n"), "the whole first record is still printed")
 	// A global barrier's members end at byte 24; the cut is in the unused
 	// rest of the union.
 	assert.Equal(t, "ebref decode: standard input: record 1, byte offset 96 (padding): truncated record: 40 of 72 bytes of a D3D12DDIARG_BARRIER_0094 present\n", stderr)
 
 	code, _, stderr = ebref(t, raw[:20], "decode", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Equal(t, "ebref decode: standard input: record 0, byte offset 20 (TextureBarrier.AccessAfter): truncated record: 20 of 72 bytes of a D3D12DDIARG_BARRIER_0094 present\n", stderr)
 
 	bad := append([]byte(nil), raw...)
 	bad[72] = 7 // record 1's Type
 	code, _, stderr = ebref(t, bad, "decode", "-")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Equal(t, "ebref decode: standard input: record 1, byte offset 72: Type = 0x7: malformed record: not a D3D12DDI_BARRIER_TYPE value\n", stderr)
 
 	code, _, stderr = ebref(t, nil, "decode", filepath.Join(t.TempDir(), "missing.bin"))
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "no such file or directory")
 	assert.Equal(t, 1, strings.Count(stderr, "\n"))
 
@@ -325,12 +325,12 @@ func TestHostileInputs(t *testing.T) {
 		code int
 		what string
 	}{
-		{[]string{"disasm", fan, "--call", "1=" + fan}, 1, "CALLs expand to too many packets: more than 1048576"},
-		{[]string{"disasm", fan, "--call", "1=" + fan, "--json"}, 1, "CALLs expand to too many packets"},
+		{[]string{"disasm", fan, "--call", "1=" + fan}, 2, "CALLs expand to too many packets: more than 1048576"},
+		{[]string{"disasm", fan, "--call", "1=" + fan, "--json"}, 2, "CALLs expand to too many packets"},
 		{[]string{"hlk", "merge", filepath.Join(dir, "empty-report.json")}, 2, "not an ebref hlk report"},
 		{[]string{"hlk", "merge", filepath.Join(dir, "null-report.json")}, 2, "not an ebref hlk report"},
-		{[]string{"decode", filepath.Join(dir, "truncated-barrier.bin")}, 1, "truncated record: 20 of 72 bytes"},
-		{[]string{"decode", "--ddi", "0088", filepath.Join(dir, "truncated-barrier.bin")}, 1, "20 of 80 bytes"},
+		{[]string{"decode", filepath.Join(dir, "truncated-barrier.bin")}, 2, "truncated record: 20 of 72 bytes"},
+		{[]string{"decode", "--ddi", "0088", filepath.Join(dir, "truncated-barrier.bin")}, 2, "20 of 80 bytes"},
 	}
 	for _, c := range cases {
 		var errb bytes.Buffer

@@ -91,8 +91,8 @@ func TestOutputsAreCheckedBeforeTheRun(t *testing.T) {
 	}{
 		{[]string{"run", sc, "--trace", sc}, 2, "--trace " + sc + " is the scenario file this command reads"},
 		{[]string{"run", sc, "--trace", filepath.Join(dir, ".", "x.ebs")}, 2, "is the scenario file this command reads"},
-		{[]string{"hlk", "--suite", "hlk", "--json", r, "--junit", r}, 1, "--json and --junit both name " + r},
-		{[]string{"hlk", "--suite", "hlk", "--json", filepath.Join(dir, "no", "r.json")}, 1, "--json: cannot write"},
+		{[]string{"hlk", "--suite", "hlk", "--json", r, "--junit", r}, 2, "--json and --junit both name " + r},
+		{[]string{"hlk", "--suite", "hlk", "--json", filepath.Join(dir, "no", "r.json")}, 3, "--json: cannot write"},
 		{[]string{"hlk", "merge", sc, "--json", sc}, 2, "--json " + sc + " is a report this command reads"},
 		{[]string{"bench", "--json", r, "--trace", r}, 2, "--json and --trace both name"},
 	} {
@@ -149,7 +149,7 @@ func TestClosedStdoutStillWritesTheReport(t *testing.T) {
 	wr.Close()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, stderr.String())
-	assert.Equal(t, 1, ee.ExitCode(), "exit 1, not death by signal: %v; %s", ee, stderr.String())
+	assert.Equal(t, 3, ee.ExitCode(), "exit 3, not death by signal: %v; %s", ee, stderr.String())
 	assert.Contains(t, stderr.String(), "broken pipe")
 	b, err := os.ReadFile(report)
 	require.NoError(t, err)
@@ -180,7 +180,7 @@ func TestInterruptedBenchKeepsItsFiles(t *testing.T) {
 	err := cmd.Wait()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, stderr.String())
-	assert.Equal(t, 1, ee.ExitCode(), stderr.String())
+	assert.Equal(t, 3, ee.ExitCode(), stderr.String())
 	assert.Contains(t, stderr.String(), "interrupted: no table or report written")
 	assert.Equal(t, "the old report", read(t, report))
 	var doc struct {
