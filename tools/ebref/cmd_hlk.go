@@ -162,15 +162,9 @@ func runHLK(e *env, args []string) (code int) {
 			return inputError(e, "hlk", fmt.Errorf("--rerun-failed %s: %w", *rerun, err))
 		}
 	}
-	var base *hlk.Baseline
-	if *baseline != "" {
-		r, err := readList(e, *baseline, "baseline")
-		if err == nil {
-			base, err = hlk.ReadBaseline(r, *baseline)
-		}
-		if err != nil {
-			return inputError(e, "hlk", err)
-		}
+	base, err := readBaseline(e, *baseline)
+	if err != nil {
+		return inputError(e, "hlk", err)
 	}
 	if *failOnFixed && base == nil {
 		return usageError(e, fs, synopsis, "--fail-on-unexpected-pass judges against a baseline: it needs --baseline")
@@ -312,6 +306,18 @@ func runHLK(e *env, args []string) (code int) {
 	return verdictCode(rep)
 }
 
+// readBaseline reads --baseline's file, nil for none.
+func readBaseline(e *env, path string) (*hlk.Baseline, error) {
+	if path == "" {
+		return nil, nil
+	}
+	r, err := readList(e, path, "baseline")
+	if err != nil {
+		return nil, err
+	}
+	return hlk.ReadBaseline(r, path)
+}
+
 // judgeBaseline judges a run against a baseline, into its summary; lines
 // naming no case of the run are warnings.
 func judgeBaseline(e *env, rep *hlk.Report, base *hlk.Baseline, known map[hlk.CaseRef]bool, failOnFixed bool) {
@@ -439,18 +445,11 @@ func runMerge(e *env, args []string) int {
 	for i, p := range pos {
 		inputs[i] = namedPath{"a report", p}
 	}
-	var base *hlk.Baseline
-	if *baseline != "" {
-		r, err := readList(e, *baseline, "baseline")
-		if err == nil {
-			base, err = hlk.ReadBaseline(r, *baseline)
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ebref hlk merge: %v\n", err)
-			return exitUsage
-		}
-		inputs = append(inputs, namedPath{"the baseline", *baseline})
+	base, err := readBaseline(e, *baseline)
+	if err != nil {
+		return inputError(e, "hlk merge", err)
 	}
+	inputs = append(inputs, namedPath{"the baseline", *baseline})
 	if *failOnFixed && base == nil {
 		return usageError(e, fs, synopsis, "--fail-on-unexpected-pass judges against a baseline: it needs --baseline")
 	}
