@@ -192,9 +192,9 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 			for _, p := range cl.patches {
 				attr := &chunks[p.pos.Chunk][p.pos.Off]
 				if p.res.compressedIn(p.res.layoutOf(p.sub)) {
-					*attr |= 4
+					*attr |= cmdbuf.AttrCompressed
 				} else {
-					*attr &^= 4
+					*attr &^= cmdbuf.AttrCompressed
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -168,7 +169,7 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 	}
 	s.accessed, s.trailingAccess = true, true
 	s.note(leadAccess)
-	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: uint32(size), Dir: dir, Client: client, Surface: r.Surface},
+	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: size, Dir: dir, Client: client, Surface: r.Surface},
 		res: r, sub: sub}
 	if r.Surface != 0 && cl.d.prof.Aware[cl.engine][client] {
 		if s.known {
@@ -200,21 +201,22 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 		acc := make([]cmdbuf.Access, n)
 		for i := range acc {
 			acc[i] = accs[i].acc
-			bytes += uint64(acc[i].Size)
+			bytes += acc[i].Size
 			if acc[i].Dir == cmdbuf.DirWrite {
 				w.written.add(acc[i].Addr, acc[i].End())
 				w.writers |= clients(acc[i].Client)
 			}
 		}
-		dur := uint32(32 + bytes/256)
+		// 32 cycles and one per 256 bytes, saturating: 254 accesses of up
+		// to the GPU's 16 GiB each could pass the 32-bit duration.
+		dur := uint32(min(32+bytes/256, math.MaxUint32))
 		cl.put(cmdbuf.AppendWork(cl.room(), cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
 			Chained: w.chained}, acc...))
 		w.chained = true
 		pos := cl.buf.Last()
 		for i := 0; i < n; i++ {
 			if accs[i].patch {
-				// The attribute dword: header, 4 work dwords, then 4 per access.
-				cl.patches = append(cl.patches, patch{pos: cmdbufPos(pos, 1+4+4*i+3), res: accs[i].res, sub: accs[i].sub})
+				cl.patches = append(cl.patches, patch{pos: cmdbufPos(pos, cmdbuf.AccessAttrDword(i)), res: accs[i].res, sub: accs[i].sub})
 			}
 		}
 		accs = accs[n:]
@@ -405,10 +407,10 @@ func (w *work) copyPair(srcField string, src View, srcAccess ddi.BarrierAccess, 
 	reads, writes := w.cl.accs[before:mid], w.cl.accs[mid:]
 	var rn, wn uint64
 	for _, a := range reads {
-		rn += uint64(a.acc.Size)
+		rn += a.acc.Size
 	}
 	for _, a := range writes {
-		wn += uint64(a.acc.Size)
+		wn += a.acc.Size
 	}
 	if rn != wn || len(reads) != len(writes) {
 		w.fail(MsgInvalidWork, dstField, fmt.Sprintf("%d bytes", wn), "a copy's destination must have the source's shape (%d bytes)", rn)
