@@ -450,14 +450,17 @@ func (cl *CommandList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src
 			return
 		}
 	}
-	if dst == src && dstOffset < srcOffset+size && srcOffset < dstOffset+size {
+	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, size), ddi.AccessCopySource,
+		"pDstBuffer", BufferRange(dst, dstOffset, size), ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	// Checked once both ranges are known to lie in their buffers, so no
+	// offset + size can wrap 64 bits (a failed command's accesses are
+	// dropped: the list is in error).
+	if !w.failed && dst == src && dstOffset < srcOffset+size && srcOffset < dstOffset+size {
 		w.fail(MsgSelfCopyIntersects, "DstOffset", fmt.Sprint(dstOffset),
 			"[%d,%d) and the source [%d,%d) of the same buffer intersect (000 \"Self Resource Copy\")",
 			dstOffset, dstOffset+size, srcOffset, srcOffset+size)
 		return
 	}
-	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, size), ddi.AccessCopySource,
-		"pDstBuffer", BufferRange(dst, dstOffset, size), ddi.AccessCopyDest, cmdbuf.ClientCopy)
 	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
@@ -520,7 +523,7 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 	case b.Left >= b.Right || b.Top >= b.Bottom || b.Front >= b.Back || b.Right > sfp.Width || b.Bottom > sfp.Height || b.Back > sfp.Depth:
 		w.fail(MsgInvalidWork, "pSrcBox", fmt.Sprintf("%+v", b), "must be a non-empty box inside the %dx%dx%d source", sfp.Width, sfp.Height, sfp.Depth)
 		return
-	case x+(b.Right-b.Left) > dfp.Width || y+(b.Bottom-b.Top) > dfp.Height || z+(b.Back-b.Front) > dfp.Depth:
+	case !fits(x, b.Right-b.Left, dfp.Width) || !fits(y, b.Bottom-b.Top, dfp.Height) || !fits(z, b.Back-b.Front, dfp.Depth):
 		w.fail(MsgInvalidWork, "DstX/DstY/DstZ", fmt.Sprintf("%d,%d,%d", x, y, z), "the box does not fit the %dx%dx%d destination", dfp.Width, dfp.Height, dfp.Depth)
 		return
 	case rd.Desc.Format.Planes[dfp.Plane].BytesPerElement != elem:
@@ -547,6 +550,11 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 	}
 	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
+
+// fits reports whether n texels from at lie within size, in 64 bits: a
+// destination coordinate near 2^32 wraps a uint32 sum past the check (issue
+// 32: such a copy faulted the GPU instead of being refused).
+func fits(at, n, size uint32) bool { return uint64(at)+uint64(n) <= uint64(size) }
 
 // pair adds one copy read/write pair between subresources.
 func (w *work) pair(rs *Resource, ssub uint32, saddr uint64, rd *Resource, dsub uint32, daddr, n uint64) {
