@@ -76,6 +76,11 @@ type Device struct {
 	// as of the last WaitIdle. A resource a submission after completed
 	// used may still be in use (Resource.lastUse).
 	submitted, completed uint64
+	// deferred are the mappings of heaps destroyed while the GPU had work
+	// in flight that did not use them: unmapped at the next WaitIdle
+	// (destroy.go), with deferredBytes their size.
+	deferred      []*Heap
+	deferredBytes uint64
 
 	// caches are, per engine kind, the cache work between clients.
 	caches [hwmodel.NumEngineKinds]cacheTable
@@ -237,6 +242,9 @@ func (d *Device) WaitIdle() error {
 		ctx = context.Background()
 	}
 	if err := d.m.RunContext(ctx); err != nil {
+		return err
+	}
+	if err := d.freeDeferred(); err != nil {
 		return err
 	}
 	if fs := d.m.Faults(); len(fs) > before {
