@@ -40,7 +40,8 @@ type Options struct {
 // Device is ebref's driver opened on a hardware profile: the device DDIs,
 // command lists and queues, over a simulated GPU. Creating resources,
 // recording command lists on different goroutines and submitting are safe
-// concurrently; one command list is recorded by one goroutine at a time.
+// concurrently; one command list is recorded, closed or reset by one
+// goroutine at a time (errata E-LIST-GUARD).
 type Device struct {
 	prof *hwmodel.Profile
 	opts Options

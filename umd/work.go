@@ -670,42 +670,19 @@ func (cl *CommandList) SetPredication(buffer ddi.HResource, offset uint64) {
 // source and destination ranges before, RELEASE of the destination after
 // (000 "D3D12DDI_RANGED_BARRIER_0094").
 func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) {
-	if !cl.open("AtomicCopyBufferUINT") {
+	// The checks hold the list (cmdlist.go "The list guard"); the ranged
+	// barriers and the copy are calls of their own, each holding it.
+	if !cl.enter() {
+		return
+	}
+	ok := cl.atomicCopyChecks(dst, dstOffset, src, srcOffset, wide)
+	cl.leave()
+	if !ok {
 		return
 	}
 	n := uint64(4)
 	if wide {
 		n = 8
-	}
-	bad := func(id MessageID, field, value, rule string) {
-		cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "AtomicCopyBufferUINT", Call: -1, Barrier: -1,
-			Field: field, Value: value, Rule: rule})
-	}
-	if dstOffset%n != 0 || srcOffset%n != 0 {
-		bad(MsgAtomicCopyInvalidOffsetAlignment, "DstOffset/SrcOffset", fmt.Sprintf("%d/%d", dstOffset, srcOffset),
-			fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n))
-		return
-	}
-	// The ranges must lie in buffers (checked here, before the ranged
-	// barriers are recorded, so the message names the copy).
-	for _, b := range []struct {
-		h      ddi.HResource
-		off    uint64
-		field  string
-		bounds MessageID
-	}{{dst, dstOffset, "pDstBuffer", MsgAtomicCopyDstRangeOutOfBounds}, {src, srcOffset, "pSrcBuffer", MsgAtomicCopySrcRangeOutOfBounds}} {
-		r := cl.d.resource(b.h)
-		switch {
-		case r == nil:
-			cl.badHandle(b.h, b.field, func(id MessageID, value, rule string) bool { bad(id, b.field, value, rule); return false })
-			return
-		case !r.IsBuffer():
-			bad(MsgInvalidWork, b.field, r.Name(), "atomic copies copy between buffers; this is a texture")
-			return
-		case b.off > r.Desc.DataSize || n > r.Desc.DataSize-b.off:
-			bad(b.bounds, b.field, fmt.Sprintf("%d+%d", b.off, n), fmt.Sprintf("outside the %d-byte %s", r.Desc.DataSize, r.Name()))
-			return
-		}
 	}
 	acquire := ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagAcquire
 	cl.Barrier([]ddi.Barrier{
@@ -722,6 +699,50 @@ func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64,
 	cl.leave() // before the release barrier, a call of its own
 	cl.Barrier([]ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{
 		Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: dst, Range: ddi.Range{Begin: dstOffset, End: dstOffset + n}})})
+}
+
+// atomicCopyChecks checks an atomic copy's offsets and buffers before its
+// ranged barriers are recorded, so the message names the copy; false, with
+// the list failed, if they are wrong.
+func (cl *CommandList) atomicCopyChecks(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) bool {
+	if !cl.open("AtomicCopyBufferUINT") {
+		return false
+	}
+	n := uint64(4)
+	if wide {
+		n = 8
+	}
+	bad := func(id MessageID, field, value, rule string) {
+		cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "AtomicCopyBufferUINT", Call: -1, Barrier: -1,
+			Field: field, Value: value, Rule: rule})
+	}
+	if dstOffset%n != 0 || srcOffset%n != 0 {
+		bad(MsgAtomicCopyInvalidOffsetAlignment, "DstOffset/SrcOffset", fmt.Sprintf("%d/%d", dstOffset, srcOffset),
+			fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n))
+		return false
+	}
+	// The ranges must lie in buffers (checked here, before the ranged
+	// barriers are recorded, so the message names the copy).
+	for _, b := range []struct {
+		h      ddi.HResource
+		off    uint64
+		field  string
+		bounds MessageID
+	}{{dst, dstOffset, "pDstBuffer", MsgAtomicCopyDstRangeOutOfBounds}, {src, srcOffset, "pSrcBuffer", MsgAtomicCopySrcRangeOutOfBounds}} {
+		r := cl.d.resource(b.h)
+		switch {
+		case r == nil:
+			cl.badHandle(b.h, b.field, func(id MessageID, value, rule string) bool { bad(id, b.field, value, rule); return false })
+			return false
+		case !r.IsBuffer():
+			bad(MsgInvalidWork, b.field, r.Name(), "atomic copies copy between buffers; this is a texture")
+			return false
+		case b.off > r.Desc.DataSize || n > r.Desc.DataSize-b.off:
+			bad(b.bounds, b.field, fmt.Sprintf("%d+%d", b.off, n), fmt.Sprintf("outside the %d-byte %s", r.Desc.DataSize, r.Name()))
+			return false
+		}
+	}
+	return true
 }
 
 // DecodeFrame records a video decode (VIDEO_DECODE lists).
