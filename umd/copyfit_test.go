@@ -85,3 +85,57 @@ func TestCopyFitChecksAre64Bit(t *testing.T) {
 	assert.Contains(t, m.Rule, "[4096,8193) and the source [0,4097) of the same buffer intersect")
 	assert.Empty(t, e.d.Machine().Faults(), "nothing reached the GPU to fault it")
 }
+
+// TestBlockCopiesAreWholeBlocks: a copy of a block format (BC, packed)
+// moves whole elements, so a box or a destination point off a block was
+// rounded down to one and the copy landed elsewhere, silently (the
+// reference, following the same packets, agreed). Such copies are refused
+// naming the member; a box may still end at the subresource's edge.
+func TestBlockCopiesAreWholeBlocks(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	bc := func(name string, w, h uint32, mips uint16) ddi.HResource {
+		r, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatBC1Unorm, w, h, 1, mips, 0, ddi.LayoutCommon), resource.HeapDefault)
+		require.NoError(t, err)
+		require.NoError(t, e.d.SetName(r, name))
+		return r
+	}
+	src, dst := bc("S", 64, 64, 1), bc("D", 64, 64, 1)
+	for _, c := range []struct {
+		name    string
+		x, y    uint32
+		box     Box
+		field   string
+		message string
+	}{
+		{"point off a block across", 2, 0, Box{Right: 8, Bottom: 8, Back: 1}, "DstX/DstY/DstZ", "a BC1_UNORM destination point must lie on a whole 4x4 block"},
+		{"point off a block down", 0, 6, Box{Right: 8, Bottom: 8, Back: 1}, "DstX/DstY/DstZ", "must lie on a whole 4x4 block"},
+		{"box left off a block", 0, 0, Box{Left: 1, Right: 8, Bottom: 8, Back: 1}, "pSrcBox", "a BC1_UNORM box must be whole 4x4 blocks"},
+		{"box bottom off a block", 0, 0, Box{Right: 8, Bottom: 7, Back: 1}, "pSrcBox", "must be whole 4x4 blocks"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl := e.list(ddi.CommandListTypeDirect)
+			cl.CopyTextureRegion(dst, 0, c.x, c.y, 0, src, 0, &c.box)
+			m := requireMessage(t, cl.Err(), MsgInvalidWork)
+			assert.Equal(t, c.field, m.Field)
+			assert.Contains(t, m.Rule, c.message)
+		})
+	}
+	t.Run("whole blocks, and a box that ends at a small mip's edge", func(t *testing.T) {
+		mipped := bc("M", 64, 64, 6) // mip 5 is 2x2 texels: one block
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.CopyTextureRegion(dst, 0, 8, 4, 0, src, 0, &Box{Left: 4, Top: 8, Right: 12, Bottom: 16, Back: 1})
+		cl.CopyTextureRegion(mipped, 4, 0, 0, 0, mipped, 5, &Box{Right: 2, Bottom: 2, Back: 1}) // all of mip 5 into mip 4 (4x4)
+		require.NoError(t, cl.Err())
+		e.run(cl)
+		e.clean(dst, mipped)
+	})
+	t.Run("formats of other blocks", func(t *testing.T) {
+		plain, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatR16G16B16A16Unorm, 16, 16, 1, 1, 0, ddi.LayoutCommon), resource.HeapDefault)
+		require.NoError(t, err)
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.CopyTextureRegion(plain, 0, 0, 0, 0, src, 0, &Box{Right: 4, Bottom: 4, Back: 1})
+		m := requireMessage(t, cl.Err(), MsgInvalidWork)
+		assert.Equal(t, "pDst", m.Field)
+		assert.Contains(t, m.Rule, "only between formats of the same 4x4 blocks")
+	})
+}

@@ -529,6 +529,22 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 	case rd.Desc.Format.Planes[dfp.Plane].BytesPerElement != elem:
 		w.fail(MsgInvalidWork, "pDst", rd.Desc.Desc.Format.String(), "copies need formats of the same element size")
 		return
+	case max(rd.Desc.Format.BlockWidth, 1) != bw || max(rd.Desc.Format.BlockHeight, 1) != bh:
+		w.fail(MsgInvalidWork, "pDst", rd.Desc.Desc.Format.String(), "ebref copies a box only between formats of the same %dx%d blocks",
+			bw, bh)
+		return
+	// A box of blocks (BC, packed formats) is whole blocks, but for the
+	// subresource's right and bottom edges, and lands on a block: the copy
+	// moves whole elements, so any other box or point would be rounded
+	// down to one, silently.
+	case b.Left%bw != 0 || b.Top%bh != 0 || b.Right%bw != 0 && b.Right != sfp.Width || b.Bottom%bh != 0 && b.Bottom != sfp.Height:
+		w.fail(MsgInvalidWork, "pSrcBox", fmt.Sprintf("%+v", b), "a %s box must be whole %dx%d blocks (it may end at the subresource's edge)",
+			rs.Desc.Desc.Format, bw, bh)
+		return
+	case x%bw != 0 || y%bh != 0:
+		w.fail(MsgInvalidWork, "DstX/DstY/DstZ", fmt.Sprintf("%d,%d,%d", x, y, z), "a %s destination point must lie on a whole %dx%d block",
+			rd.Desc.Desc.Format, bw, bh)
+		return
 	}
 	if src == dst && srcSub == dstSub && x < b.Right && b.Left < x+(b.Right-b.Left) && y < b.Bottom && b.Top < y+(b.Bottom-b.Top) &&
 		z < b.Back && b.Front < z+(b.Back-b.Front) {
