@@ -136,6 +136,22 @@ func TestListGuardRaces(t *testing.T) {
 		assert.Empty(t, e.d.Machine().Faults())
 	})
 
+	t.Run("Destroy racing a recording thread and a submission", func(t *testing.T) {
+		for range 20 {
+			cl := e.list(ddi.CommandListTypeDirect)
+			dispatch(cl)
+			require.NoError(t, cl.Close())
+			done := make(chan error, 1)
+			go func() { done <- e.direct.ExecuteCommandLists(cl) }()
+			cl.Destroy() // waits for a submission reading the list, then the list is gone
+			err := <-done
+			assert.True(t, err == nil || errContainsDestroyed(err), "%v", err)
+			cl.Reset()
+			requireMessage(t, cl.Err(), MsgDestroyedObject)
+		}
+		require.NoError(t, e.d.WaitIdle())
+	})
+
 	t.Run("Close racing a recording thread", func(t *testing.T) {
 		for range 20 {
 			cl := e.list(ddi.CommandListTypeDirect)
@@ -155,4 +171,9 @@ func TestListGuardRaces(t *testing.T) {
 			}
 		}
 	})
+}
+
+func errContainsDestroyed(err error) bool {
+	var m *Message
+	return errors.As(err, &m) && m.ID == MsgDestroyedObject
 }
