@@ -41,10 +41,10 @@ type CommandList struct {
 	closed bool
 	// destroyed: Destroy was called; nothing may use the list again.
 	destroyed bool
-	// guard is the list's owner of the moment (enter, share): 0 nobody,
-	// guardExclusive a recording call, Close or Reset, n > 0 that many
-	// ExecuteCommandLists reading the list. concurrent is set when a
-	// recording call, Close or Reset found it held by a recording call.
+	// guard is the list's owner of the moment (enter, claim, share): 0
+	// nobody, guardExclusive a recording call, Close, Reset or Destroy,
+	// n > 0 that many ExecuteCommandLists reading the list. concurrent is
+	// set when a recording call found it held.
 	guard      atomic.Int32
 	concurrent atomic.Bool
 	err        *Message
@@ -145,12 +145,12 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 // Type is the command list's type.
 func (cl *CommandList) Type() ddi.CommandListType { return cl.typ }
 
-// The list guard (errata E-LIST-GUARD). A command list is not free-threaded: one goroutine
-// records, closes or resets it at a time, and none of that may overlap an
-// ExecuteCommandLists that reads it (ID3D12GraphicsCommandList is not
-// thread-safe; the runtime leaves that to the application). The guard
-// turns such an overlap into an error for the call that comes second,
-// never a data race:
+// The list guard (errata E-LIST-GUARD). A command list is not
+// free-threaded: one goroutine records, closes or resets it at a time, and
+// none of that may overlap an ExecuteCommandLists that reads it
+// (ID3D12GraphicsCommandList is not thread-safe; the runtime leaves that
+// to the application). The guard turns such an overlap into an error for
+// the call that comes second, never a data race:
 //
 //   - a recording call takes it alone (enter); one that finds it held
 //     records nothing and marks the list failed (its packets and tracking
