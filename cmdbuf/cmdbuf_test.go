@@ -169,6 +169,33 @@ func TestZeroAllocations(t *testing.T) {
 	assert.Zero(t, dec, "decoding allocates nothing")
 }
 
+// TestAccessSizes64: an access's size is 64-bit in the packet, so work of
+// 4 GiB or more keeps every byte (a 32-bit size field cut 4 GiB + 8 KiB to
+// 8 KiB, and exactly 4 GiB to an empty access).
+func TestAccessSizes64(t *testing.T) {
+	for _, size := range []uint64{1, 1<<32 - 1, 1 << 32, 1<<32 + 8<<10, 5 << 30, 16 << 30, 1<<64 - 1<<40} {
+		acc := []Access{
+			{Addr: 0x1_0000_0000, Size: size, Dir: DirRead, Client: ClientCopy},
+			{Addr: 0xff_0000_0000 - size&^0xff, Size: size, Dir: DirWrite, Client: ClientCopy, Surface: 0xffff, Compressed: true},
+		}
+		if acc[0].End() < acc[0].Addr {
+			acc[0].Addr = 0
+		}
+		if acc[1].End() < acc[1].Addr {
+			acc[1].Addr = 0
+		}
+		d := AppendWork(nil, Work{Kind: WorkCopy, Stage: StageCopy, ID: 1}, acc...)
+		p, err := Decode(d, 0)
+		require.NoError(t, err, "size 0x%x", size)
+		for i := range acc {
+			assert.Equal(t, acc[i], p.Access(i), "size 0x%x", size)
+			assert.Equal(t, acc[i].Addr+size, p.Access(i).End())
+			assert.Equal(t, uint32(acc[i].Dir)|uint32(acc[i].Client)<<8|uint32(acc[i].Surface)<<16|
+				map[bool]uint32{true: AttrCompressed}[acc[i].Compressed], d[AccessAttrDword(i)], "the attribute dword")
+		}
+	}
+}
+
 func TestDecodeErrors(t *testing.T) {
 	d := AppendWait(nil, Wait{1, 1})
 	cases := []struct {
@@ -188,7 +215,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad dir", AppendWork(nil, Work{}, Access{Size: 4, Dir: 3}), 0, ErrBadField, "access 0 direction 3"},
 		{"empty access", AppendWork(nil, Work{}, Access{Dir: DirRead}), 0, ErrBadField, "access 0 is empty"},
 		{"bad client", AppendWork(nil, Work{}, Access{Size: 4, Dir: DirRead, Client: 77}), 0, ErrBadField, "client 77"},
-		{"work count", []uint32{uint32(MakeHeader(OpWork, 0, 5)), 2 << 16, 0, 0, 0, 0}, 0, ErrPayloadLength, "2 accesses has 12"},
+		{"work count", []uint32{uint32(MakeHeader(OpWork, 0, 5)), 2 << 16, 0, 0, 0, 0}, 0, ErrPayloadLength, "2 accesses has 14"},
+		{"access wraps", AppendWork(nil, Work{}, Access{Addr: 1 << 63, Size: 1 << 63, Dir: DirRead}), 0, ErrBadField,
+			"access 0 (0x8000000000000000+0x8000000000000000) runs past the end of the address space"},
 		{"marker text", []uint32{uint32(MakeHeader(OpMarker, 0, 2)), 0, 9}, 0, ErrPayloadLength, "9 bytes needs 3"},
 		{"metadata value", []uint32{uint32(MakeHeader(OpMetadataInit, 0, 6)), 1, 0x100, 0, 0, 0, 0}, 0, ErrBadField, "not a byte"},
 		{"wait flags", []uint32{uint32(MakeHeader(OpWait, FlagAsync, 2)), 1, 1}, 0, ErrBadField, "flags 0x01 are not defined for WAIT"},

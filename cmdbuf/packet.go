@@ -168,6 +168,9 @@ func (p Packet) check() error {
 			if a.Size == 0 {
 				return fmt.Errorf("%w: access %d is empty", ErrBadField, i)
 			}
+			if a.End() < a.Addr {
+				return fmt.Errorf("%w: access %d (0x%x+0x%x) runs past the end of the address space", ErrBadField, i, a.Addr, a.Size)
+			}
 		}
 	case OpWait:
 		w := p.Wait()
@@ -224,12 +227,32 @@ type Chain struct{ Next uint32 }
 // Chain decodes a CHAIN packet.
 func (p Packet) Chain() Chain { return Chain{p.Payload[0]} }
 
+// A WORK packet's payload is its fixed part, then its accesses:
+//
+//	dword 0      kind (7:0), stage (15:8), access count (23:16)
+//	dword 1      duration in cycles
+//	dword 2      identity
+//	dword 3      parameter
+//	per access   address low, address high, size low, size high, attributes:
+//	             direction (1:0), compressed (2), client (15:8), surface (31:16)
+//
+// Sizes are 64-bit, as addresses are: one access covers any range of the
+// address space, so no size is ever cut (a 32-bit size field cut work of
+// 4 GiB or more; see docs/hardware.md "Packets").
 const (
 	workHeaderDwords = 4
-	accessDwords     = 4
+	accessDwords     = 5
 	// MaxAccesses is the most accesses one WORK packet carries.
 	MaxAccesses = 255
 )
+
+// AccessAttrDword is the dword offset, from a WORK packet's header, of its
+// i-th access's attribute dword (a driver patches the compressed bit there
+// when it learns a layout at submission).
+func AccessAttrDword(i int) int { return 1 + workHeaderDwords + accessDwords*i + accessDwords - 1 }
+
+// AttrCompressed is the compressed bit of an access's attribute dword.
+const AttrCompressed = 4
 
 // Work is a WORK packet's fixed part.
 type Work struct {
@@ -255,7 +278,7 @@ func (p Packet) Work() Work {
 // compression: a read decodes, a write compresses — if the client can.
 type Access struct {
 	Addr       uint64
-	Size       uint32
+	Size       uint64
 	Dir        Dir
 	Compressed bool
 	Client     Client
@@ -263,13 +286,13 @@ type Access struct {
 }
 
 // End is the first byte after the access.
-func (a Access) End() uint64 { return a.Addr + uint64(a.Size) }
+func (a Access) End() uint64 { return a.Addr + a.Size }
 
 // Access decodes the i-th access of a WORK packet.
 func (p Packet) Access(i int) Access {
 	q := p.Payload[workHeaderDwords+accessDwords*i:]
-	attr := q[3]
-	return Access{Addr: u64(q[0], q[1]), Size: q[2], Dir: Dir(attr & 3), Compressed: attr&4 != 0,
+	attr := q[4]
+	return Access{Addr: u64(q[0], q[1]), Size: u64(q[2], q[3]), Dir: Dir(attr & 3), Compressed: attr&AttrCompressed != 0,
 		Client: Client(attr >> 8), Surface: uint16(attr >> 16)}
 }
 
@@ -408,9 +431,9 @@ func AppendWork(dst []uint32, w Work, accesses ...Access) []uint32 {
 		for _, a := range part {
 			attr := uint32(a.Dir&3) | uint32(a.Client)<<8 | uint32(a.Surface)<<16
 			if a.Compressed {
-				attr |= 4
+				attr |= AttrCompressed
 			}
-			dst = append(dst, uint32(a.Addr), uint32(a.Addr>>32), a.Size, attr)
+			dst = append(dst, uint32(a.Addr), uint32(a.Addr>>32), uint32(a.Size), uint32(a.Size>>32), attr)
 		}
 	}
 	return dst

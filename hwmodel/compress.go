@@ -333,8 +333,8 @@ func (m *Machine) writePartialBlock(ctx *opCtx, a cmdbuf.Access, lv *level, s *S
 	block := m.scratch.block[:bhi-blo]
 	// A reader of the rest not ordered before this op may see it half
 	// rewritten.
-	m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: a.Client, Surface: a.Surface})
-	rest := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: a.Client,
+	m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: bhi - blo, Dir: cmdbuf.DirWrite, Client: a.Client, Surface: a.Surface})
+	rest := cmdbuf.Access{Addr: blo, Size: bhi - blo, Dir: cmdbuf.DirRead, Client: a.Client,
 		Surface: a.Surface, Compressed: true}
 	m.readPath(ctx, a.Client, ctx.e.paths[a.Client], blo, block)
 	m.decodeRead(ctx, rest, block)
@@ -369,12 +369,12 @@ func (m *Machine) decompress(ctx *opCtx, s *Surface, off, n uint64) uint64 {
 			continue
 		}
 		blo, bhi := s.Base+b*BlockSize, min(s.Base+(b+1)*BlockSize, s.Base+s.Size)
-		a := cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
+		a := cmdbuf.Access{Addr: blo, Size: bhi - blo, Dir: cmdbuf.DirRead, Client: cmdbuf.ClientBlit,
 			Surface: s.ID, Compressed: true}
 		// It rewrites the block: a reader not ordered before it may see
 		// the block half rewritten (its data and metadata from either
 		// side), and a writer not ordered before it may land under it.
-		m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: uint32(bhi - blo), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit, Surface: s.ID})
+		m.checkWAR(ctx, cmdbuf.Access{Addr: blo, Size: bhi - blo, Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit, Surface: s.ID})
 		m.checkRedefine(ctx, blo, bhi)
 		plain, _, _ := m.readAccess(ctx, a)
 		m.store(ctx.op, cmdbuf.ClientBlit, path[0], blo, plain, true)
@@ -414,7 +414,7 @@ func (m *Machine) initMetadata(ctx *opCtx, s *Surface, r cmdbuf.SurfaceRegion) u
 			}
 		}
 		if lost.set() {
-			a := cmdbuf.Access{Addr: lost.lo, Size: uint32(lost.hi - lost.lo), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
+			a := cmdbuf.Access{Addr: lost.lo, Size: lost.hi - lost.lo, Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
 			m.addHazard(ctx, HazardCompressedWrite, a, lost.lo, lost.hi-lost.lo, nil,
 				fmt.Sprintf("METADATA_INIT marked compressed blocks of surface %d plain: a DECOMPRESS before %s would keep their data", s.ID, ctx.op.at()))
 		}
@@ -456,7 +456,7 @@ func (m *Machine) checkRedefine(ctx *opCtx, lo, hi uint64) {
 				continue
 			}
 			l, h := max(lo, w.addr), min(hi, w.addr+uint64(w.n))
-			a := cmdbuf.Access{Addr: l, Size: uint32(h - l), Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
+			a := cmdbuf.Access{Addr: l, Size: h - l, Dir: cmdbuf.DirWrite, Client: cmdbuf.ClientBlit}
 			if m.addHazard(ctx, HazardWriteAfterWrite, a, l, h-l, w.op,
 				fmt.Sprintf("a WAIT draining %s before %s would order them", w.op.stage.Mask(), ctx.op.at())) {
 				w.op.tainted = true
@@ -571,7 +571,7 @@ func (m *Machine) checkMetadataClobber(ctx *opCtx, lv *level, addr, n uint64, ta
 	if s == nil {
 		return
 	}
-	a := cmdbuf.Access{Addr: addr, Size: uint32(n), Dir: cmdbuf.DirWrite, Client: ctx.client}
+	a := cmdbuf.Access{Addr: addr, Size: n, Dir: cmdbuf.DirWrite, Client: ctx.client}
 	m.addHazard(ctx, HazardWriteAfterWrite, a, lo, hi-lo, m.ops[tag],
 		fmt.Sprintf("writing back %s put older data over surface %d's metadata: write %s back over the surface's metadata before initialising it", lv.name, s.ID, lv.name))
 }

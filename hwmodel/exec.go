@@ -753,7 +753,7 @@ func (m *Machine) checkFlushOrder(ctx *opCtx, lv *level, addr uint64, data []byt
 	if nw != nil {
 		nw.tainted = true // its data was overwritten
 	}
-	a := cmdbuf.Access{Addr: addr, Size: uint32(len(data)), Dir: cmdbuf.DirWrite, Client: ctx.client}
+	a := cmdbuf.Access{Addr: addr, Size: uint64(len(data)), Dir: cmdbuf.DirWrite, Client: ctx.client}
 	m.addHazard(ctx, HazardWriteAfterWrite, a, addr+uint64(lo), uint64(hi-lo+1), nw,
 		fmt.Sprintf("flushing %s wrote %s's older data over it: flush %s before %s writes", lv.name, older.describe(m), lv.name, nw.describe(m)))
 }
@@ -850,7 +850,7 @@ func (m *Machine) reportLost(ctx *opCtx, lv *level, lost []uint64) {
 				w.tainted = true // its data is gone
 			}
 		}
-		a := cmdbuf.Access{Addr: lo, Size: uint32(hi - lo + 1), Dir: cmdbuf.DirWrite, Client: ctx.client}
+		a := cmdbuf.Access{Addr: lo, Size: hi - lo + 1, Dir: cmdbuf.DirWrite, Client: ctx.client}
 		m.addHazard(ctx, HazardInvalidateBeforeFlush, a, lo, hi-lo+1, m.ops[m.ref.writer(lo)],
 			fmt.Sprintf("%d unflushed bytes were dropped: flush %s before invalidating it", len(lost), lv.name))
 	}

@@ -100,7 +100,7 @@ func runFuzzProgramLines(t *testing.T, data []byte, whole bool, configure ...fun
 			i := int(sel>>1) % len(surfs)
 			a.Addr, a.Surface, a.Compressed = surfs[i]+off, uint16(i+1), sel&4 != 0
 		}
-		a.Size = size
+		a.Size = uint64(size)
 		a.Dir = cmdbuf.Dir(src.byte()%2 + 1)
 		a.Client = cmdbuf.Client(src.byte() % byte(cmdbuf.NumClients))
 		for a.Dir == cmdbuf.DirWrite && !writes(a.Client) && src.byte()%16 != 0 {

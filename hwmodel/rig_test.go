@@ -64,11 +64,11 @@ type prog struct {
 func (r *rig) prog() *prog { return &prog{r: r} }
 
 func rd(addr uint64, size uint32, c cmdbuf.Client) cmdbuf.Access {
-	return cmdbuf.Access{Addr: addr, Size: size, Dir: cmdbuf.DirRead, Client: c}
+	return cmdbuf.Access{Addr: addr, Size: uint64(size), Dir: cmdbuf.DirRead, Client: c}
 }
 
 func wr(addr uint64, size uint32, c cmdbuf.Client) cmdbuf.Access {
-	return cmdbuf.Access{Addr: addr, Size: size, Dir: cmdbuf.DirWrite, Client: c}
+	return cmdbuf.Access{Addr: addr, Size: uint64(size), Dir: cmdbuf.DirWrite, Client: c}
 }
 
 func onSurface(a cmdbuf.Access, id uint16, compressed bool) cmdbuf.Access {

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"unsafe"
@@ -16,7 +17,8 @@ import (
 // packets in a command buffer. The first error puts it in an error state:
 // later commands are ignored and Close returns that error (as the D3D12
 // runtime removes a command list that records an invalid barrier).
-// Warnings are collected. A CommandList is used by one goroutine at a time.
+// Warnings are collected. A CommandList is used by one goroutine at a time
+// (the list guard, below; errata E-LIST-GUARD).
 type CommandList struct {
 	d      *Device
 	typ    ddi.CommandListType
@@ -39,11 +41,14 @@ type CommandList struct {
 	closed bool
 	// destroyed: Destroy was called; nothing may use the list again.
 	destroyed bool
-	// inUse is held by the recording call in progress; concurrent is set
-	// when a second one found it held (enter).
-	inUse, concurrent atomic.Bool
-	err               *Message
-	warns             []Message
+	// guard is the list's owner of the moment (enter, claim, share): 0
+	// nobody, guardExclusive a recording call, Close, Reset or Destroy,
+	// n > 0 that many ExecuteCommandLists reading the list. concurrent is
+	// set when a recording call found it held.
+	guard      atomic.Int32
+	concurrent atomic.Bool
+	err        *Message
+	warns      []Message
 
 	// commands counts the commands begun, Barrier calls included: the
 	// current one's ordinal, which its MARKER and its messages carry.
@@ -140,30 +145,81 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 // Type is the command list's type.
 func (cl *CommandList) Type() ddi.CommandListType { return cl.typ }
 
-// enter claims the list for one recording call. A command list is
-// recorded by one goroutine at a time (Device); a call that finds another
-// in progress records nothing and marks the list failed (its packets and
-// tracking would interleave), which Err and Close report. One atomic swap:
-// no lock on the hot path.
+// The list guard (errata E-LIST-GUARD). A command list is not
+// free-threaded: one goroutine records, closes or resets it at a time, and
+// none of that may overlap an ExecuteCommandLists that reads it
+// (ID3D12GraphicsCommandList is not thread-safe; the runtime leaves that
+// to the application). The guard turns such an overlap into an error for
+// the call that comes second, never a data race:
+//
+//   - a recording call takes it alone (enter); one that finds it held
+//     records nothing and marks the list failed (its packets and tracking
+//     would interleave with another call's, or change under an
+//     ExecuteCommandLists), which Err and Close report;
+//   - Close and Reset take it alone too (claim), and one that finds it
+//     held changes nothing and returns errBusy; Destroy, which returns
+//     nothing, waits for it;
+//   - ExecuteCommandLists takes it shared for every list it submits
+//     (share), so lists may be submitted from several goroutines at once,
+//     and fails, submitting nothing, if one is being recorded, closed or
+//     reset.
+//
+// One compare-and-swap: no lock on the hot path.
+const guardExclusive = -1
+
+// enter claims the list alone for a recording call; false, and the list
+// marked failed, if anyone holds it.
 func (cl *CommandList) enter() bool {
-	if !cl.inUse.CompareAndSwap(false, true) {
+	if !cl.guard.CompareAndSwap(0, guardExclusive) {
 		cl.concurrent.Store(true)
 		return false
 	}
 	return true
 }
 
-func (cl *CommandList) leave() { cl.inUse.Store(false) }
+// claim claims the list alone for Close or Reset; false if anyone holds it.
+func (cl *CommandList) claim() bool { return cl.guard.CompareAndSwap(0, guardExclusive) }
 
-// errConcurrent is the list's error once two goroutines recorded it at
-// once.
+func (cl *CommandList) leave() { cl.guard.Store(0) }
+
+// share claims the list for reading by ExecuteCommandLists; false if it
+// is being recorded, closed or reset.
+func (cl *CommandList) share() bool {
+	for {
+		n := cl.guard.Load()
+		if n < 0 {
+			return false
+		}
+		if cl.guard.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+func (cl *CommandList) unshare() { cl.guard.Add(-1) }
+
+// errConcurrent is the list's error once a recording call found another
+// goroutine using the list.
 var errConcurrent = &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgInvalidWork, Command: "recording",
-	Call: -1, Barrier: -1, Rule: "the command list was recorded from two goroutines at once; one records a list at a time"}
+	Call: -1, Barrier: -1, Rule: "the command list was recorded while another goroutine recorded, closed, reset or executed it; " +
+		"one goroutine uses a list at a time"}
+
+// errBusy is Close's or Reset's error when another goroutine holds the
+// list: command names the call refused.
+func errBusy(command string) error {
+	return &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgInvalidWork, Command: command, Call: -1, Barrier: -1,
+		Rule: "another goroutine is recording, closing, resetting or executing the command list: " +
+			"a list is used by one goroutine at a time, and not reset or closed while ExecuteCommandLists reads it"}
+}
 
 // Close ends recording; it returns the first error recorded, if any.
 //
 //go:noinline
 func (cl *CommandList) Close() error {
+	if !cl.claim() {
+		return errBusy("Close")
+	}
+	defer cl.leave()
 	if cl.concurrent.Load() && cl.err == nil {
 		cl.err = errConcurrent
 	}
@@ -192,6 +248,12 @@ func (cl *CommandList) Close() error {
 //
 //go:noinline
 func (cl *CommandList) Destroy() {
+	// It returns nothing, so it waits its turn instead of failing: every
+	// holder of the guard lets go within its call.
+	for !cl.claim() {
+		runtime.Gosched()
+	}
+	defer cl.leave()
 	cl.destroyed = true
 	cl.tracks, cl.recent, cl.patches, cl.assumptions = nil, [64]*track{}, nil, nil
 }
@@ -203,6 +265,10 @@ func (cl *CommandList) Destroy() {
 //
 //go:noinline
 func (cl *CommandList) Reset() error {
+	if !cl.claim() {
+		return errBusy("Reset")
+	}
+	defer cl.leave()
 	if cl.destroyed {
 		cl.open("Reset")
 		return cl.err

@@ -145,7 +145,7 @@ func TestConcurrentRecordingOfOneListFails(t *testing.T) {
 	d.Barrier([]ddi.Barrier{glob(ddi.SyncAll, ddi.SyncAll, ddi.AccessCommon, ddi.AccessCommon)})
 	d.leave()
 	assert.Zero(t, d.Buffer().Len(), "the second caller recorded nothing")
-	assert.ErrorContains(t, d.Close(), "two goroutines at once")
+	assert.ErrorContains(t, d.Close(), "while another goroutine recorded, closed, reset or executed it")
 	d.Reset()
 	assert.NoError(t, d.Err(), "Reset starts afresh")
 
@@ -170,6 +170,6 @@ func TestConcurrentRecordingOfOneListFails(t *testing.T) {
 		}
 		return
 	}
-	assert.ErrorContains(t, err, "two goroutines at once")
+	assert.ErrorContains(t, err, "while another goroutine recorded, closed, reset or executed it")
 
 }

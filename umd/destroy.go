@@ -1,10 +1,12 @@
 package umd
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -16,7 +18,10 @@ import (
 //   - a resource may not be destroyed while a submission that uses it has
 //     not completed (the debug layer's OBJECT_DELETED_WHILE_STILL_IN_USE):
 //     only a WaitIdle after the last ExecuteCommandLists that used it
-//     makes it free;
+//     makes it free. Work in flight that does not use it does not matter:
+//     the resource is destroyed at once, and if its memory must be
+//     unmapped while the GPU is busy, that waits for the next WaitIdle
+//     (as a driver defers freeing memory to a fence);
 //   - a heap may not be destroyed while resources are placed in it, nor a
 //     committed resource's heap apart from its resource;
 //   - a destroyed resource, heap or command list may not be used again:
@@ -67,7 +72,7 @@ func (d *Device) DestroyResource(h ddi.HResource) error {
 			"a submission that uses it has not completed: wait for the GPU (WaitIdle) before destroying it")
 	}
 	if r.Committed {
-		if err := d.m.Free(r.Heap.Addr); err != nil {
+		if err := d.free(r.Heap); err != nil {
 			return destroyError(MsgDeletedWhileInUse, cmd, "hResource", r.Name(), "%v", err)
 		}
 		delete(d.heaps, r.Heap.Handle)
@@ -122,10 +127,40 @@ func (d *Device) DestroyHeap(h ddi.HHeap) error {
 		return destroyError(MsgDeletedWhileInUse, cmd, "hHeap", fmt.Sprintf("0x%x", uint64(h)),
 			"resources are still placed in it (%v): destroy them first", names)
 	}
-	if err := d.m.Free(hp.Addr); err != nil {
+	if err := d.free(hp); err != nil {
 		return destroyError(MsgDeletedWhileInUse, cmd, "hHeap", fmt.Sprintf("0x%x", uint64(h)), "%v", err)
 	}
 	delete(d.heaps, h)
 	d.gone[uint64(h)] = fmt.Sprintf("heap 0x%x", uint64(h))
+	return nil
+}
+
+// free unmaps a destroyed heap's memory (a committed resource's, or a
+// heap with nothing placed in it), with d.mu held. No work in flight uses
+// it — the caller checked the resource's last use, and a heap's resources
+// were each destroyed the same way — but the machine unmaps nothing while
+// any engine has work (hwmodel.ErrBusy): then the mapping waits for the
+// next WaitIdle, still counted against the GPU's capacity until then.
+func (d *Device) free(hp *Heap) error {
+	err := d.m.Free(hp.Addr)
+	if errors.Is(err, hwmodel.ErrBusy) {
+		d.deferred = append(d.deferred, hp)
+		d.deferredBytes += hp.Desc.Size
+		return nil
+	}
+	return err
+}
+
+// freeDeferred unmaps the mappings destroyed while the GPU was busy, with
+// d.mu held and the machine idle.
+func (d *Device) freeDeferred() error {
+	for len(d.deferred) > 0 {
+		hp := d.deferred[0]
+		if err := d.m.Free(hp.Addr); err != nil {
+			return fmt.Errorf("umd: unmapping the memory of destroyed heap 0x%x: %w", uint64(hp.Handle), err)
+		}
+		d.deferred, d.deferredBytes = d.deferred[1:], d.deferredBytes-hp.Desc.Size
+	}
+	d.deferred = nil
 	return nil
 }

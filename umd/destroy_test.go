@@ -2,6 +2,7 @@ package umd
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
@@ -170,4 +171,100 @@ func TestRefusedCreationKeepsNothing(t *testing.T) {
 	require.NoError(t, err, "the destroyed texture's surface id is free again")
 	rb, _ := e.d.Resource(b)
 	assert.Equal(t, id, rb.Surface)
+}
+
+// TestDestroyDependsOnWorkThatUsesIt: with work in flight, a resource or
+// heap that no submitted work uses is destroyed at once (issue 32: every
+// committed resource and heap was refused with #921 while anything was in
+// flight, so a correct multi-threaded program failed); one that work in
+// flight uses is still refused. Memory unmapped while the GPU is busy
+// comes back at the next WaitIdle, and until then a creation that needs it
+// says so.
+func TestDestroyDependsOnWorkThatUsesIt(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	used := e.buffer("USED", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+	idle := e.buffer("IDLE", 6<<30, 0, resource.HeapDefault)
+	other := e.buffer("OTHER", 6<<30, 0, resource.HeapDefault)
+	h, err := e.d.CreateHeap(resource.HeapDefault, 1<<20)
+	require.NoError(t, err)
+	placed, err := e.d.CreatePlaced(h, 0, BufferDesc(4096, 0))
+	require.NoError(t, err)
+	empty, err := e.d.CreateHeap(resource.HeapDefault, 1<<20)
+	require.NoError(t, err)
+
+	cl := e.list(ddi.CommandListTypeDirect)
+	cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeBuffer(used)}}})
+	require.NoError(t, cl.Close())
+	require.NoError(t, e.direct.ExecuteCommandLists(cl)) // in flight until WaitIdle
+
+	require.NoError(t, e.d.DestroyResource(idle), "nothing in flight uses IDLE")
+	_, ok := e.d.Resource(idle)
+	assert.False(t, ok)
+	require.NoError(t, e.d.DestroyHeap(empty), "nothing is placed in the heap")
+	require.NoError(t, e.d.DestroyResource(placed))
+	require.NoError(t, e.d.DestroyHeap(h))
+	m := requireMessage(t, e.d.DestroyResource(used), MsgDeletedWhileInUse)
+	assert.Equal(t, "USED", m.Value, "work in flight uses USED: still refused")
+
+	// IDLE's 6 GiB are unmapped once the GPU is idle: until then the GPU
+	// holds USED, OTHER and IDLE, and another 6 GiB does not fit.
+	_, err = e.d.CreateCommitted(BufferDesc(6<<30, 0), resource.HeapDefault)
+	require.ErrorIs(t, err, hwmodel.ErrOutOfMemory)
+	assert.ErrorContains(t, err, "bytes of destroyed heaps come back at the next WaitIdle")
+
+	later := e.list(ddi.CommandListTypeDirect)
+	later.CopyBufferRegion(other, 0, idle, 0, 4096)
+	requireMessage(t, later.Err(), MsgDestroyedObject)
+
+	require.NoError(t, e.d.WaitIdle())
+	assert.Empty(t, e.d.Machine().Faults())
+	e.clean(used)
+	_, err = e.d.CreateCommitted(BufferDesc(6<<30, 0), resource.HeapDefault)
+	require.NoError(t, err, "IDLE's memory came back at WaitIdle")
+	require.NoError(t, e.d.DestroyResource(used), "USED's submission completed")
+}
+
+// TestDestroyWhileAnotherThreadSubmits: one goroutine keeps work in flight
+// on one buffer while another creates and destroys buffers that work never
+// uses — a correct program, which must see no error (go test -race).
+func TestDestroyWhileAnotherThreadSubmits(t *testing.T) {
+	e := newEnv(t, "discrete", Options{})
+	used := e.buffer("USED", 4096, ddi.ResourceFlagUnorderedAccess, resource.HeapDefault)
+	submit := func() error {
+		cl, err := e.d.CreateCommandList(ddi.CommandListTypeDirect)
+		if err != nil {
+			return err
+		}
+		cl.Dispatch(Dispatch{Shader: Shader{UnorderedAccess: []View{WholeBuffer(used)}}})
+		if err := cl.Close(); err != nil {
+			return err
+		}
+		return e.direct.ExecuteCommandLists(cl)
+	}
+	require.NoError(t, submit()) // work is in flight from here on
+	const n = 50
+	errs := make(chan error, 2*n)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range n {
+			errs <- submit()
+		}
+	}()
+	for i := range n {
+		r, err := e.d.CreateCommitted(BufferDesc(1<<20, 0), resource.HeapDefault)
+		if err == nil {
+			err = e.d.DestroyResource(r)
+		}
+		if err != nil {
+			errs <- fmt.Errorf("create/destroy %d: %w", i, err)
+		}
+	}
+	<-done
+	close(errs)
+	for err := range errs {
+		assert.NoError(t, err)
+	}
+	require.NoError(t, e.d.WaitIdle())
+	assert.Empty(t, e.d.Machine().Faults())
 }

@@ -40,7 +40,8 @@ type Options struct {
 // Device is ebref's driver opened on a hardware profile: the device DDIs,
 // command lists and queues, over a simulated GPU. Creating resources,
 // recording command lists on different goroutines and submitting are safe
-// concurrently; one command list is recorded by one goroutine at a time.
+// concurrently; one command list is recorded, closed or reset by one
+// goroutine at a time (errata E-LIST-GUARD).
 type Device struct {
 	prof *hwmodel.Profile
 	opts Options
@@ -76,6 +77,11 @@ type Device struct {
 	// as of the last WaitIdle. A resource a submission after completed
 	// used may still be in use (Resource.lastUse).
 	submitted, completed uint64
+	// deferred are the mappings of heaps destroyed while the GPU had work
+	// in flight that did not use them: unmapped at the next WaitIdle
+	// (destroy.go), with deferredBytes their size.
+	deferred      []*Heap
+	deferredBytes uint64
 
 	// caches are, per engine kind, the cache work between clients.
 	caches [hwmodel.NumEngineKinds]cacheTable
@@ -237,6 +243,9 @@ func (d *Device) WaitIdle() error {
 		ctx = context.Background()
 	}
 	if err := d.m.RunContext(ctx); err != nil {
+		return err
+	}
+	if err := d.freeDeferred(); err != nil {
 		return err
 	}
 	if fs := d.m.Faults(); len(fs) > before {

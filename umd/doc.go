@@ -22,7 +22,9 @@
 // docs/translation.md is the map of the translation with generated tables
 // and examples; docs/errata.md records what ebref decided where the spec is
 // wrong or silent. A Device is safe for concurrent use; a CommandList is
-// recorded by one goroutine at a time.
+// recorded, closed or reset by one goroutine at a time, and not while an
+// ExecuteCommandLists reads it: a call that overlaps another gets an error,
+// never a data race (errata E-LIST-GUARD).
 //
 // The functions every DDI goes through, whichever face of the driver is
 // called, are marked //go:noinline: `ebref trace` puts uprobes on them in a

@@ -142,9 +142,29 @@ func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout) {
 //go:noinline
 func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 	for i, cl := range lists {
-		switch {
-		case cl == nil:
+		if cl == nil {
 			return fmt.Errorf("umd: ExecuteCommandLists: list %d is nil", i)
+		}
+	}
+	// Every list is read under its guard, shared (cmdlist.go): no Reset,
+	// Close or recording call may change it meanwhile.
+	for i, cl := range lists {
+		if !cl.share() {
+			for _, c := range lists[:i] {
+				c.unshare()
+			}
+			return &Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgInvalidWork,
+				Command: "ExecuteCommandLists", Call: -1, Barrier: -1, Field: fmt.Sprintf("list %d", i),
+				Rule: "another goroutine is recording, closing or resetting the command list: nothing was submitted"}
+		}
+	}
+	defer func() {
+		for _, cl := range lists {
+			cl.unshare()
+		}
+	}()
+	for i, cl := range lists {
+		switch {
 		case cl.d != q.d:
 			return fmt.Errorf("umd: ExecuteCommandLists: list %d: %w (recorded on another device)", i, ErrForeignObject)
 		case cl.destroyed:
@@ -192,9 +212,9 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 			for _, p := range cl.patches {
 				attr := &chunks[p.pos.Chunk][p.pos.Off]
 				if p.res.compressedIn(p.res.layoutOf(p.sub)) {
-					*attr |= 4
+					*attr |= cmdbuf.AttrCompressed
 				} else {
-					*attr &^= 4
+					*attr &^= cmdbuf.AttrCompressed
 				}
 			}
 		}

@@ -357,9 +357,14 @@ func (d *Device) release(hh ddi.HHeap, hr ddi.HResource) {
 func (d *Device) makeHeap(hd resource.Heap, h ddi.HHeap) (*Heap, error) {
 	d.mu.Lock()
 	addr, err := d.m.Allocate(hd.Size, hd.Alignment, hd.CPUVisible())
+	pending := d.deferredBytes
 	d.mu.Unlock()
 	if err != nil {
 		ce := createError("CreateHeapAndResource", "pHeap.ByteSize", fmt.Sprint(hd.Size), err, "%v", err)
+		if errors.Is(err, hwmodel.ErrOutOfMemory) && pending > 0 {
+			ce = createError("CreateHeapAndResource", "pHeap.ByteSize", fmt.Sprint(hd.Size), err,
+				"%v (%d bytes of destroyed heaps come back at the next WaitIdle: the GPU had work in flight when they were destroyed)", err, pending)
+		}
 		if errors.Is(err, hwmodel.ErrOutOfMemory) {
 			ce.(*CreateError).ID = MsgOutOfMemory // not invalid: the GPU is full (E_OUTOFMEMORY)
 		}

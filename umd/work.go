@@ -2,6 +2,7 @@ package umd
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -168,7 +169,7 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 	}
 	s.accessed, s.trailingAccess = true, true
 	s.note(leadAccess)
-	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: uint32(size), Dir: dir, Client: client, Surface: r.Surface},
+	spec := accessSpec{acc: cmdbuf.Access{Addr: addr, Size: size, Dir: dir, Client: client, Surface: r.Surface},
 		res: r, sub: sub}
 	if r.Surface != 0 && cl.d.prof.Aware[cl.engine][client] {
 		if s.known {
@@ -200,21 +201,22 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 		acc := make([]cmdbuf.Access, n)
 		for i := range acc {
 			acc[i] = accs[i].acc
-			bytes += uint64(acc[i].Size)
+			bytes += acc[i].Size
 			if acc[i].Dir == cmdbuf.DirWrite {
 				w.written.add(acc[i].Addr, acc[i].End())
 				w.writers |= clients(acc[i].Client)
 			}
 		}
-		dur := uint32(32 + bytes/256)
+		// 32 cycles and one per 256 bytes, saturating: 254 accesses of up
+		// to the GPU's 16 GiB each could pass the 32-bit duration.
+		dur := uint32(min(32+bytes/256, math.MaxUint32))
 		cl.put(cmdbuf.AppendWork(cl.room(), cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
 			Chained: w.chained}, acc...))
 		w.chained = true
 		pos := cl.buf.Last()
 		for i := 0; i < n; i++ {
 			if accs[i].patch {
-				// The attribute dword: header, 4 work dwords, then 4 per access.
-				cl.patches = append(cl.patches, patch{pos: cmdbufPos(pos, 1+4+4*i+3), res: accs[i].res, sub: accs[i].sub})
+				cl.patches = append(cl.patches, patch{pos: cmdbufPos(pos, cmdbuf.AccessAttrDword(i)), res: accs[i].res, sub: accs[i].sub})
 			}
 		}
 		accs = accs[n:]
@@ -405,10 +407,10 @@ func (w *work) copyPair(srcField string, src View, srcAccess ddi.BarrierAccess, 
 	reads, writes := w.cl.accs[before:mid], w.cl.accs[mid:]
 	var rn, wn uint64
 	for _, a := range reads {
-		rn += uint64(a.acc.Size)
+		rn += a.acc.Size
 	}
 	for _, a := range writes {
-		wn += uint64(a.acc.Size)
+		wn += a.acc.Size
 	}
 	if rn != wn || len(reads) != len(writes) {
 		w.fail(MsgInvalidWork, dstField, fmt.Sprintf("%d bytes", wn), "a copy's destination must have the source's shape (%d bytes)", rn)
@@ -448,14 +450,17 @@ func (cl *CommandList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src
 			return
 		}
 	}
-	if dst == src && dstOffset < srcOffset+size && srcOffset < dstOffset+size {
+	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, size), ddi.AccessCopySource,
+		"pDstBuffer", BufferRange(dst, dstOffset, size), ddi.AccessCopyDest, cmdbuf.ClientCopy)
+	// Checked once both ranges are known to lie in their buffers, so no
+	// offset + size can wrap 64 bits (a failed command's accesses are
+	// dropped: the list is in error).
+	if !w.failed && dst == src && dstOffset < srcOffset+size && srcOffset < dstOffset+size {
 		w.fail(MsgSelfCopyIntersects, "DstOffset", fmt.Sprint(dstOffset),
 			"[%d,%d) and the source [%d,%d) of the same buffer intersect (000 \"Self Resource Copy\")",
 			dstOffset, dstOffset+size, srcOffset, srcOffset+size)
 		return
 	}
-	w.copyPair("pSrcBuffer", BufferRange(src, srcOffset, size), ddi.AccessCopySource,
-		"pDstBuffer", BufferRange(dst, dstOffset, size), ddi.AccessCopyDest, cmdbuf.ClientCopy)
 	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
 
@@ -518,11 +523,27 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 	case b.Left >= b.Right || b.Top >= b.Bottom || b.Front >= b.Back || b.Right > sfp.Width || b.Bottom > sfp.Height || b.Back > sfp.Depth:
 		w.fail(MsgInvalidWork, "pSrcBox", fmt.Sprintf("%+v", b), "must be a non-empty box inside the %dx%dx%d source", sfp.Width, sfp.Height, sfp.Depth)
 		return
-	case x+(b.Right-b.Left) > dfp.Width || y+(b.Bottom-b.Top) > dfp.Height || z+(b.Back-b.Front) > dfp.Depth:
+	case !fits(x, b.Right-b.Left, dfp.Width) || !fits(y, b.Bottom-b.Top, dfp.Height) || !fits(z, b.Back-b.Front, dfp.Depth):
 		w.fail(MsgInvalidWork, "DstX/DstY/DstZ", fmt.Sprintf("%d,%d,%d", x, y, z), "the box does not fit the %dx%dx%d destination", dfp.Width, dfp.Height, dfp.Depth)
 		return
 	case rd.Desc.Format.Planes[dfp.Plane].BytesPerElement != elem:
 		w.fail(MsgInvalidWork, "pDst", rd.Desc.Desc.Format.String(), "copies need formats of the same element size")
+		return
+	case max(rd.Desc.Format.BlockWidth, 1) != bw || max(rd.Desc.Format.BlockHeight, 1) != bh:
+		w.fail(MsgInvalidWork, "pDst", rd.Desc.Desc.Format.String(), "ebref copies a box only between formats of the same %dx%d blocks",
+			bw, bh)
+		return
+	// A box of blocks (BC, packed formats) is whole blocks, but for the
+	// subresource's right and bottom edges, and lands on a block: the copy
+	// moves whole elements, so any other box or point would be rounded
+	// down to one, silently.
+	case b.Left%bw != 0 || b.Top%bh != 0 || b.Right%bw != 0 && b.Right != sfp.Width || b.Bottom%bh != 0 && b.Bottom != sfp.Height:
+		w.fail(MsgInvalidWork, "pSrcBox", fmt.Sprintf("%+v", b), "a %s box must be whole %dx%d blocks (it may end at the subresource's edge)",
+			rs.Desc.Desc.Format, bw, bh)
+		return
+	case x%bw != 0 || y%bh != 0:
+		w.fail(MsgInvalidWork, "DstX/DstY/DstZ", fmt.Sprintf("%d,%d,%d", x, y, z), "a %s destination point must lie on a whole %dx%d block",
+			rd.Desc.Desc.Format, bw, bh)
 		return
 	}
 	if src == dst && srcSub == dstSub && x < b.Right && b.Left < x+(b.Right-b.Left) && y < b.Bottom && b.Top < y+(b.Bottom-b.Top) &&
@@ -545,6 +566,11 @@ func (cl *CommandList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint
 	}
 	w.emitSync(cmdbuf.WorkCopy, cmdbuf.StageCopy)
 }
+
+// fits reports whether n texels from at lie within size, in 64 bits: a
+// destination coordinate near 2^32 wraps a uint32 sum past the check (issue
+// 32: such a copy faulted the GPU instead of being refused).
+func fits(at, n, size uint32) bool { return uint64(at)+uint64(n) <= uint64(size) }
 
 // pair adds one copy read/write pair between subresources.
 func (w *work) pair(rs *Resource, ssub uint32, saddr uint64, rd *Resource, dsub uint32, daddr, n uint64) {
@@ -660,42 +686,19 @@ func (cl *CommandList) SetPredication(buffer ddi.HResource, offset uint64) {
 // source and destination ranges before, RELEASE of the destination after
 // (000 "D3D12DDI_RANGED_BARRIER_0094").
 func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) {
-	if !cl.open("AtomicCopyBufferUINT") {
+	// The checks hold the list (cmdlist.go "The list guard"); the ranged
+	// barriers and the copy are calls of their own, each holding it.
+	if !cl.enter() {
+		return
+	}
+	ok := cl.atomicCopyChecks(dst, dstOffset, src, srcOffset, wide)
+	cl.leave()
+	if !ok {
 		return
 	}
 	n := uint64(4)
 	if wide {
 		n = 8
-	}
-	bad := func(id MessageID, field, value, rule string) {
-		cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "AtomicCopyBufferUINT", Call: -1, Barrier: -1,
-			Field: field, Value: value, Rule: rule})
-	}
-	if dstOffset%n != 0 || srcOffset%n != 0 {
-		bad(MsgAtomicCopyInvalidOffsetAlignment, "DstOffset/SrcOffset", fmt.Sprintf("%d/%d", dstOffset, srcOffset),
-			fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n))
-		return
-	}
-	// The ranges must lie in buffers (checked here, before the ranged
-	// barriers are recorded, so the message names the copy).
-	for _, b := range []struct {
-		h      ddi.HResource
-		off    uint64
-		field  string
-		bounds MessageID
-	}{{dst, dstOffset, "pDstBuffer", MsgAtomicCopyDstRangeOutOfBounds}, {src, srcOffset, "pSrcBuffer", MsgAtomicCopySrcRangeOutOfBounds}} {
-		r := cl.d.resource(b.h)
-		switch {
-		case r == nil:
-			cl.badHandle(b.h, b.field, func(id MessageID, value, rule string) bool { bad(id, b.field, value, rule); return false })
-			return
-		case !r.IsBuffer():
-			bad(MsgInvalidWork, b.field, r.Name(), "atomic copies copy between buffers; this is a texture")
-			return
-		case b.off > r.Desc.DataSize || n > r.Desc.DataSize-b.off:
-			bad(b.bounds, b.field, fmt.Sprintf("%d+%d", b.off, n), fmt.Sprintf("outside the %d-byte %s", r.Desc.DataSize, r.Name()))
-			return
-		}
 	}
 	acquire := ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagAcquire
 	cl.Barrier([]ddi.Barrier{
@@ -712,6 +715,50 @@ func (cl *CommandList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64,
 	cl.leave() // before the release barrier, a call of its own
 	cl.Barrier([]ddi.Barrier{ddi.NewRangedBarrier(ddi.RangedBarrier{
 		Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Resource: dst, Range: ddi.Range{Begin: dstOffset, End: dstOffset + n}})})
+}
+
+// atomicCopyChecks checks an atomic copy's offsets and buffers before its
+// ranged barriers are recorded, so the message names the copy; false, with
+// the list failed, if they are wrong.
+func (cl *CommandList) atomicCopyChecks(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) bool {
+	if !cl.open("AtomicCopyBufferUINT") {
+		return false
+	}
+	n := uint64(4)
+	if wide {
+		n = 8
+	}
+	bad := func(id MessageID, field, value, rule string) {
+		cl.fail(Message{Category: CategoryStateSetting, ID: id, Command: "AtomicCopyBufferUINT", Call: -1, Barrier: -1,
+			Field: field, Value: value, Rule: rule})
+	}
+	if dstOffset%n != 0 || srcOffset%n != 0 {
+		bad(MsgAtomicCopyInvalidOffsetAlignment, "DstOffset/SrcOffset", fmt.Sprintf("%d/%d", dstOffset, srcOffset),
+			fmt.Sprintf("atomic copies of %d bytes need %d-byte aligned offsets", n, n))
+		return false
+	}
+	// The ranges must lie in buffers (checked here, before the ranged
+	// barriers are recorded, so the message names the copy).
+	for _, b := range []struct {
+		h      ddi.HResource
+		off    uint64
+		field  string
+		bounds MessageID
+	}{{dst, dstOffset, "pDstBuffer", MsgAtomicCopyDstRangeOutOfBounds}, {src, srcOffset, "pSrcBuffer", MsgAtomicCopySrcRangeOutOfBounds}} {
+		r := cl.d.resource(b.h)
+		switch {
+		case r == nil:
+			cl.badHandle(b.h, b.field, func(id MessageID, value, rule string) bool { bad(id, b.field, value, rule); return false })
+			return false
+		case !r.IsBuffer():
+			bad(MsgInvalidWork, b.field, r.Name(), "atomic copies copy between buffers; this is a texture")
+			return false
+		case b.off > r.Desc.DataSize || n > r.Desc.DataSize-b.off:
+			bad(b.bounds, b.field, fmt.Sprintf("%d+%d", b.off, n), fmt.Sprintf("outside the %d-byte %s", r.Desc.DataSize, r.Name()))
+			return false
+		}
+	}
+	return true
 }
 
 // DecodeFrame records a video decode (VIDEO_DECODE lists).

@@ -63,7 +63,7 @@ func randomProgram(rng *rand.Rand, addrs []uint64, wholeBlocks bool) program {
 			size = uint32(rng.IntN(4)+1) * hwmodel.BlockSize
 		}
 		off := uint64(rng.IntN(int(bufSize-size)/4+1)) * 4
-		a := cmdbuf.Access{Addr: addrs[i] + off, Size: size, Dir: dir, Client: cmdbuf.Client(rng.IntN(int(cmdbuf.NumClients)))}
+		a := cmdbuf.Access{Addr: addrs[i] + off, Size: uint64(size), Dir: dir, Client: cmdbuf.Client(rng.IntN(int(cmdbuf.NumClients)))}
 		for dir == cmdbuf.DirWrite && !writer(a.Client) {
 			a.Client = cmdbuf.Client(rng.IntN(int(cmdbuf.NumClients)))
 		}
@@ -72,7 +72,7 @@ func randomProgram(rng *rand.Rand, addrs []uint64, wholeBlocks bool) program {
 			if wholeBlocks && a.Compressed && dir == cmdbuf.DirWrite {
 				const bs = hwmodel.BlockSize
 				lo, hi := a.Addr/bs*bs, (a.End()+bs-1)/bs*bs
-				a.Addr, a.Size = lo, uint32(hi-lo)
+				a.Addr, a.Size = lo, hi-lo
 			}
 		}
 		return a
@@ -317,7 +317,7 @@ func TestKnownCases(t *testing.T) {
 		return cmdbuf.AppendWork(nil, cmdbuf.Work{Kind: cmdbuf.WorkDispatch, Stage: stage, Duration: 50, ID: uint32(len(acc)) + uint32(stage)<<8}, acc...)
 	}
 	acc := func(dir cmdbuf.Dir, lo, hi uint64, c cmdbuf.Client) cmdbuf.Access {
-		return cmdbuf.Access{Addr: b0 + lo, Size: uint32(hi - lo), Dir: dir, Client: c}
+		return cmdbuf.Access{Addr: b0 + lo, Size: hi - lo, Dir: dir, Client: c}
 	}
 	rd := func(lo, hi uint64, c cmdbuf.Client) cmdbuf.Access { return acc(cmdbuf.DirRead, lo, hi, c) }
 	wr := func(lo, hi uint64, c cmdbuf.Client) cmdbuf.Access { return acc(cmdbuf.DirWrite, lo, hi, c) }
