@@ -2,7 +2,9 @@ package bench
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -278,4 +280,26 @@ func tableOf(t *testing.T, text, profile string) ([]string, map[string][]string)
 		cells[row[0]] = row
 	}
 	return header, cells
+}
+
+// Every adversarial chart is well-formed XML: names with markup characters
+// or beyond ASCII are escaped.
+func TestChartsAreWellFormed(t *testing.T) {
+	for name, rs := range adversarialCharts() {
+		var b bytes.Buffer
+		require.NoError(t, WriteSVG(&b, "p", rs))
+		dec := xml.NewDecoder(&b)
+		for {
+			_, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if !assert.NoError(t, err, name) {
+				break
+			}
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteSVG(&b, "p", adversarialCharts()["names beyond ASCII"]))
+	assert.Contains(t, b.String(), "&lt;&amp;&#34;&#39;&gt;")
 }
