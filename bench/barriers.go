@@ -26,7 +26,7 @@ type BarrierRecord struct {
 	// call), the runtime (its translation of a ResourceBarrier call), or
 	// the oracle (before the command it names).
 	Source   string   `json:"source"`
-	Barriers []string `json:"barriers,omitempty"` // the call's barriers, as scenarios write them
+	Barriers []string `json:"barriers,omitempty"` // the call's barriers as they print, each resource by the workload's name for it
 	// Cycles is its duration on the command processor, stall included,
 	// summed over every execution of its list.
 	Cycles      uint64 `json:"cycles"`
@@ -72,7 +72,7 @@ func barrierRecords(res hlk.Result, s Strategy) []BarrierRecord {
 		}
 		for _, call := range l.Calls {
 			r := fromCounters(l.Name, call.Ordinal, source, l.Costs[call.Ordinal])
-			r.Barriers = call.Barriers
+			r.Barriers = call.Named
 			r.Drained, r.Flushed, r.Invalidated = "NONE", "NONE", "NONE"
 			for _, rec := range l.Records {
 				if call.Ordinal != 0 && rec.Call == call.Ordinal {

@@ -192,7 +192,7 @@ func TestTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"not calibrated", "legacy / enhanced / oracle", "legacy/enhanced", "enhanced/oracle"} {
+	for _, want := range []string{"not calibrated", "legacy / enhanced / oracle", "legacy/enhanced", "legacy/oracle", "enhanced/oracle"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
@@ -330,6 +330,12 @@ func TestBarrierRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var names []string
+	for _, line := range strings.Split(w.Frame, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && (f[0] == "buffer" || f[0] == "texture") {
+			names = append(names, f[1])
+		}
+	}
 	for _, r := range rs {
 		var drops, lines uint64
 		for _, b := range r.Barriers {
@@ -341,6 +347,12 @@ func TestBarrierRecords(t *testing.T) {
 			}
 			if (r.Strategy == Oracle) != (len(b.Barriers) == 0) {
 				t.Errorf("%s: record %+v: barriers %q", r.Strategy, b, b.Barriers)
+			}
+			// Resources by the names the workload (and --emit) gives them.
+			for _, text := range b.Barriers {
+				if f := strings.Fields(text); f[0] != "GLOBAL" && !slices.Contains(names, f[1]) {
+					t.Errorf("%s: barrier %q names no resource of the frame's (%v)", r.Strategy, text, names)
+				}
 			}
 		}
 		if r.Strategy != Oracle && len(r.Barriers) != r.BarrierCalls {

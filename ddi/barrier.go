@@ -373,7 +373,12 @@ func (b *Barrier) Common() (GlobalBarrier, bool) {
 //
 // (type, resource, SyncBefore->SyncAfter, AccessBefore->AccessAfter, then
 // what the type adds).
-func (b *Barrier) String() string {
+func (b *Barrier) String() string { return b.Named(nil) }
+
+// Named prints the barrier as String does, its resource as name returns
+// it (a scenario's name for the handle, say); a nil name, or one that
+// returns "", prints the handle in hex.
+func (b *Barrier) Named(name func(HResource) string) string {
 	side := func(g *GlobalBarrier) string {
 		return fmt.Sprintf("%s->%s %s->%s", g.SyncBefore, g.SyncAfter, g.AccessBefore, g.AccessAfter)
 	}
@@ -382,17 +387,17 @@ func (b *Barrier) String() string {
 		return "GLOBAL " + side(b.Global())
 	case BarrierTypeTexture:
 		t := b.Texture()
-		s := fmt.Sprintf("TEXTURE 0x%x %s layout %s->%s %s", uint64(t.Resource), side(b.Global()),
+		s := fmt.Sprintf("TEXTURE %s %s layout %s->%s %s", resourceName(t.Resource, name), side(b.Global()),
 			t.LayoutBefore, t.LayoutAfter, t.Subresources)
 		if t.Flags != 0 {
 			s += " " + t.Flags.String()
 		}
 		return s
 	case BarrierTypeBuffer:
-		return fmt.Sprintf("BUFFER 0x%x %s", uint64(b.Buffer().Resource), side(b.Global()))
+		return fmt.Sprintf("BUFFER %s %s", resourceName(b.Buffer().Resource, name), side(b.Global()))
 	case BarrierTypeRanged:
 		r := b.Ranged()
-		return fmt.Sprintf("RANGED 0x%x %s %s [%d,%d)", uint64(r.Resource), r.Flags, subresourceIndexString(r.Subresource),
+		return fmt.Sprintf("RANGED %s %s %s [%d,%d)", resourceName(r.Resource, name), r.Flags, subresourceIndexString(r.Subresource),
 			r.Range.Begin, r.Range.End)
 	}
 	return b.Type.String()
@@ -402,16 +407,30 @@ func (b *Barrier) String() string {
 // its syncs, accesses and subresource range too:
 //
 //	RANGED 0x3 COPY->ALL COPY_DEST->COMMON ATOMIC_COPY all [8,16)
-func (b *Barrier0088) String() string {
+func (b *Barrier0088) String() string { return b.Named(nil) }
+
+// Named prints the record as String does, its resource as name returns it
+// (see Barrier.Named).
+func (b *Barrier0088) Named(name func(HResource) string) string {
 	if x, ok := b.As0094(); ok {
-		return x.String()
+		return x.Named(name)
 	}
 	if b.Type != BarrierTypeRanged {
 		return b.Type.String()
 	}
 	r := b.Ranged()
-	return fmt.Sprintf("RANGED 0x%x %s->%s %s->%s %s %s [%d,%d)", uint64(r.Resource), r.SyncBefore, r.SyncAfter,
+	return fmt.Sprintf("RANGED %s %s->%s %s->%s %s %s [%d,%d)", resourceName(r.Resource, name), r.SyncBefore, r.SyncAfter,
 		r.AccessBefore, r.AccessAfter, r.Flags, r.Subresources, r.Range.Begin, r.Range.End)
+}
+
+// resourceName is name(h), or h in hex where name is nil or knows no name.
+func resourceName(h HResource, name func(HResource) string) string {
+	if name != nil {
+		if s := name(h); s != "" {
+			return s
+		}
+	}
+	return fmt.Sprintf("0x%x", uint64(h))
 }
 
 func subresourceIndexString(i uint32) string {

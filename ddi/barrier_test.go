@@ -33,6 +33,33 @@ func TestBarrierString(t *testing.T) {
 	assert.Equal(t, "0x9", (&Barrier{Type: 9}).String())
 }
 
+// Named prints a barrier's resource by the name it is given, the handle
+// where it is given none; a global barrier names no resource.
+func TestBarrierNamed(t *testing.T) {
+	names := map[HResource]string{3: "POOL", 5: "GBUF0"}
+	name := func(h HResource) string { return names[h] }
+	tb := NewTextureBarrier(TextureBarrier{SyncBefore: SyncRenderTarget, SyncAfter: SyncCopy, AccessBefore: AccessRenderTarget,
+		AccessAfter: AccessCopySource, LayoutBefore: LayoutRenderTarget, LayoutAfter: LayoutCommon, Resource: 5,
+		Subresources: SubresourceRange{IndexOrFirstMipLevel: AllSubresources}})
+	assert.Equal(t, "TEXTURE GBUF0 RENDER_TARGET->COPY RENDER_TARGET->COPY_SOURCE layout RENDER_TARGET->COMMON all", tb.Named(name))
+	b := NewBufferBarrier(BufferBarrier{SyncBefore: SyncCopy, SyncAfter: SyncAll, AccessBefore: AccessCopyDest, AccessAfter: AccessCommon, Resource: 3})
+	assert.Equal(t, "BUFFER POOL COPY->ALL COPY_DEST->COMMON", b.Named(name))
+	unknown := NewBufferBarrier(BufferBarrier{Resource: 0x10})
+	assert.Equal(t, unknown.String(), unknown.Named(name), "a handle with no name prints in hex")
+	assert.Equal(t, b.String(), b.Named(nil))
+	r := NewRangedBarrier(RangedBarrier{Flags: RangedBarrierFlagAtomicCopy, Resource: 3, Range: Range{Begin: 8, End: 16}})
+	assert.Equal(t, "RANGED POOL ATOMIC_COPY subresource 0 [8,16)", r.Named(name))
+	r88 := NewRangedBarrier0088(RangedBarrier0088{GlobalBarrier: GlobalBarrier{SyncCopy, SyncAll, AccessCopyDest, AccessCommon},
+		Flags: RangedBarrierFlagAtomicCopy, Resource: 3, Subresources: SubresourceRange{IndexOrFirstMipLevel: AllSubresources},
+		Range: Range{Begin: 8, End: 16}})
+	assert.Equal(t, "RANGED POOL COPY->ALL COPY_DEST->COMMON ATOMIC_COPY all [8,16)", r88.Named(name))
+	b88, ok := b.As0088()
+	assert.True(t, ok)
+	assert.Equal(t, b.Named(name), b88.Named(name))
+	g := NewGlobalBarrier(GlobalBarrier{SyncBefore: SyncAll, SyncAfter: SyncAll})
+	assert.Equal(t, g.String(), g.Named(name))
+}
+
 func TestHRESULT(t *testing.T) {
 	u := func(r HRESULT) uint32 { return uint32(r) }
 	assert.Equal(t, uint32(0x80070057), u(E_INVALIDARG))

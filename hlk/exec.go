@@ -146,10 +146,13 @@ type ListDump struct {
 
 // BarrierCall is one barrier call of a list: its ordinal among the list's
 // commands (as its MARKER and its messages number it; 0 when the call
-// recorded no packets), and each barrier as it prints.
+// recorded no packets), and each barrier as it prints, with its resource's
+// handle (Barriers) and with the name the scenario gave the resource
+// (Named; the handle still where the scenario named none, a raw handle).
 type BarrierCall struct {
 	Ordinal  int
 	Barriers []string
+	Named    []string
 }
 
 type markerAt struct{ offset, tag int }
@@ -172,6 +175,7 @@ type exec struct {
 	dev    Device
 	heaps  map[string]ddi.HHeap
 	res    map[string]ddi.HResource
+	names  map[ddi.HResource]string // the resources' names by handle, the latest for a reused handle
 	queues map[string]Queue
 	fences map[string]Fence
 	lists  map[string]CommandList
@@ -209,7 +213,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	if err != nil {
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
-	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, queues: map[string]Queue{},
+	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, names: map[ddi.HResource]string{}, queues: map[string]Queue{},
 		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{},
 		queueTypes: map[string]ddi.CommandListType{}, leg: legacy.NewTracker(), legLists: map[string]*legacy.List{}}
 	dev.Machine().OnPacket(x.attribute)
@@ -300,6 +304,7 @@ func (x *exec) step(st Step) {
 			x.createErr(s.Pos, err)
 		} else {
 			x.legacyCreated(s, h)
+			x.names[h] = s.Name
 		}
 		x.res[s.Name] = h
 	case *QueueStep:
@@ -415,9 +420,9 @@ func (x *exec) record(s *ListStep) {
 			var call BarrierCall
 			if c.Op == "barrier" {
 				x.legacyUse(leg, s.Name, c)
-				call.Barriers = x.barrierCall(cl, c)
+				call.Barriers, call.Named = x.barrierCall(cl, c)
 			} else {
-				call.Barriers = x.legacyCall(cl, leg, s.Name, c)
+				call.Barriers, call.Named = x.legacyCall(cl, leg, s.Name, c)
 			}
 			if recs := cl.Records(); len(recs) > n {
 				call.Ordinal = recs[len(recs)-1].Call
@@ -569,24 +574,27 @@ func (x *exec) one(c Cmd, role string) *driver.View {
 }
 
 // barrierCall records one barrier call, through the 0094 entry point or
-// (DDI0088) the 0088 one, and returns its barriers as they print.
-func (x *exec) barrierCall(cl CommandList, c Cmd) []string {
+// (DDI0088) the 0088 one, and returns its barriers as they print, by handle and by name.
+func (x *exec) barrierCall(cl CommandList, c Cmd) (text, named []string) {
 	bs := x.barriers(c.Barriers)
-	text := make([]string, len(bs))
+	text, named = make([]string, len(bs)), make([]string, len(bs))
 	if !c.DDI0088 {
 		cl.Barrier(bs)
 		for i := range bs {
-			text[i] = bs[i].String()
+			text[i], named[i] = bs[i].String(), bs[i].Named(x.name)
 		}
-		return text
+		return text, named
 	}
 	bs88 := x.barriers0088(c.Barriers, bs)
 	for i := range bs88 {
-		text[i] = bs88[i].String()
+		text[i], named[i] = bs88[i].String(), bs88[i].Named(x.name)
 	}
 	cl.Barrier0088(bs88)
-	return text
+	return text, named
 }
+
+// name is the scenario's name of a resource handle, "" if it named none.
+func (x *exec) name(h ddi.HResource) string { return x.names[h] }
 
 // barriers0088 makes a 0088 call's records of its specs and of what
 // barriers made of them: the same but for ranged barriers, which carry the

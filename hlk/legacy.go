@@ -84,8 +84,9 @@ func (x *exec) legacyCreated(st *ResourceStep, h ddi.HResource) {
 
 // legacyCall is one ResourceBarrier call: the legacy layer checks and
 // translates it, and the driver gets one Barrier call of what it let
-// through (none if it let nothing through).
-func (x *exec) legacyCall(cl CommandList, l *legacy.List, list string, c Cmd) []string {
+// through (none if it let nothing through), whose barriers it returns as
+// they print, by handle and by name.
+func (x *exec) legacyCall(cl CommandList, l *legacy.List, list string, c Cmd) (text, named []string) {
 	bs := make([]legacy.Barrier, len(c.Legacy))
 	for i, s := range c.Legacy {
 		b := s.Barrier
@@ -95,14 +96,14 @@ func (x *exec) legacyCall(cl CommandList, l *legacy.List, list string, c Cmd) []
 	out, msgs := l.ResourceBarrier(bs)
 	x.legacyObserve(msgs, list, c.Pos)
 	if len(out) == 0 {
-		return nil
+		return nil, nil
 	}
 	cl.Barrier(out)
-	text := make([]string, len(out))
+	text, named = make([]string, len(out)), make([]string, len(out))
 	for i := range out {
-		text[i] = out[i].String()
+		text[i], named[i] = out[i].String(), out[i].Named(x.name)
 	}
-	return text
+	return text, named
 }
 
 func (x *exec) legacyHandle(name string) ddi.HResource {

@@ -550,3 +550,37 @@ execute Q L
 	assert.Equal(t, sum.StallCycles, last.StallCycles, "the stalls of packets (not of the ends of submissions)")
 	assert.LessOrEqual(t, last.Time, e.Cycles)
 }
+
+// A call's barriers print twice: by handle, as the DDI passed them, and
+// with the resources named as the scenario names them, for a Barrier call
+// and for what the runtime made of a ResourceBarrier call.
+func TestBarrierCallsNamed(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+buffer POOL 4096 flags UNORDERED_ACCESS
+buffer OUT 4096 flags UNORDERED_ACCESS state COMMON
+queue Q direct
+list L direct
+  dispatch uav POOL
+  barrier buffer POOL sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE
+  dispatch srv POOL uav OUT
+  resource-barriers
+    transition OUT UNORDERED_ACCESS -> COPY_SOURCE
+  end
+  copy-buffer POOL 0 OUT 0 16
+end
+execute Q L
+`, nil)
+	require.NoError(t, err)
+	p, _ := hwmodel.LookupProfile("discrete")
+	r := Run(Reference, sc[0], p, "")
+	require.Equal(t, Pass, r.Status, r.Failures)
+	require.Len(t, r.Lists, 1)
+	calls := r.Lists[0].Calls
+	require.Len(t, calls, 2)
+	assert.Equal(t, []string{"BUFFER POOL COMPUTE_SHADING->COMPUTE_SHADING UNORDERED_ACCESS->SHADER_RESOURCE"}, calls[0].Named)
+	assert.Regexp(t, `^BUFFER 0x[0-9a-f]+ COMPUTE_SHADING`, calls[0].Barriers[0])
+	require.Len(t, calls[1].Named, 1)
+	assert.Regexp(t, `^BUFFER OUT `, calls[1].Named[0])
+	assert.Equal(t, strings.Replace(calls[1].Named[0], "OUT", strings.Fields(calls[1].Barriers[0])[1], 1), calls[1].Barriers[0],
+		"the same barrier, named")
+}

@@ -91,8 +91,9 @@ func TestBenchOracle(t *testing.T) {
 func TestBenchBarriersAndTrace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trace.json")
 	charts := filepath.Join(t.TempDir(), "charts")
+	report := filepath.Join(t.TempDir(), "bench.json")
 	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "compute-to-pixel", "--profile", "discrete", "--barriers", "--trace", path,
-		"--svg", charts)
+		"--svg", charts, "--json", report)
 	require.Equal(t, 0, code, stderr)
 	svg, err := os.ReadFile(filepath.Join(charts, "discrete.svg"))
 	require.NoError(t, err)
@@ -102,7 +103,31 @@ func TestBenchBarriersAndTrace(t *testing.T) {
 	assert.Len(t, entries, 1, "a chart per profile that ran")
 	assert.Contains(t, stdout, "ebref bench --barriers:")
 	assert.Contains(t, stdout, "compute-to-pixel on discrete, enhanced: 4 records")
-	raw, err := os.ReadFile(path)
+	// Resources by the workload's names, as --emit writes them, not by handle.
+	code, emitted, stderr := ebref(t, nil, "bench", "--emit", "--workload", "compute-to-pixel")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, emitted, "texture AO ")
+	assert.Contains(t, stdout, "TEXTURE AO ")
+	assert.NotRegexp(t, `(BUFFER|TEXTURE|RANGED) 0x`, stdout)
+	raw, err := os.ReadFile(report)
+	require.NoError(t, err)
+	var rep struct {
+		Rows []struct {
+			Barriers []struct {
+				Barriers []string `json:"barriers"`
+			} `json:"barriers"`
+		} `json:"rows"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	var named []string
+	for _, r := range rep.Rows {
+		for _, b := range r.Barriers {
+			named = append(named, b.Barriers...)
+		}
+	}
+	assert.Contains(t, strings.Join(named, "\n"), "TEXTURE AO ")
+	assert.NotRegexp(t, `(BUFFER|TEXTURE|RANGED) 0x`, strings.Join(named, "\n"))
+	raw, err = os.ReadFile(path)
 	require.NoError(t, err)
 	var tr struct {
 		TraceEvents []struct {
