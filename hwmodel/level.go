@@ -1096,6 +1096,9 @@ type scratch struct {
 	lineBuf             [][LineSize]byte
 	// block holds one compression block being encoded.
 	block [BlockSize]byte
+	// cuts and mergeFx are mergeEffects' cut points and output records.
+	cuts    [MaxEngines][]uint64
+	mergeFx []lineEffect
 	// opBuf is a bump allocator for the byte buffers of one op (what its
 	// reads return), reset when the next op is issued.
 	opBuf []byte
@@ -1176,6 +1179,7 @@ type effectLog struct {
 	accesses int
 	order    uint64
 	lines    int    // line effects in flight
+	merged   int    // line effects merged into the one below them, in all (merge.go)
 	pass     uint32 // retire passes, for memoising per op
 	// Recycling, so a warm machine logs accesses without allocating:
 	// emptied bucket slices, access records in chunks (used: handed out

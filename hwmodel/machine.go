@@ -75,6 +75,10 @@ type opRec struct {
 	gonePass uint32
 	// settled: gone already while it executes (memoised once known).
 	settled, settledKnown bool
+	// epoch: how many cut points lie below seq (merge.go), memoised for
+	// retire pass epochPass.
+	epoch     int32
+	epochPass uint32
 }
 
 // at says where the op's packet is, as listings number it: "dword 24 of
@@ -142,6 +146,9 @@ type Machine struct {
 	// for lines an op changed alike (tests check they change nothing;
 	// setPerLine sets it).
 	perLine bool
+	// noMerge keeps every record of a line apart (merge.go; tests check
+	// merging changes nothing).
+	noMerge bool
 	effects *effectLog
 	hazards []Hazard
 	faults  []Fault
