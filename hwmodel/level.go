@@ -1073,12 +1073,22 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 }
 
 // seesAsIs reports whether the op in rc is ordered after every effect in
-// flight in b, so that it sees each line of the block as it is.
+// flight in b, so that it sees each line of the block as it is. An op's
+// records of a block are mostly one after another (a line each when they
+// keep their bytes), so a record of the op and client just found ordered
+// is not asked again.
 func (m *Machine) seesAsIs(rc *opCtx, b *fxBlock) bool {
+	var gid uint32 // 0: no op (gids start at 1)
+	var client cmdbuf.Client
 	for i := range b.effects {
-		if e := &b.effects[i]; !m.orderedBefore(m.ops[e.gid], e.client, rc) {
+		e := &b.effects[i]
+		if e.gid == gid && e.client == client {
+			continue
+		}
+		if !m.orderedBefore(m.ops[e.gid], e.client, rc) {
 			return false
 		}
+		gid, client = e.gid, e.client
 	}
 	return true
 }
