@@ -171,6 +171,8 @@ type Machine struct {
 	retireAt, retireMin int
 	onPacket            func(PacketCost)
 	rewrite             Rewriter
+	// hostBudget is the host memory the machine may hold (hostmem.go).
+	hostBudget uint64
 }
 
 // New returns an idle machine on a profile.
@@ -185,6 +187,7 @@ func New(p *Profile) (*Machine, error) {
 		prof: p, mem: newMem(newDataStore()), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
 		surfaces: map[uint16]*Surface{}, surfaceIndex: map[uint64][]*Surface{}, metaIndex: map[uint64][]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
 		effects: newEffectLog(), retireAt: minRetireAt, retireMin: minRetireAt, hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
+		hostBudget: HostBudget,
 	}
 	m.memLevel = newMemLevel(m.mem)
 	m.levels = []*level{m.memLevel}
