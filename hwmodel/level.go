@@ -648,6 +648,21 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 			return
 		}
 	}
+	if b != nil && !lv.isMem() {
+		if n := b.newest[i]; n >= 0 {
+			if top := &b.effects[b.nodes[n].effect]; top.gid == op.gid && top.client == client &&
+				top.reach&reach == reach && top.prevV&reach == 0 {
+				// The op's own newest record already rolls these bytes
+				// back to invalid (it filled the line, then writes it: a
+				// dispatch over its UAV). A reader ordered after the op
+				// sees neither record, one not ordered after it sees the
+				// bytes invalid either way, and an invalid byte's value
+				// means nothing: a record of this change, and the image
+				// of the line, would roll back nothing anyone can see.
+				return
+			}
+		}
+	}
 	if b == nil {
 		b = lv.addFx(k)
 	}

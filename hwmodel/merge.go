@@ -135,6 +135,12 @@ func (m *Machine) merged(lv *level, la uint64, x, y *lineEffect) (lineEffect, bo
 	if asFound&validAfter != 0 {
 		return lineEffect{}, false
 	}
+	if validAfter&e.reach == 0 {
+		// Every byte rolls back to invalid: no image is needed.
+		lv.undo.release(x)
+		lv.undo.release(y)
+		return e, true
+	}
 	if hasX == e.reach {
 		// x reaches every byte: rolling back both is rolling back x.
 		e.image, e.prev = x.image, x.prev

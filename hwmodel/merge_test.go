@@ -186,3 +186,24 @@ func TestChainsOfWorkMergeAlike(t *testing.T) {
 	require.Less(t, faulted, 10, "programs run to their end")
 	t.Logf("%d records merged, %d programs faulted, %d hazards", merged, faulted, hazards)
 }
+
+// TestOwnFillNeedsNoImage: a dispatch that reads a buffer through a cache
+// that held none of it, then writes it, keeps no image of the lines it
+// writes: its own record of filling them already rolls them back to
+// invalid. What it holds is the buffer's bytes, not their images too.
+func TestOwnFillNeedsNoImage(t *testing.T) {
+	r := newRig(t, Profiles()[0]) // discrete: shader stores go through SHADER_L0
+	const size = 1 << 20
+	buf := r.alloc("B", size)
+	// Bytes that repeat no dword, in memory and in no cache.
+	r.run(r.direct, r.prog().work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(buf, size, cmdbuf.ClientShaderStore)))
+	images := 0
+	r.m.OnPacket(func(PacketCost) {
+		for _, lv := range r.m.allLevels() {
+			images = max(images, int(lv.undo.used)-len(lv.undo.free))
+		}
+	})
+	r.run(r.direct, r.prog().work(cmdbuf.WorkDispatch, cmdbuf.StageCompute,
+		rd(buf, size, cmdbuf.ClientShaderStore), wr(buf, size, cmdbuf.ClientShaderStore)))
+	require.Zero(t, images, "line images kept while the dispatch was in flight")
+}
