@@ -67,16 +67,17 @@ type opRec struct {
 	what    string // "DRAW", "CACHE", "DECOMPRESS", ...
 	marker  string // the last MARKER text before it
 	tainted bool   // its inputs already differed from the reference
-	// writeClients has bit c set when the op wrote through client c.
-	writeClients uint32
 	// gone: every op still to come is ordered after this one (memoised
 	// for retire pass gonePass).
-	gone     bool
-	gonePass uint32
+	gone bool
 	// settled: gone already while it executes (memoised once known).
 	settled, settledKnown bool
+	// writeClients has bit c set when the op wrote through client c.
+	writeClients uint32
+	gonePass     uint32
 	// epoch: how many cut points lie below seq (merge.go), memoised for
-	// retire pass epochPass.
+	// retire pass epochPass. (The flags and counters are packed so that
+	// a record stays 128 bytes.)
 	epoch     int32
 	epochPass uint32
 }
