@@ -32,7 +32,10 @@ import "slices"
 // not n (BenchmarkUAVChain, TestMergedEffectsChangeNothing).
 
 // cutPoints gathers, per engine, every seq value a threshold stored in the
-// machine holds for that engine's ops, sorted.
+// machine holds for that engine's ops, sorted. Whatever comes to store a
+// clock or a seq threshold elsewhere must be added here: a threshold left
+// out lets two records merge that a reader ordered by it tells apart
+// (TestChainsOfWorkMergeAlike runs programs with fences and events).
 func (m *Machine) cutPoints() *[MaxEngines][]uint64 {
 	cuts := &m.scratch.cuts
 	for i := range cuts {

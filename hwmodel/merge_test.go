@@ -67,7 +67,8 @@ func TestUAVChainMergesWhatItCan(t *testing.T) {
 // TestChainsOfWorkMergeAlike: random programs of chains of work, most of it
 // in one or two stages held only by waits on those stages (so their
 // records are merged), with readers and writers on other stages, engines
-// behind fences, CACHE packets and surfaces, give the same bytes, hazards
+// behind fences, split barriers' events, CACHE packets and surfaces, give
+// the same bytes, hazards
 // and costs with records merged as kept apart — retiring after every
 // packet or at the machine's own pace.
 func TestChainsOfWorkMergeAlike(t *testing.T) {
@@ -113,6 +114,7 @@ func TestChainsOfWorkMergeAlike(t *testing.T) {
 			main := []cmdbuf.Stage{cmdbuf.StageCompute, cmdbuf.StagePixel}
 			direct, compute := r.prog(), r.prog()
 			signals, waits := 0, 0
+			var events [NumEngineKinds]bool // an engine kind's event 1 was signalled
 			for range 48 {
 				p, e := direct, EngineDirect
 				if src.Intn(5) == 0 {
@@ -145,6 +147,14 @@ func TestChainsOfWorkMergeAlike(t *testing.T) {
 						continue
 					}
 					p.work(cmdbuf.WorkDispatch, stage, access(cmdbuf.DirRead, c), access(cmdbuf.DirWrite, wc))
+				case k == 7 && src.Intn(2) == 0: // a split barrier: an event's signal, later its wait
+					ev := &events[e]
+					if *ev && src.Intn(2) == 0 {
+						p.w = cmdbuf.AppendEventWait(p.w, cmdbuf.Event{ID: 1, Stages: stages(main[src.Intn(2)]) & e.Stages()})
+					} else {
+						p.w = cmdbuf.AppendEventSignal(p.w, cmdbuf.Event{ID: 1, Stages: stages(main[src.Intn(2)]) & e.Stages()})
+						*ev = true
+					}
 				case k < 8: // a wait on the main stages, sometimes on more
 					d := stages(main[src.Intn(2)])
 					h := d
@@ -206,4 +216,67 @@ func TestOwnFillNeedsNoImage(t *testing.T) {
 	r.run(r.direct, r.prog().work(cmdbuf.WorkDispatch, cmdbuf.StageCompute,
 		rd(buf, size, cmdbuf.ClientShaderStore), wr(buf, size, cmdbuf.ClientShaderStore)))
 	require.Zero(t, images, "line images kept while the dispatch was in flight")
+}
+
+// TestEventKeepsRecordsApart: two unordered dispatches write the same
+// bytes with an EVENT_SIGNAL draining COMPUTE between them; nothing but
+// the event's snapshot orders anything between the two. A draw held by
+// the event's wait reads the bytes, ordered after the first dispatch and
+// not the second: it must see the first's bytes, so the two records must
+// stay apart (cutPoints counts the event's clock) — the same run as with
+// every record kept.
+func TestEventKeepsRecordsApart(t *testing.T) {
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) {
+			run := func(noMerge bool) *Machine {
+				r := newRig(t, prof)
+				r.m.noMerge = noMerge
+				r.m.retireMin, r.m.retireAt = 0, 0
+				x, out := r.alloc("X", 4096), r.alloc("OUT", 4096)
+				p := r.prog()
+				p.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(x, 4096, cmdbuf.ClientShaderStore))
+				p.w = cmdbuf.AppendEventSignal(p.w, cmdbuf.Event{ID: 1, Stages: stages(cmdbuf.StageCompute)})
+				p.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(x, 4096, cmdbuf.ClientShaderStore))
+				p.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(out, 64, cmdbuf.ClientShaderStore)) // a retire pass
+				p.w = cmdbuf.AppendEventWait(p.w, cmdbuf.Event{ID: 1, Stages: stages(cmdbuf.StagePixel)})
+				p.work(cmdbuf.WorkDraw, cmdbuf.StagePixel, rd(x, 4096, cmdbuf.ClientShaderStore), wr(out, 4096, cmdbuf.ClientShaderStore))
+				r.direct.Submit(p.buffer())
+				require.NoError(t, r.m.Run())
+				require.Empty(t, r.m.Faults())
+				return r.m
+			}
+			requireSameRun(t, run(true), run(false), 0)
+		})
+	}
+}
+
+// TestFenceKeepsRecordsApart: as TestEventKeepsRecordsApart, across
+// engines: a fence signalled between two unordered dispatches on the
+// direct engine orders a compute-engine read after the first and not the
+// second, and the fence's clock keeps their records apart.
+func TestFenceKeepsRecordsApart(t *testing.T) {
+	for _, prof := range Profiles() {
+		t.Run(prof.Name, func(t *testing.T) {
+			run := func(noMerge bool) *Machine {
+				r := newRig(t, prof)
+				r.m.noMerge = noMerge
+				r.m.retireMin, r.m.retireAt = 0, 0
+				x, out := r.alloc("X", 4096), r.alloc("OUT", 4096)
+				f := r.m.NewFence()
+				a, b := r.prog(), r.prog()
+				b.w = cmdbuf.AppendFenceWait(b.w, cmdbuf.Fence{ID: f, Value: 1})
+				b.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, rd(x, 4096, cmdbuf.ClientShaderStore), wr(out, 4096, cmdbuf.ClientShaderStore))
+				a.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(x, 4096, cmdbuf.ClientShaderStore))
+				a.w = cmdbuf.AppendFenceSignal(a.w, cmdbuf.Fence{ID: f, Value: 1})
+				a.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(x, 4096, cmdbuf.ClientShaderStore))
+				a.work(cmdbuf.WorkDispatch, cmdbuf.StageCompute, wr(out, 64, cmdbuf.ClientShaderStore)) // a retire pass
+				r.compute.Submit(b.buffer())
+				r.direct.Submit(a.buffer())
+				require.NoError(t, r.m.Run())
+				require.Empty(t, r.m.Faults())
+				return r.m
+			}
+			requireSameRun(t, run(true), run(false), 0)
+		})
+	}
 }
