@@ -3,6 +3,7 @@ package hwmodel
 import (
 	"encoding/binary"
 	"fmt"
+	"iter"
 
 	"github.com/ebref/ebref/cmdbuf"
 )
@@ -118,8 +119,29 @@ func (s *Surface) isDefined(block uint64) bool { return s.defined[block/64]>>(bl
 
 // define marks blocks first..last as holding metadata written as such.
 func (s *Surface) define(first, last uint64) {
-	for b := first; b <= last; b++ {
-		s.defined[b/64] |= 1 << (b % 64)
+	for w, mask := range s.definedWords(first, last) {
+		s.defined[w] |= mask
+	}
+}
+
+// definedWords yields, for blocks first..last, each word of defined they
+// fall in and the mask of their bits in it: a surface's metadata is
+// changed a word at a time, so a 1 GiB surface's 4 Mi blocks are 64 Ki
+// steps.
+func (s *Surface) definedWords(first, last uint64) iter.Seq2[uint64, uint64] {
+	return func(yield func(uint64, uint64) bool) {
+		for w := first / 64; w <= last/64; w++ {
+			mask := ^uint64(0)
+			if w == first/64 {
+				mask &= ^uint64(0) << (first % 64)
+			}
+			if w == last/64 {
+				mask &= ^uint64(0) >> (63 - last%64)
+			}
+			if !yield(w, mask) {
+				return
+			}
+		}
 	}
 }
 
@@ -138,11 +160,17 @@ func (m *Machine) spoilMetadata(addr, n uint64) (spoiled *Surface, lo, hi uint64
 				continue
 			}
 			l, h := max(addr, s.Meta), min(addr+n, end)
-			for b := (l - s.Meta) / 2; b <= (h-1-s.Meta)/2; b++ {
-				if spoiled == nil && s.isDefined(b) {
+			if l/PageSize != p {
+				// Done whole at the first page they share: every page of
+				// the intersection lists s, and one pass over all of it
+				// per page made a surface's creation quadratic in its size.
+				continue
+			}
+			for w, mask := range s.definedWords((l-s.Meta)/2, (h-1-s.Meta)/2) {
+				if spoiled == nil && s.defined[w]&mask != 0 {
 					spoiled, lo, hi = s, l, h
 				}
-				s.defined[b/64] &^= 1 << (b % 64)
+				s.defined[w] &^= mask
 			}
 		}
 	}

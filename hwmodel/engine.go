@@ -679,6 +679,7 @@ func (m *Machine) retire() {
 		}
 		return o.gone
 	})
+	m.mergeEffects()
 	m.retireAt = max(m.retireMin, 2*m.effects.count())
 }
 

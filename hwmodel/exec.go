@@ -149,6 +149,9 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			}
 		}
 	}
+	if err := m.checkHostMemory(w, p); err != nil {
+		return err
+	}
 	ctx := e.issue(w.Stage, w.Kind.String(), p)
 	var notBefore uint64
 	if w.Chained {

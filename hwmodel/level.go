@@ -648,6 +648,21 @@ func (m *Machine) logChange(op *opRec, client cmdbuf.Client, lv *level, la, reac
 			return
 		}
 	}
+	if b != nil && !lv.isMem() {
+		if n := b.newest[i]; n >= 0 {
+			if top := &b.effects[b.nodes[n].effect]; top.gid == op.gid && top.client == client &&
+				top.reach&reach == reach && top.prevV&reach == 0 {
+				// The op's own newest record already rolls these bytes
+				// back to invalid (it filled the line, then writes it: a
+				// dispatch over its UAV). A reader ordered after the op
+				// sees neither record, one not ordered after it sees the
+				// bytes invalid either way, and an invalid byte's value
+				// means nothing: a record of this change, and the image
+				// of the line, would roll back nothing anyone can see.
+				return
+			}
+		}
+	}
 	if b == nil {
 		b = lv.addFx(k)
 	}
@@ -1073,12 +1088,22 @@ func (m *Machine) readBlock(rc *opCtx, client cmdbuf.Client, path []*level, la u
 }
 
 // seesAsIs reports whether the op in rc is ordered after every effect in
-// flight in b, so that it sees each line of the block as it is.
+// flight in b, so that it sees each line of the block as it is. An op's
+// records of a block are mostly one after another (a line each when they
+// keep their bytes), so a record of the op and client just found ordered
+// is not asked again.
 func (m *Machine) seesAsIs(rc *opCtx, b *fxBlock) bool {
+	var gid uint32 // 0: no op (gids start at 1)
+	var client cmdbuf.Client
 	for i := range b.effects {
-		if e := &b.effects[i]; !m.orderedBefore(m.ops[e.gid], e.client, rc) {
+		e := &b.effects[i]
+		if e.gid == gid && e.client == client {
+			continue
+		}
+		if !m.orderedBefore(m.ops[e.gid], e.client, rc) {
 			return false
 		}
+		gid, client = e.gid, e.client
 	}
 	return true
 }
@@ -1096,6 +1121,9 @@ type scratch struct {
 	lineBuf             [][LineSize]byte
 	// block holds one compression block being encoded.
 	block [BlockSize]byte
+	// cuts and mergeFx are mergeEffects' cut points and output records.
+	cuts    [MaxEngines][]uint64
+	mergeFx []lineEffect
 	// opBuf is a bump allocator for the byte buffers of one op (what its
 	// reads return), reset when the next op is issued.
 	opBuf []byte
@@ -1166,16 +1194,26 @@ type access struct {
 	n      int
 	kind   accessKind
 	client cmdbuf.Client
-	order  uint64
+	// wide: it is listed in its level's wide list, not in buckets.
+	wide  bool
+	order uint64
 }
 
 // effectLog indexes the in-flight accesses by level and 4 KiB bucket, and
 // counts the in-flight line effects (kept on the levels) and recycles them.
 type effectLog struct {
-	buckets  map[bucketKey][]*access
+	buckets map[bucketKey][]*access
+	// wide lists, per level id, oldest first, the accesses that covered
+	// more than wideAt buckets when logged: indexed in every bucket, a
+	// chain of dispatches over 4 MiB kept 8 bytes a 4 KiB bucket for each
+	// dispatch, and each write's checks walked them all, bucket by bucket.
+	// A query looks through its level's list whole.
+	wide     [256][]*access
+	wideAt   uint64
 	accesses int
 	order    uint64
 	lines    int    // line effects in flight
+	merged   int    // line effects merged into the one below them, in all (merge.go)
 	pass     uint32 // retire passes, for memoising per op
 	// Recycling, so a warm machine logs accesses without allocating:
 	// emptied bucket slices, access records in chunks (used: handed out
@@ -1228,7 +1266,13 @@ func bucketOf(lv *level, b uint64) bucketKey { return bucketKey(b<<8 | uint64(lv
 // block is the bucket's block number.
 func (k bucketKey) block() uint64 { return uint64(k) >> 8 }
 
-func newEffectLog() *effectLog { return &effectLog{buckets: make(map[bucketKey][]*access)} }
+// wideAt is how many 4 KiB buckets an access may cover and still be
+// indexed by bucket (effectLog.wide): 64 KiB.
+const wideAt = 16
+
+func newEffectLog() *effectLog {
+	return &effectLog{buckets: make(map[bucketKey][]*access), wideAt: wideAt}
+}
 
 // count is everything in flight.
 func (g *effectLog) count() int { return g.accesses + g.lines }
@@ -1242,14 +1286,21 @@ func (g *effectLog) addAccess(v access) {
 		// answers as the pieces did.
 		from := (a.addr+uint64(a.n)-1)>>blockShift + 1
 		a.n += v.n
-		g.index(a, from)
+		if !a.wide {
+			g.index(a, from)
+		}
 		return
 	}
 	a := g.newAccess()
 	*a = v
 	g.order++
 	a.order = g.order
-	g.index(a, a.addr>>blockShift)
+	if first, last := a.addr>>blockShift, (a.addr+uint64(a.n)-1)>>blockShift; last-first >= g.wideAt {
+		a.wide = true
+		g.wide[a.lv.id] = append(g.wide[a.lv.id], a)
+	} else {
+		g.index(a, first)
+	}
 	g.accesses++
 	g.last = a
 }
@@ -1275,6 +1326,12 @@ func (g *effectLog) overlapping(lv *level, addr uint64, n int) []*access {
 	}
 	var out []*access
 	end := addr + uint64(n)
+	for _, a := range g.wide[lv.id] {
+		if a.addr < end && addr < a.addr+uint64(a.n) {
+			out = append(out, a)
+		}
+	}
+	wide := len(out) > 0
 	first := addr >> blockShift
 	for b := first; b <= (end-1)>>blockShift; b++ {
 		for _, a := range g.buckets[bucketOf(lv, b)] {
@@ -1288,7 +1345,7 @@ func (g *effectLog) overlapping(lv *level, addr uint64, n int) []*access {
 			}
 		}
 	}
-	if first != (end-1)>>blockShift {
+	if wide || first != (end-1)>>blockShift {
 		slices.SortFunc(out, func(x, y *access) int { return int(x.order) - int(y.order) })
 	}
 	return out
@@ -1300,6 +1357,13 @@ func (g *effectLog) ofOp(op *opRec, kinds ...accessKind) []*access {
 	for k, as := range g.buckets {
 		for _, a := range as {
 			if a.op == op && a.addr>>blockShift == k.block() && slices.Contains(kinds, a.kind) {
+				out = append(out, a)
+			}
+		}
+	}
+	for _, as := range g.wide {
+		for _, a := range as {
+			if a.op == op && slices.Contains(kinds, a.kind) {
 				out = append(out, a)
 			}
 		}
@@ -1341,6 +1405,18 @@ func (m *Machine) retireEffects(gone func(*opRec) bool) {
 				n++
 			}
 		}
+	}
+	for id, as := range g.wide {
+		w := as[:0]
+		for _, a := range as {
+			if !gone(a.op) {
+				w = append(w, a)
+			} else {
+				g.free = append(g.free, a)
+			}
+		}
+		g.wide[id] = w
+		n += len(w)
 	}
 	g.accesses = n
 	for _, lv := range m.allLevels() {
@@ -1433,6 +1509,9 @@ func (m *Machine) resetEffects() {
 	g := m.effects
 	for k, as := range g.buckets {
 		g.dropBucket(k, as)
+	}
+	for id, as := range g.wide {
+		g.wide[id] = as[:0]
 	}
 	// The records are reused as they are: each is overwritten whole when
 	// handed out, and what they point to (ops, levels) lives on anyway.

@@ -67,14 +67,19 @@ type opRec struct {
 	what    string // "DRAW", "CACHE", "DECOMPRESS", ...
 	marker  string // the last MARKER text before it
 	tainted bool   // its inputs already differed from the reference
-	// writeClients has bit c set when the op wrote through client c.
-	writeClients uint32
 	// gone: every op still to come is ordered after this one (memoised
 	// for retire pass gonePass).
-	gone     bool
-	gonePass uint32
+	gone bool
 	// settled: gone already while it executes (memoised once known).
 	settled, settledKnown bool
+	// writeClients has bit c set when the op wrote through client c.
+	writeClients uint32
+	gonePass     uint32
+	// epoch: how many cut points lie below seq (merge.go), memoised for
+	// retire pass epochPass. (The flags and counters are packed so that
+	// a record stays 128 bytes.)
+	epoch     int32
+	epochPass uint32
 }
 
 // at says where the op's packet is, as listings number it: "dword 24 of
@@ -142,6 +147,9 @@ type Machine struct {
 	// for lines an op changed alike (tests check they change nothing;
 	// setPerLine sets it).
 	perLine bool
+	// noMerge keeps every record of a line apart (merge.go; tests check
+	// merging changes nothing).
+	noMerge bool
 	effects *effectLog
 	hazards []Hazard
 	faults  []Fault
@@ -164,6 +172,8 @@ type Machine struct {
 	retireAt, retireMin int
 	onPacket            func(PacketCost)
 	rewrite             Rewriter
+	// hostBudget is the host memory the machine may hold (hostmem.go).
+	hostBudget uint64
 }
 
 // New returns an idle machine on a profile.
@@ -178,6 +188,7 @@ func New(p *Profile) (*Machine, error) {
 		prof: p, mem: newMem(newDataStore()), shared: map[cmdbuf.Cache]*level{}, nextVA: VABase,
 		surfaces: map[uint16]*Surface{}, surfaceIndex: map[uint64][]*Surface{}, metaIndex: map[uint64][]*Surface{}, fences: map[uint32]*fence{}, buffers: map[uint32]*cmdbuf.Buffer{},
 		effects: newEffectLog(), retireAt: minRetireAt, retireMin: minRetireAt, hazardKeys: map[hazardKey]int{}, ops: []*opRec{nil},
+		hostBudget: HostBudget,
 	}
 	m.memLevel = newMemLevel(m.mem)
 	m.levels = []*level{m.memLevel}
