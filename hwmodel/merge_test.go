@@ -104,7 +104,7 @@ func TestChainsOfWorkMergeAlike(t *testing.T) {
 			}
 			access := func(dir cmdbuf.Dir, c cmdbuf.Client) cmdbuf.Access {
 				a, n := at()
-				acc := cmdbuf.Access{Addr: a, Size: n, Dir: dir, Client: c}
+				acc := cmdbuf.Access{Addr: a, Size: uint64(n), Dir: dir, Client: c}
 				if a >= surf && a < surf+3<<12 {
 					acc = onSurface(acc, 1, src.Intn(2) == 0)
 				}
