@@ -14,7 +14,8 @@ import (
 )
 
 func runBench(e *env, args []string) (code int) {
-	const synopsis = "[--workload W] [--profile P,...] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit] [--quiet]\n\n" +
+	const synopsis = "[--workload W] [--profile P,...] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit] [--quiet]\n" +
+		"         [--translator CMD [--translator-timeout D] [--translator-log F]]\n\n" +
 		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
 		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
 		"every hardware profile and prints, per profile, what the barriers cost the\n" +

@@ -428,7 +428,7 @@ func writeReports(e *env, rep *hlk.Report, jsonOut, junitOut *outputFile) int {
 }
 
 func runMerge(e *env, args []string) int {
-	const synopsis = "REPORT.json... [--json F] [--junit F]\n\nJoins the JSON reports of a sharded run, prints the summary and writes the\nmerged reports. Exit status: 0 when the merged run is conformant, 1 when not,\n2 on a usage error or an unreadable report."
+	const synopsis = "REPORT.json... [--json F] [--junit F] [--baseline F [--fail-on-unexpected-pass]]\n\nJoins the JSON reports of a sharded run, prints the summary and writes the\nmerged reports; with --baseline, judges the merged run against it. Exit status: 0 when the merged run is conformant, 1 when not,\n2 on a usage error or an unreadable report."
 	fs := flag.NewFlagSet("hlk merge", flag.ContinueOnError)
 	jsonOut := fs.String("json", "", "write the merged JSON report to this file")
 	junitOut := fs.String("junit", "", "write the merged JUnit XML report to this file")

@@ -18,7 +18,8 @@ import (
 )
 
 func runRun(e *env, args []string) (code int) {
-	const synopsis = "FILE.ebs [--profile P,...] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n\n" +
+	const synopsis = "FILE.ebs [--profile P,...] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n" +
+		"         [--translator CMD [--translator-timeout D] [--translator-log F] [--compare reference]]\n\n" +
 		"Runs one scenario file (every case in it, on every profile unless --profile)\n" +
 		"and prints, per case and profile, each list's packets with the barrier calls\n" +
 		"they came from, the hazards, the cost counters and each expectation's result.\n" +

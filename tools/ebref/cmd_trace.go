@@ -15,7 +15,7 @@ import (
 	"github.com/ebref/ebref/internal/dditrace"
 )
 
-const traceSynopsis = `[--pid PID | -- COMMAND [ARGS...]] [--duration D] [--out FILE] [--json]
+const traceSynopsis = `[--pid PID | -- COMMAND [ARGS...]] [--duration D] [--out FILE [--out-limit BYTES]] [--json]
 
 Traces the DDI entry points of a running Go program that links ebref (--pid),
 or of COMMAND started under the tracer, with eBPF uprobes: the program is not

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,5 +138,26 @@ func TestOneWayOfSpeaking(t *testing.T) {
 		code, _, stderr := ebref(t, nil, args...)
 		assert.Equal(t, 2, code, cmd)
 		assert.Contains(t, stderr, "--profile: discrete is named twice", cmd)
+	}
+}
+
+// Every command's synopsis (the text before its description) names every
+// flag it takes; hlk, whose flags are many, says [flags] and lists them.
+func TestSynopsesAreComplete(t *testing.T) {
+	flagLine := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
+	for _, cmd := range append(slices.Clone(commands), command{name: "hlk merge"}) {
+		args := append(strings.Fields(cmd.name), "--help")
+		code, stdout, _ := ebref(t, nil, args...)
+		require.Equal(t, 0, code, cmd.name)
+		synopsis, _, _ := strings.Cut(stdout, "\n\n")
+		flags := flagLine.FindAllStringSubmatch(stdout, -1)
+		if cmd.name == "hlk" {
+			assert.Contains(t, synopsis, "[flags]")
+			assert.NotEmpty(t, flags)
+			continue
+		}
+		for _, f := range flags {
+			assert.Contains(t, synopsis, "--"+f[1], "ebref %s's synopsis lacks --%s", cmd.name, f[1])
+		}
 	}
 }
