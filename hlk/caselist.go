@@ -37,6 +37,11 @@ const MaxListBytes = 16 << 20
 // listLines reads a caselist or baseline: lines without their CR, skipping
 // blank ones and # comments; f gets each with its number.
 func listLines(r io.Reader, name string, f func(n int, line string) error) error {
+	return listLinesComments(r, name, f, nil)
+}
+
+// listLinesComments is listLines that also hands comment lines to c.
+func listLinesComments(r io.Reader, name string, f func(n int, line string) error, c func(line string)) error {
 	data, err := io.ReadAll(io.LimitReader(r, MaxListBytes+1))
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -50,6 +55,9 @@ func listLines(r io.Reader, name string, f func(n int, line string) error) error
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
 		if line == "" || line[0] == '#' {
+			if c != nil && line != "" {
+				c(line)
+			}
 			continue
 		}
 		if err := f(n, line); err != nil {
@@ -150,13 +158,33 @@ type Baseline struct {
 	Name   string
 	expect map[CaseRef]Status
 	lines  map[CaseRef]int
+	// build and profiles are what the comment WriteBaseline writes
+	// names, "" when the file has none.
+	build, profiles string
 }
+
+// baselineHeader is the comment line WriteBaseline writes first.
+const baselineHeader = "# ebref hlk baseline: "
 
 // ReadBaseline reads "suite/case,profile,status" lines (the status a
 // non-conformant one: Fail, Crash or Timeout).
 func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 	b := &Baseline{Name: name, expect: map[CaseRef]Status{}, lines: map[CaseRef]int{}}
-	err := listLines(r, name, func(n int, line string) error {
+	header := func(line string) {
+		rest, ok := strings.CutPrefix(line, baselineHeader)
+		if !ok {
+			return
+		}
+		for _, f := range strings.Split(rest, ", ") {
+			if v, ok := strings.CutPrefix(f, "build "); ok {
+				b.build = v
+			}
+			if v, ok := strings.CutPrefix(f, "profiles "); ok {
+				b.profiles = v
+			}
+		}
+	}
+	err := listLinesComments(r, name, func(n int, line string) error {
 		p, err := splitRef(line, 3)
 		if err != nil {
 			return err
@@ -174,7 +202,7 @@ func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 		}
 		b.expect[ref], b.lines[ref] = st, n
 		return nil
-	})
+	}, header)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +214,7 @@ func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 func WriteBaseline(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	e := r.Environment
-	fmt.Fprintf(bw, "# ebref hlk baseline: driver %s, version %s, build %s, profiles %s\n", e.Driver, e.Version, e.Build, strings.Join(e.Profiles, ","))
+	fmt.Fprintf(bw, "%sdriver %s, version %s, build %s, profiles %s\n", baselineHeader, e.Driver, e.Version, e.Build, strings.Join(e.Profiles, ","))
 	var lines []string
 	for i := range r.Cases {
 		if c := &r.Cases[i]; !c.Status.Conformant() {
@@ -210,8 +238,9 @@ type BaselineOutcome struct {
 	New      []CaseRef `json:"new_failures,omitempty"`
 	Fixed    []CaseRef `json:"unexpected_passes,omitempty"`
 	// Unknown are the baseline's lines that name no case of the run's
-	// suites and profiles (a baseline of another version): reported, not
-	// an error.
+	// suites and profiles (a baseline of another version), and what its
+	// header says differs from the run (another build, other profiles):
+	// reported, not an error.
 	Unknown []string `json:"unknown_lines,omitempty"`
 	// FailOnFixed: an unexpected pass fails the run too.
 	FailOnFixed bool `json:"fail_on_unexpected_pass,omitempty"`
@@ -248,6 +277,12 @@ func (b *Baseline) Judge(r *Report, known map[CaseRef]bool, failOnFixed bool) Ba
 		}
 	}
 	sort.Strings(o.Unknown)
+	if e := r.Environment; b.build != "" && b.build != e.Build {
+		o.Unknown = append(o.Unknown, fmt.Sprintf("%s was written by build %s; this run is build %s: its cases may have changed since", b.Name, b.build, e.Build))
+	}
+	if e := r.Environment; b.profiles != "" && b.profiles != strings.Join(e.Profiles, ",") {
+		o.Unknown = append(o.Unknown, fmt.Sprintf("%s was written on profiles %s; this run is on %s", b.Name, b.profiles, strings.Join(e.Profiles, ",")))
+	}
 	o.Pass = len(o.New) == 0 && (!failOnFixed || len(o.Fixed) == 0)
 	return o
 }

@@ -138,11 +138,25 @@ func TestBaselineJudgesNewFailuresOnly(t *testing.T) {
 
 	var buf strings.Builder
 	r.Cases = []CaseResult{{Suite: "s", Case: "b", Profile: "p", Status: Fail}, {Suite: "s", Case: "a", Profile: "p", Status: Timeout}, {Suite: "s", Case: "c", Profile: "p", Status: Pass}}
+	r.Environment.Build, r.Environment.Profiles = "exe-sha256:mine", []string{"p"}
+	for _, c := range r.Cases {
+		known[CaseRef{c.Path(), c.Profile}] = true
+	}
 	require.NoError(t, WriteBaseline(&buf, r))
 	back, err := ReadBaseline(strings.NewReader(buf.String()), "w.txt")
 	require.NoError(t, err)
 	assert.True(t, back.Judge(r, known, true).Pass, "a run passes the baseline it wrote")
+	assert.Empty(t, back.Judge(r, known, true).Unknown, "its own build and profiles")
 	assert.Contains(t, buf.String(), "s/a,p,Timeout\ns/b,p,Fail\n")
+	// A baseline of another build or other profiles is said so, as a
+	// warning: the run still judges by it.
+	other := *r
+	other.Environment.Build, other.Environment.Profiles = "exe-sha256:other", []string{"q"}
+	o = back.Judge(&other, known, true)
+	assert.True(t, o.Pass)
+	require.Len(t, o.Unknown, 2)
+	assert.Equal(t, "w.txt was written by build exe-sha256:mine; this run is build exe-sha256:other: its cases may have changed since", o.Unknown[0])
+	assert.Equal(t, "w.txt was written on profiles p; this run is on q", o.Unknown[1])
 }
 
 // flakyDriver fails to open a device the first time, then is the
