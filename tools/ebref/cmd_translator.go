@@ -183,7 +183,7 @@ func (tf translatorFlags) start(e *env, name string) (*translator.Process, int) 
 	p, err := tf.process(e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
-		var pc pathConflict
+		var pc usageProblem
 		if errors.As(err, &pc) {
 			return nil, exitUsage // asked wrongly
 		}
@@ -197,11 +197,11 @@ func (tf translatorFlags) process(e *env) (*translator.Process, error) {
 		return nil, nil
 	}
 	if *tf.timeout <= 0 {
-		return nil, pathConflict{fmt.Sprintf("--translator-timeout %v: want a positive duration", *tf.timeout)}
+		return nil, usageProblem{fmt.Sprintf("--translator-timeout %v: want a positive duration", *tf.timeout)}
 	}
 	argv, err := splitCommand(*tf.cmd)
 	if err != nil {
-		return nil, pathConflict{fmt.Sprintf("--translator %q: %v", *tf.cmd, err)}
+		return nil, usageProblem{fmt.Sprintf("--translator %q: %v", *tf.cmd, err)}
 	}
 	opts := translator.Options{Timeout: *tf.timeout}
 	switch *tf.log {

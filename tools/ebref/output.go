@@ -131,29 +131,29 @@ func checkPaths(inputs, outputs []namedPath) error {
 		}
 		for _, p := range outputs[:i] {
 			if p.path != "" && same(o.path, p.path) {
-				return pathConflict{fmt.Sprintf("%s and %s both name %s: each output needs a file of its own", p.what, o.what, o.path)}
+				return usageProblem{fmt.Sprintf("%s and %s both name %s: each output needs a file of its own", p.what, o.what, o.path)}
 			}
 		}
 		for _, in := range inputs {
 			if in.path != "" && in.path != "-" && same(o.path, in.path) {
-				return pathConflict{fmt.Sprintf("%s %s is %s this command reads: writing it would lose it", o.what, o.path, in.what)}
+				return usageProblem{fmt.Sprintf("%s %s is %s this command reads: writing it would lose it", o.what, o.path, in.what)}
 			}
 		}
 	}
 	return nil
 }
 
-// pathConflict is something named wrongly (two outputs on one path, a
+// usageProblem is something named wrongly (two outputs on one path, a
 // command line that does not split): a usage error, not a failure to
 // write or to run.
-type pathConflict struct{ msg string }
+type usageProblem struct{ msg string }
 
-func (p pathConflict) Error() string { return p.msg }
+func (p usageProblem) Error() string { return p.msg }
 
 // outputsError reports what createOutputs refused: a usage error (exit 2)
 // for paths named wrongly, else a path ebref cannot write (exit 3).
 func outputsError(e *env, fs *flag.FlagSet, synopsis string, err error) int {
-	var pc pathConflict
+	var pc usageProblem
 	if errors.As(err, &pc) {
 		return usageError(e, fs, synopsis, "%v", err)
 	}
