@@ -1,0 +1,247 @@
+package hlk
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/driver"
+	"github.com/ebref/ebref/hwmodel"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// skewDriver is the reference driver with one bug in what its work
+// touches: once a list is closed, skew rewrites the accesses of its WORK
+// packets (the list's n-th WORK, from 0; every WORK for -1), as a driver that addresses the
+// wrong bytes would have recorded them. The machine runs the rewritten
+// packets, and so does the reference it is compared with.
+type skewDriver struct {
+	n    int
+	skew func(a *cmdbuf.Access, i int)
+}
+
+func (d skewDriver) Name() string     { return "skewed" }
+func (d skewDriver) Faults() []string { return nil }
+func (d skewDriver) Open(p *hwmodel.Profile, o driver.DeviceOptions) (driver.Device, error) {
+	dev, err := Reference.Open(p, o)
+	return skewDevice{dev, d}, err
+}
+
+type skewDevice struct {
+	driver.Device
+	d skewDriver
+}
+
+func (d skewDevice) CreateCommandList(t ddi.CommandListType, f ddi.CommandListFlags) (driver.CommandList, error) {
+	cl, err := d.Device.CreateCommandList(t, f)
+	return skewList{cl, d.d}, err
+}
+
+func (d skewDevice) CreateQueue(t ddi.CommandListType) (driver.Queue, error) {
+	q, err := d.Device.CreateQueue(t)
+	return skewQueue{q}, err
+}
+
+// skewQueue submits the reference's own lists.
+type skewQueue struct{ driver.Queue }
+
+func (q skewQueue) ExecuteCommandLists(lists ...driver.CommandList) error {
+	inner := make([]driver.CommandList, len(lists))
+	for i, l := range lists {
+		inner[i] = l.(skewList).CommandList
+	}
+	return q.Queue.ExecuteCommandLists(inner...)
+}
+
+type skewList struct {
+	driver.CommandList
+	d skewDriver
+}
+
+func (l skewList) Close() error {
+	if err := l.CommandList.Close(); err != nil {
+		return err
+	}
+	n := 0
+	b := l.Buffer()
+	b.Walk(func(c int, p cmdbuf.Packet, err error) error {
+		if err != nil || p.Op() != cmdbuf.OpWork {
+			return nil
+		}
+		if n++; l.d.n >= 0 && n-1 != l.d.n {
+			return nil
+		}
+		for i := 0; i < p.Work().NumAccesses; i++ {
+			a := p.Access(i)
+			l.d.skew(&a, i)
+			q := b.Chunks()[c][p.Offset+1+4+4*i:] // header, the WORK's 4 dwords, 4 a access
+			q[0], q[1], q[2] = uint32(a.Addr), uint32(a.Addr>>32), a.Size
+			q[3] = q[3]&^3 | uint32(a.Dir)
+		}
+		return nil
+	})
+	return nil
+}
+
+// TestTouchesCatchWrongBytes: a driver whose WORK packets read or write
+// other bytes than the command names fails by safety, with the command's
+// line and the first wrong byte, though the reference bytes agree (the
+// reference runs the same packets); the reference driver passes.
+func TestTouchesCatchWrongBytes(t *testing.T) {
+	const src = `
+scenario "copies and a draw"
+buffer UP 65536 in upload
+write UP 0 fill 0x11 65536
+buffer B 8192 flags UNORDERED_ACCESS
+texture T 32x32 flags RENDER_TARGET layout COMMON
+texture V 8x8x4 layout COMMON
+queue Q DIRECT
+list L DIRECT
+  copy-buffer B 256 UP 0 1024
+  copy-buffer-to-texture T@0 UP 4096
+  copy-texture V@0 1 1 1 T@0 box 4 4 0 8 8 1
+  dispatch uav B[0+512] srv UP[0+64]
+end
+execute Q L
+expect reference
+`
+	sc := parseOne(t, src)
+	p := hwmodel.Profiles()[0]
+	r := Run(Reference, sc, p, "")
+	require.Equal(t, Pass, r.Status, "%v", r.Failures)
+
+	for _, tc := range []struct {
+		name string
+		d    skewDriver
+		want string
+	}{
+		{"a buffer copy's destination 4 bytes late", skewDriver{0, func(a *cmdbuf.Access, i int) {
+			if a.Dir == cmdbuf.DirWrite {
+				a.Addr += 4
+			}
+		}}, "t.ebs:10:3: copy-buffer: its WORK packets do not write B offset 256 "},
+		{"a placed footprint's offset a row late", skewDriver{1, func(a *cmdbuf.Access, i int) {
+			if a.Dir == cmdbuf.DirRead {
+				a.Addr += 256
+			}
+		}}, "t.ebs:11:3: copy-buffer-to-texture: its WORK packets do not read UP offset 4096 "},
+		{"a box's rows at the wrong pitch", skewDriver{2, func(a *cmdbuf.Access, i int) {
+			if a.Dir == cmdbuf.DirRead {
+				a.Addr += uint64(i/2) * 16
+			}
+		}}, "t.ebs:12:3: copy-texture: its WORK packets do not read T offset 1296 "},
+		{"a UAV read as a write only", skewDriver{3, func(a *cmdbuf.Access, i int) {
+			if a.Size == 512 && a.Dir == cmdbuf.DirRead {
+				a.Dir = cmdbuf.DirWrite
+			}
+		}}, "t.ebs:13:3: dispatch: its WORK packets do not read B offset 0 "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Run(tc.d, sc, p, "")
+			assert.Equal(t, Fail, r.Status)
+			found := false
+			for _, f := range r.Failures {
+				found = found || strings.Contains(f, tc.want)
+			}
+			assert.True(t, found, "want %q in %v", tc.want, r.Failures)
+			assert.NotZero(t, r.Counters.PacketCount(cmdbuf.OpWork), "the skewed packets ran")
+			for _, e := range r.Expectations {
+				assert.True(t, e.OK, "the reference bytes agree: %s %s", e.Text, e.Detail)
+			}
+			for _, f := range r.Failures {
+				assert.Contains(t, f, "its WORK packets", "no other failure")
+			}
+		})
+	}
+}
+
+// TestByteSets: normalising, the first difference and inclusion.
+func TestByteSets(t *testing.T) {
+	s := byteSet{{10, 20}, {0, 5}, {5, 8}, {15, 30}}.normalize()
+	assert.Equal(t, byteSet{{0, 8}, {10, 30}}, s)
+	for _, tc := range []struct {
+		a, b    byteSet
+		addr    uint64
+		inA, ok bool
+	}{
+		{byteSet{{0, 8}}, byteSet{{0, 8}}, 0, false, false},
+		{byteSet{{0, 8}}, byteSet{{4, 8}}, 0, true, true},
+		{byteSet{{4, 8}}, byteSet{{0, 8}}, 0, false, true},
+		{byteSet{{0, 8}}, byteSet{{0, 6}}, 6, true, true},
+		{byteSet{{0, 6}}, byteSet{{0, 8}}, 6, false, true},
+		{byteSet{{0, 8}}, byteSet{{0, 8}, {10, 12}}, 10, false, true},
+		{byteSet{{0, 8}, {9, 12}}, byteSet{{0, 8}}, 9, true, true},
+	} {
+		addr, inA, ok := firstDiff(tc.a, tc.b)
+		assert.Equal(t, []any{tc.addr, tc.inA, tc.ok}, []any{addr, inA, ok}, "%v vs %v", tc.a, tc.b)
+	}
+	_, ok := subset(byteSet{{2, 4}, {10, 12}}, byteSet{{0, 5}, {9, 20}})
+	assert.True(t, ok)
+	addr, ok := subset(byteSet{{2, 6}}, byteSet{{0, 5}})
+	assert.Equal(t, []any{uint64(5), false}, []any{addr, ok})
+	addr, ok = subset(byteSet{{7, 8}}, byteSet{{0, 5}})
+	assert.Equal(t, []any{uint64(7), false}, []any{addr, ok})
+}
+
+// TestTouchesCoverEveryCommand: in the write x read suite, which records
+// almost every kind of work a list type offers, and three cases for the
+// kinds it does not, a driver whose every access is 4
+// bytes late fails every case that records work, and the failures name
+// every kind of command: no command escapes the comparison.
+func TestTouchesCoverEveryCommand(t *testing.T) {
+	s, err := suiteFromSources("write-read", genWriteRead())
+	require.NoError(t, err)
+	more, err := Parse("more.ebs", `
+scenario "copy-resource"
+buffer A 4096
+buffer B 4096
+list L DIRECT
+  copy-resource B A
+end
+scenario "copy-texture"
+texture A 16x16 layout COMMON
+texture B 16x16 layout COMMON
+list L DIRECT
+  copy-texture B@0 2 2 0 A@0 box 0 0 0 4 4 1
+end
+scenario "atomic-copy"
+buffer A 4096
+buffer B 4096
+list L COMPUTE
+  atomic-copy B 64 A 128 64
+end
+`, nil)
+	require.NoError(t, err)
+	late := skewDriver{n: -1, skew: func(a *cmdbuf.Access, i int) { a.Addr += 4 }}
+	p := hwmodel.Profiles()[0]
+	recorded, named := map[string]bool{}, map[string]bool{}
+	opOf := regexp.MustCompile(`^\S+: ([a-z-]+): its WORK packets`)
+	for _, sc := range append(s.Cases, more...) {
+		work := false
+		for _, st := range sc.Steps {
+			if ls, ok := st.(*ListStep); ok {
+				for _, c := range ls.Cmds {
+					if c.Op != "barrier" && c.Op != "resource-barrier" {
+						recorded[c.Op], work = true, true
+					}
+				}
+			}
+		}
+		r := Run(late, sc, p, "")
+		if !work {
+			continue
+		}
+		caught := false
+		for _, f := range r.Failures {
+			if m := opOf.FindStringSubmatch(f); m != nil {
+				named[m[1]], caught = true, true
+			}
+		}
+		assert.True(t, caught, "%s: %v", sc.Name, r.Failures)
+	}
+	assert.Equal(t, recorded, named)
+	assert.GreaterOrEqual(t, len(recorded), 20, "the suite records every kind of work: %v", recorded)
+}
