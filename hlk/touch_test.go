@@ -1,6 +1,7 @@
 package hlk
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -244,4 +245,37 @@ end
 	}
 	assert.Equal(t, recorded, named)
 	assert.GreaterOrEqual(t, len(recorded), 20, "the suite records every kind of work: %v", recorded)
+}
+
+// TestShrinkKeepsTouches: a case that fails because its work touches
+// other bytes shrinks to one that fails the same way.
+func TestShrinkKeepsTouches(t *testing.T) {
+	const src = `scenario "s"
+buffer UP 65536 in upload
+buffer B 8192 flags UNORDERED_ACCESS
+buffer C 8192 flags UNORDERED_ACCESS
+buffer D 8192 flags UNORDERED_ACCESS
+queue Q DIRECT
+list L DIRECT
+  dispatch uav C
+  copy-buffer B 256 UP 0 1024
+  dispatch uav D
+end
+execute Q L
+expect reference
+`
+	late := skewDriver{n: -1, skew: func(a *cmdbuf.Access, i int) {
+		if a.Client == cmdbuf.ClientCopy {
+			a.Addr += 4 // copies only
+		}
+	}}
+	p := hwmodel.Profiles()[0]
+	out, err := Shrink(context.Background(), late, "s", src, p, "")
+	require.NoError(t, err)
+	assert.Less(t, len(out), len(src))
+	assert.Contains(t, out, "copy-buffer B 256 UP 0 1024")
+	sc := parseOne(t, out)
+	r := Run(late, sc, p, "")
+	require.Equal(t, Fail, r.Status)
+	assert.Contains(t, strings.Join(r.Failures, "\n"), ": copy-buffer: its WORK packets")
 }
