@@ -22,6 +22,7 @@ import (
 type skewDriver struct {
 	n    int
 	skew func(a *cmdbuf.Access, i int)
+	nop  bool // the WORK becomes a NOP: the driver emits no work for the command
 }
 
 func (d skewDriver) Name() string     { return "skewed" }
@@ -75,6 +76,10 @@ func (l skewList) Close() error {
 		if n++; l.d.n >= 0 && n-1 != l.d.n {
 			return nil
 		}
+		if l.d.nop {
+			b.Chunks()[c][p.Offset] = uint32(cmdbuf.MakeHeader(cmdbuf.OpNop, 0, len(p.Payload)))
+			return nil
+		}
 		for i := 0; i < p.Work().NumAccesses; i++ {
 			a := p.Access(i)
 			l.d.skew(&a, i)
@@ -119,22 +124,22 @@ expect reference
 		d    skewDriver
 		want string
 	}{
-		{"a buffer copy's destination 4 bytes late", skewDriver{0, func(a *cmdbuf.Access, i int) {
+		{"a buffer copy's destination 4 bytes late", skewDriver{n: 0, skew: func(a *cmdbuf.Access, i int) {
 			if a.Dir == cmdbuf.DirWrite {
 				a.Addr += 4
 			}
 		}}, "t.ebs:10:3: copy-buffer: its WORK packets do not write B offset 256 "},
-		{"a placed footprint's offset a row late", skewDriver{1, func(a *cmdbuf.Access, i int) {
+		{"a placed footprint's offset a row late", skewDriver{n: 1, skew: func(a *cmdbuf.Access, i int) {
 			if a.Dir == cmdbuf.DirRead {
 				a.Addr += 256
 			}
 		}}, "t.ebs:11:3: copy-buffer-to-texture: its WORK packets do not read UP offset 4096 "},
-		{"a box's rows at the wrong pitch", skewDriver{2, func(a *cmdbuf.Access, i int) {
+		{"a box's rows at the wrong pitch", skewDriver{n: 2, skew: func(a *cmdbuf.Access, i int) {
 			if a.Dir == cmdbuf.DirRead {
 				a.Addr += uint64(i/2) * 16
 			}
 		}}, "t.ebs:12:3: copy-texture: its WORK packets do not read T offset 1296 "},
-		{"a UAV read as a write only", skewDriver{3, func(a *cmdbuf.Access, i int) {
+		{"a UAV read as a write only", skewDriver{n: 3, skew: func(a *cmdbuf.Access, i int) {
 			if a.Size == 512 && a.Dir == cmdbuf.DirRead {
 				a.Dir = cmdbuf.DirWrite
 			}
@@ -157,6 +162,33 @@ expect reference
 			}
 		})
 	}
+}
+
+// TestTouchesDiscardMayDoNothing: a discard's contents become undefined,
+// so a driver may emit no work for it; any other command must have its
+// WORK packets.
+func TestTouchesDiscardMayDoNothing(t *testing.T) {
+	sc := parseOne(t, `
+scenario "a discard and a clear"
+texture RT 16x16 flags RENDER_TARGET layout RENDER_TARGET
+queue Q DIRECT
+list L DIRECT
+  discard RT
+  clear-rt RT 7
+end
+execute Q L
+expect reference
+`)
+	p := hwmodel.Profiles()[0]
+	r := Run(skewDriver{n: 0, nop: true}, sc, p, "")
+	assert.Equal(t, Pass, r.Status, "no work for the discard: %v", r.Failures)
+	r = Run(skewDriver{n: 1, nop: true}, sc, p, "")
+	assert.Equal(t, Fail, r.Status)
+	assert.Contains(t, strings.Join(r.Failures, "\n"), "t.ebs:7:3: clear-rt: list L has no WORK packets for this command")
+	r = Run(skewDriver{n: 0, skew: func(a *cmdbuf.Access, i int) { a.Size /= 2 }}, sc, p, "")
+	assert.Equal(t, Pass, r.Status, "a discard of less: %v", r.Failures)
+	r = Run(skewDriver{n: 0, skew: func(a *cmdbuf.Access, i int) { a.Addr += 256 }}, sc, p, "")
+	assert.Regexp(t, `t\.ebs:6:3: discard: its WORK packets write address 0x[0-9a-f]+, which the command does not write`, strings.Join(r.Failures, "\n"))
 }
 
 // TestByteSets: normalising, the first difference and inclusion.
