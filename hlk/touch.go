@@ -129,14 +129,16 @@ func subset(a, b byteSet) (uint64, bool) {
 	return 0, true
 }
 
-// touched is what one work command touches: the program's account of it
-// (reads, writes), then its WORK packets' (gotR, gotW).
+// touched is what one work command touches by the program's account:
+// its scenario line, what it reads and writes, whether it may write less
+// (a discard), why the program cannot describe it (unknown: then it is
+// not compared), and the resources it names (for messages).
 type touched struct {
 	cmd           Cmd
 	reads, writes byteSet
 	atMost        bool // a discard: its WORK may write less, or be absent
 	unknown       string
-	names         []ddi.HResource // the resources it names, for messages
+	names         []ddi.HResource
 }
 
 // touchList is the list the harness records work through: it forwards
@@ -157,7 +159,7 @@ func (t *touchList) start() *touched {
 	return t.cur
 }
 
-// bytes adds the bytes a view names to set: a buffer's range, a texture's
+// view adds the bytes a view names to set: a buffer's range, a texture's
 // subresources' footprints.
 func (t *touchList) view(set *byteSet, v driver.View) {
 	c := t.cur
