@@ -136,6 +136,7 @@ func subset(a, b byteSet) (uint64, bool) {
 type touched struct {
 	cmd           Cmd
 	reads, writes byteSet
+	copies        bool // a copy: its i-th read lands on its i-th write
 	atMost        bool // a discard: its WORK may write less, or be absent
 	unknown       string
 	names         []ddi.HResource
@@ -270,7 +271,7 @@ func (t *touchList) BuildRaytracingAccelerationStructure(dest driver.View, input
 }
 
 func (t *touchList) CopyRaytracingAccelerationStructure(dest, source driver.View) {
-	t.start()
+	t.start().copies = true
 	t.reads(source)
 	t.writes(dest)
 	t.CommandList.CopyRaytracingAccelerationStructure(dest, source)
@@ -284,7 +285,7 @@ func (t *touchList) EmitRaytracingAccelerationStructurePostbuildInfo(dest, sourc
 }
 
 func (t *touchList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset, size uint64) {
-	t.start()
+	t.start().copies = true
 	if size > 0 {
 		t.reads(driver.BufferRange(src, srcOffset, size))
 		t.writes(driver.BufferRange(dst, dstOffset, size))
@@ -293,7 +294,7 @@ func (t *touchList) CopyBufferRegion(dst ddi.HResource, dstOffset uint64, src dd
 }
 
 func (t *touchList) CopyResource(dst, src ddi.HResource) {
-	t.start()
+	t.start().copies = true
 	t.reads(driver.WholeTexture(src)) // a buffer's: every byte
 	t.writes(driver.WholeTexture(dst))
 	t.CommandList.CopyResource(dst, src)
@@ -301,6 +302,7 @@ func (t *touchList) CopyResource(dst, src ddi.HResource) {
 
 func (t *touchList) CopyTextureRegion(dst ddi.HResource, dstSub, x, y, z uint32, src ddi.HResource, srcSub uint32, box *driver.Box) {
 	c := t.start()
+	c.copies = true
 	c.names = append(c.names, src, dst)
 	t.textureRegion(dst, dstSub, x, y, z, src, srcSub, box)
 	t.CommandList.CopyTextureRegion(dst, dstSub, x, y, z, src, srcSub, box)
@@ -351,6 +353,7 @@ func (t *touchList) textureRegion(dst ddi.HResource, dstSub, x, y, z uint32, src
 // its placed footprint at offset.
 func (t *touchList) footprint(tex ddi.HResource, sub uint32, buf ddi.HResource, offset uint64, toBuffer bool) {
 	c := t.start()
+	c.copies = true
 	c.names = append(c.names, tex, buf)
 	desc, _, ok := t.x.dev.Describe(tex)
 	if !ok || desc.Desc.IsBuffer() {
@@ -419,7 +422,7 @@ func (t *touchList) SetPredication(buffer ddi.HResource, offset uint64) {
 }
 
 func (t *touchList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) {
-	t.start()
+	t.start().copies = true
 	n := uint64(4)
 	if wide {
 		n = 8
@@ -456,6 +459,7 @@ type workGroup struct {
 	id           uint32
 	kind         cmdbuf.WorkKind
 	reads, write byteSet
+	copies       []copySeg // a copy kind's: each packet's i-th read onto its i-th write
 }
 
 // workGroups reads a list's WORK packets as commands' groups, in order.
@@ -470,6 +474,9 @@ func workGroups(b *cmdbuf.Buffer) []workGroup {
 			gs = append(gs, workGroup{id: w.ID, kind: w.Kind})
 		}
 		g := &gs[len(gs)-1]
+		if w.Kind.IsCopy() {
+			g.copies = appendPairs(g.copies, p, w.NumAccesses)
+		}
 		for i := 0; i < w.NumAccesses; i++ {
 			a := p.Access(i)
 			if a.Size == 0 {
@@ -486,6 +493,90 @@ func workGroups(b *cmdbuf.Buffer) []workGroup {
 		return nil
 	})
 	return gs
+}
+
+// copySeg is n bytes a copy reads at src and writes at dst.
+type copySeg struct{ src, dst, n uint64 }
+
+// appendPairs adds a copy WORK packet's pairs: its i-th read, written by
+// its i-th write (the machine refuses a packet whose pairs differ in size).
+func appendPairs(segs []copySeg, p cmdbuf.Packet, n int) []copySeg {
+	r, w := 0, 0
+	for {
+		for r < n && p.Access(r).Dir != cmdbuf.DirRead {
+			r++
+		}
+		for w < n && p.Access(w).Dir != cmdbuf.DirWrite {
+			w++
+		}
+		if r == n || w == n {
+			return segs
+		}
+		ra, wa := p.Access(r), p.Access(w)
+		if ra.Size > 0 {
+			segs = append(segs, copySeg{ra.Addr, wa.Addr, uint64(min(ra.Size, wa.Size))})
+		}
+		r, w = r+1, w+1
+	}
+}
+
+// pairs is the program's account of a copy as segments: its i-th read
+// range onto its i-th write range (before the sets are normalized).
+func (c *touched) pairs() []copySeg {
+	segs := make([]copySeg, 0, len(c.reads))
+	for i := range min(len(c.reads), len(c.writes)) {
+		r, w := c.reads[i], c.writes[i]
+		segs = append(segs, copySeg{r.lo, w.lo, min(r.hi-r.lo, w.hi-w.lo)})
+	}
+	return segs
+}
+
+// normalizeSegs sorts segments by source and joins those that continue
+// each other in both source and destination.
+func normalizeSegs(s []copySeg) []copySeg {
+	slices.SortFunc(s, func(a, b copySeg) int { return cmp.Compare(a.src, b.src) })
+	out := s[:0]
+	for _, x := range s {
+		if n := len(out); n > 0 && out[n-1].src+out[n-1].n == x.src && out[n-1].dst+out[n-1].n == x.dst {
+			out[n-1].n += x.n
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// firstMisplaced compares two normalized copies of the same bytes: the
+// first source byte they write to different places, and where each does.
+func firstMisplaced(want, got []copySeg) (src, wantDst, gotDst uint64, ok bool) {
+	for k := range min(len(want), len(got)) {
+		w, g := want[k], got[k]
+		switch {
+		case w == g:
+			continue
+		case w.src != g.src:
+			return min(w.src, g.src), w.dst, g.dst, true
+		case w.dst != g.dst:
+			return w.src, w.dst, g.dst, true
+		}
+		m := min(w.n, g.n) // the same start, one of them breaks off here
+		at := w.src + m
+		wd, gd := w.dst+m, g.dst+m
+		if k+1 < len(want) && w.n < g.n {
+			wd = want[k+1].dst
+		}
+		if k+1 < len(got) && g.n < w.n {
+			gd = got[k+1].dst
+		}
+		return at, wd, gd, true
+	}
+	switch k := min(len(want), len(got)); {
+	case len(got) > k: // a byte copied twice
+		return got[k].src, 0, got[k].dst, true
+	case len(want) > k:
+		return want[k].src, want[k].dst, 0, true
+	}
+	return 0, 0, 0, false
 }
 
 // checkTouches compares what a list's work commands touch, by the
@@ -515,6 +606,10 @@ func (x *exec) checkTouches(list string, t *touchList, b *cmdbuf.Buffer) []strin
 		if g != nil {
 			gr, gw = g.reads.normalize(), g.write.normalize()
 		}
+		var want []copySeg
+		if c.copies {
+			want = c.pairs()
+		}
 		er, ew := c.reads.normalize(), c.writes.normalize()
 		if c.atMost {
 			if addr, ok := subset(gw, ew); !ok {
@@ -525,17 +620,33 @@ func (x *exec) checkTouches(list string, t *touchList, b *cmdbuf.Buffer) []strin
 			}
 			continue
 		}
+		sameSets := true
 		for _, d := range []struct {
 			verb     string
 			got, exp byteSet
 		}{{"read", gr, er}, {"write", gw, ew}} {
 			addr, extra, ok := firstDiff(d.got, d.exp)
+			sameSets = sameSets && !ok
 			switch {
 			case !ok:
 			case extra:
 				add(fmt.Sprintf("%s: %s: its WORK packets %s %s, which the command does not %s", c.cmd.Pos, c.cmd.Op, d.verb, x.placeOf(addr, c), d.verb))
 			default:
 				add(fmt.Sprintf("%s: %s: its WORK packets do not %s %s, which the command %ss", c.cmd.Pos, c.cmd.Op, d.verb, x.placeOf(addr, c), d.verb))
+			}
+		}
+		// A copy must also put each byte it reads where the command says:
+		// the same bytes read and written can still be paired wrongly (rows
+		// or subresources swapped), or not copied at all (a WORK of a kind
+		// that computes rather than copies).
+		switch {
+		case !c.copies || !sameSets:
+		case !g.kind.IsCopy():
+			add(fmt.Sprintf("%s: %s: its WORK packets are %s work, which computes its writes rather than copying its reads", c.cmd.Pos, c.cmd.Op, g.kind))
+		default:
+			if src, wd, gd, ok := firstMisplaced(normalizeSegs(want), normalizeSegs(g.copies)); ok {
+				add(fmt.Sprintf("%s: %s: its WORK packets copy %s to %s, where the command copies it to %s", c.cmd.Pos, c.cmd.Op,
+					x.placeOf(src, c), x.placeOf(gd, c), x.placeOf(wd, c)))
 			}
 		}
 	}

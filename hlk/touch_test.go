@@ -139,6 +139,14 @@ expect reference
 				a.Addr += uint64(i/2) * 16
 			}
 		}}, "t.ebs:12:3: copy-texture: its WORK packets do not read T offset 1296 "},
+		{"a box's rows written to each other's place", skewDriver{n: 2, skew: func(a *cmdbuf.Access, i int) {
+			switch i {
+			case 1:
+				a.Addr += 256 // the first row's write where the second's goes
+			case 3:
+				a.Addr -= 256
+			}
+		}}, "t.ebs:12:3: copy-texture: its WORK packets copy T offset 1040 (address 0x100020410) to V offset 2564 (address 0x100030a04), where the command copies it to V offset 2308 "},
 		{"a UAV read as a write only", skewDriver{n: 3, skew: func(a *cmdbuf.Access, i int) {
 			if a.Size == 512 && a.Dir == cmdbuf.DirRead {
 				a.Dir = cmdbuf.DirWrite
@@ -189,6 +197,27 @@ expect reference
 	assert.Equal(t, Pass, r.Status, "a discard of less: %v", r.Failures)
 	r = Run(skewDriver{n: 0, skew: func(a *cmdbuf.Access, i int) { a.Addr += 256 }}, sc, p, "")
 	assert.Regexp(t, `t\.ebs:6:3: discard: its WORK packets write address 0x[0-9a-f]+, which the command does not write`, strings.Join(r.Failures, "\n"))
+}
+
+// TestCopySegments: a copy's pairs, normalized, and the first byte two
+// copies place differently.
+func TestCopySegments(t *testing.T) {
+	segs := normalizeSegs([]copySeg{{100, 200, 4}, {0, 50, 4}, {4, 54, 4}, {104, 300, 4}})
+	assert.Equal(t, []copySeg{{0, 50, 8}, {100, 200, 4}, {104, 300, 4}}, segs)
+	for _, tc := range []struct {
+		want, got       []copySeg
+		src, wdst, gdst uint64
+		ok              bool
+	}{
+		{[]copySeg{{0, 50, 8}}, []copySeg{{0, 50, 8}}, 0, 0, 0, false},
+		{[]copySeg{{0, 50, 8}}, []copySeg{{0, 60, 8}}, 0, 50, 60, true},
+		{[]copySeg{{0, 50, 8}}, []copySeg{{0, 50, 4}, {4, 70, 4}}, 4, 54, 70, true},
+		{[]copySeg{{0, 50, 4}, {4, 70, 4}}, []copySeg{{0, 50, 8}}, 4, 70, 54, true},
+		{[]copySeg{{0, 50, 8}}, []copySeg{{0, 50, 8}, {0, 90, 8}}, 0, 0, 90, true},
+	} {
+		src, wd, gd, ok := firstMisplaced(tc.want, tc.got)
+		assert.Equal(t, []any{tc.src, tc.wdst, tc.gdst, tc.ok}, []any{src, wd, gd, ok}, "%v vs %v", tc.want, tc.got)
+	}
 }
 
 // TestByteSets: normalising, the first difference and inclusion.
