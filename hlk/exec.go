@@ -190,6 +190,10 @@ type exec struct {
 	res0       Result
 	msgs       int // the device messages observed so far
 	samples    map[*hwmodel.Engine][]CounterSample
+
+	// touches are the work commands whose WORK packets touch other
+	// bytes than the program says (touch.go), one line each.
+	touches []string
 }
 
 // Run runs a case on a profile with a driver. It does not recover panics:
@@ -411,6 +415,7 @@ func (x *exec) record(s *ListStep) {
 		x.legLists[s.Name] = x.leg.NewList(s.Type)
 	}
 	leg := x.legLists[s.Name]
+	tl := &touchList{CommandList: cl, x: x}
 	var failedAt Pos
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
@@ -430,7 +435,8 @@ func (x *exec) record(s *ListStep) {
 			dump.Calls = append(dump.Calls, call)
 		default:
 			x.legacyUse(leg, s.Name, c)
-			x.command(cl, c)
+			tl.cmd = c
+			x.command(tl, c)
 		}
 		if !had && cl.Err() != nil {
 			failedAt = c.Pos
@@ -438,6 +444,8 @@ func (x *exec) record(s *ListStep) {
 	}
 	if err := cl.Close(); err != nil {
 		x.observe(x.listErr(s.Name, failedAt, err))
+	} else if cl.Err() == nil {
+		x.touches = append(x.touches, x.checkTouches(s.Name, tl, cl.Buffer())...)
 	}
 	x.legacyObserve(leg.Close(), s.Name, s.Pos)
 	for _, w := range cl.Warnings() {
@@ -788,6 +796,16 @@ func (x *exec) check() {
 	}
 	for _, f := range r.Faults {
 		r.Failures = append(r.Failures, fmt.Sprintf("the GPU faulted: %s", f))
+	}
+	// Work that touched other bytes than the program says fails the case
+	// whatever it expects: the reference runs the same packets, so the
+	// bytes alone cannot show it (touch.go).
+	for i, t := range x.touches {
+		if i == 3 {
+			r.Failures = append(r.Failures, fmt.Sprintf("... and %d more commands touch other bytes than the program says", len(x.touches)-3))
+			break
+		}
+		r.Failures = append(r.Failures, t)
 	}
 	for _, o := range r.Observed {
 		if o.Severity == debug.SeverityError && !o.expected {

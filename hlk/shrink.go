@@ -197,6 +197,11 @@ func (s *shrinker) signature(lines []string) (string, bool) {
 			return fmt.Sprintf("error %d", o.ID), true
 		}
 	}
+	for _, f := range r.Failures {
+		if strings.Contains(f, "WORK packets") { // work that touched other bytes than the program says (touch.go)
+			return "touches", true
+		}
+	}
 	if len(r.Hazards) > 0 {
 		return "hazard " + r.Hazards[0].Kind.String(), true
 	}

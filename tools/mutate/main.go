@@ -8,7 +8,13 @@
 // mutants, so it is not part of CI; docs/conformance.md has the command and
 // the score.
 //
+// With --realistic it runs the catalogue of realistic bugs written by hand
+// (tools/mutate/realistic, realistic.go) instead of operator mutants, and
+// reports beside the score the safety-only score: a bug killed only by
+// the reference's cost record does not count there.
+//
 //	go run ./tools/mutate [--pkg umd] [--since REV] [--match RE] [--every K [--offset I]] [--limit N] [--timeout D] [--hlk "ARGS"]
+//	go run ./tools/mutate --realistic [--match RE] [--timeout D] [--hlk "ARGS"]
 package main
 
 import (
@@ -43,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "list the mutation sites and stop")
 	since := fs.String("since", "", "only sites on lines changed since this git revision")
 	minScore := fs.Float64("min-score", 0, "exit 1 when the score (killed of scored, in %) is below this")
+	realistic := fs.Bool("realistic", false, "run the catalogue of realistic bugs (--catalogue) instead of operator mutants")
+	catalogue := fs.String("catalogue", filepath.Join("tools", "mutate", "realistic"), "with --realistic, the directory of .bug files, relative to the module root")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -59,6 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
+	}
+	if *realistic {
+		return runCatalogue(root, filepath.Join(root, *catalogue), matchRe, *list, *minScore,
+			runner{root: root, timeout: *timeout, hlkArgs: strings.Fields(*hlkArgs)}, stdout, stderr)
 	}
 	all, err := packageSites(root, *pkg)
 	if err != nil {
@@ -101,7 +113,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	counts := map[verdict]int{}
 	start := time.Now()
 	for i, s := range chosen {
-		v, detail := r.try(&s)
+		repl, err := s.replace()
+		if err != nil {
+			fmt.Fprintf(stderr, "mutate: %v\n", err)
+			return 1
+		}
+		v, detail := r.try(repl)
 		counts[v]++
 		line := fmt.Sprintf("%-8s %s", v, s)
 		if v == survived || v == invalid {
@@ -193,19 +210,34 @@ func (r *runner) survivorDetail(report string) string {
 	return fmt.Sprintf("ebref hlk stays conformant; %d cases record other packets", n)
 }
 
-// try builds ebref with the mutation (nil: none) and runs the suites.
-func (r *runner) try(s *site) (verdict, string) {
+// report is where try leaves the last run's JSON report.
+func (r *runner) report() string { return filepath.Join(r.tmp, "report.json") }
+
+// replace is the site's file with the mutation in it, by its path.
+func (s *site) replace() (map[string][]byte, error) {
+	src, err := os.ReadFile(s.File)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{s.File: s.apply(src)}, nil
+}
+
+// try builds ebref with the files repl replaces (by path; nil: none) and
+// runs the suites, whose report it leaves at r.report().
+func (r *runner) try(repl map[string][]byte) (verdict, string) {
 	var overlay []string
-	if s != nil {
-		src, err := os.ReadFile(s.File)
-		if err != nil {
-			return invalid, err.Error()
+	if len(repl) > 0 {
+		m := map[string]string{}
+		i := 0
+		for path, src := range repl {
+			mutant := filepath.Join(r.tmp, fmt.Sprintf("mutant%d.go", i))
+			i++
+			if err := os.WriteFile(mutant, src, 0o644); err != nil {
+				return invalid, err.Error()
+			}
+			m[path] = mutant
 		}
-		mutant := filepath.Join(r.tmp, "mutant.go")
-		if err := os.WriteFile(mutant, s.apply(src), 0o644); err != nil {
-			return invalid, err.Error()
-		}
-		cfg, _ := json.Marshal(map[string]map[string]string{"Replace": {s.File: mutant}})
+		cfg, _ := json.Marshal(map[string]map[string]string{"Replace": m})
 		ov := filepath.Join(r.tmp, "overlay.json")
 		if err := os.WriteFile(ov, cfg, 0o644); err != nil {
 			return invalid, err.Error()
@@ -216,14 +248,14 @@ func (r *runner) try(s *site) (verdict, string) {
 	build := exec.Command("go", append(append([]string{"build"}, overlay...), "-o", bin, "./tools/ebref")...)
 	build.Dir = r.root
 	if out, err := build.CombinedOutput(); err != nil {
-		if s == nil {
+		if repl == nil {
 			return invalid, "building ebref: " + string(out)
 		}
 		return invalid, firstError(out)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
-	report := filepath.Join(r.tmp, "report.json")
+	report := r.report()
 	os.Remove(report)
 	cmd := exec.CommandContext(ctx, bin, append([]string{"hlk", "--json", report}, r.hlkArgs...)...)
 	cmd.Dir = r.root
@@ -233,7 +265,7 @@ func (r *runner) try(s *site) (verdict, string) {
 	}
 	var exit *exec.ExitError
 	switch {
-	case err == nil && s == nil:
+	case err == nil && repl == nil:
 		if r.base, err = digests(report); err != nil {
 			return invalid, err.Error()
 		}
