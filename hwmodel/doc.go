@@ -15,6 +15,16 @@
 // conflicts with and the packet that would have prevented it. Every packet
 // has a cost in cycles (Counters).
 //
+// The files follow the machine's parts: level.go a cache level's lines
+// and blocks; effects.go the in-flight effects an op leaves on lines and
+// how they are undone for a reader not ordered after it; paths.go the
+// views and paths a read or write takes through the levels; scratch.go
+// the buffers reused across reads; accesslog.go the access log behind the
+// write-after-read and write-after-write checks; merge.go the merging of
+// effects no reader can tell apart; engine.go and exec.go the engines and
+// their packets; compress.go compression; reference.go the sequentially
+// consistent reference; hazard.go the hazards; cost.go the costs.
+//
 // This package imports cmdbuf and nothing else of ebref: it knows
 // addresses, surfaces, engines, stages, caches and compression, not D3D12.
 package hwmodel
