@@ -23,7 +23,9 @@
 // write-after-read and write-after-write checks; merge.go the merging of
 // effects no reader can tell apart; engine.go and exec.go the engines and
 // their packets; compress.go compression; reference.go the sequentially
-// consistent reference; hazard.go the hazards; cost.go the costs.
+// consistent reference; hazard.go the hazards; cost.go the costs;
+// memory.go the sparse memory; hostmem.go the host-memory budget;
+// machine.go the machine that holds them.
 //
 // This package imports cmdbuf and nothing else of ebref: it knows
 // addresses, surfaces, engines, stages, caches and compression, not D3D12.
