@@ -53,7 +53,7 @@ expect reference B T
 expect bytes B[16+4] = 01020304
 expect hazard missing-flush on B
 expect error 1334 in L field LayoutBefore
-expect warning EBREF_ZERO_BARRIER_COUNT
+expect warning RESOURCE_BARRIER_ZERO_BARRIERS
 expect packets in L WAIT <= 2
 expect cost cycles < 100000
 `)
