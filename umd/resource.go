@@ -58,6 +58,10 @@ type Resource struct {
 	// layouts are its subresources' layouts as the submissions so far
 	// leave them (nil: all InitialLayout); Device.mu guards them.
 	layouts []ddi.BarrierLayout
+	// byRuntime marks the subresources whose layout the runtime's
+	// translation of a legacy barrier set (nil: none): the legacy layer,
+	// which knows their states, judges what later lists do with them.
+	byRuntime []bool
 	// label is its name (SetName may change it while other threads
 	// record commands that mention it).
 	label atomic.Pointer[string]

@@ -74,6 +74,14 @@ const (
 	MsgCopyInvalidLayout                 MessageID = 1067
 	MsgDeletedWhileInUse                 MessageID = 921 // OBJECT_DELETED_WHILE_STILL_IN_USE
 	MsgZeroBarriers                      MessageID = 954 // RESOURCE_BARRIER_ZERO_BARRIERS
+	// MsgIncompatibleTextureLayout is a command's access of a texture in
+	// a layout that does not allow it (000 "Layout Access Compatibility",
+	// "Barrier-Free Access"), which the real layer's GPU-based validation
+	// reports for descriptors (GPU_BASED_VALIDATION_INCOMPATIBLE_TEXTURE_LAYOUT).
+	// A texture whose layout the runtime's translation of a legacy barrier
+	// set is the legacy layer's to judge instead (#942), so one mistake
+	// gives one message.
+	MsgIncompatibleTextureLayout MessageID = 1358
 
 	// ebref's own: the real debug layer has no D3D12_MESSAGE_ID for these
 	// checks (d3d12sdklayers.h), so they are numbered from 100000 and named
@@ -87,8 +95,8 @@ const (
 	MsgSelfCopyIntersects     MessageID = 100007 // not the real layer's: a self-copy whose regions intersect
 	MsgInvalidWork            MessageID = 100008 // not the real layer's: a work command's arguments
 	MsgCommandListClosed      MessageID = 100009 // not the real layer's: recording into a closed list
-	MsgLayoutMismatch         MessageID = 100010 // not the real layer's: LayoutBefore is not the layout at execution
-	MsgIncompatibleAccessWork MessageID = 100011 // not the real layer's: an access the queue or resource cannot make
+	MsgLayoutMismatch         MessageID = 100010 // not the real layer's: a LayoutBefore that is not the layout at execution
+	MsgIncompatibleAccessWork MessageID = 100011 // not the real layer's: an access the queue type or the resource's flags and heap do not allow
 	MsgDestroyedObject        MessageID = 100012 // not the real layer's: a destroyed resource, heap or list is used
 	MsgSubresourceZeroCount   MessageID = 100013 // not the real layer's: NumArraySlices or NumPlanes 0, read as 1
 	MsgOutOfMemory            MessageID = 100014 // not the real layer's: the GPU's memory is used up (E_OUTOFMEMORY)
@@ -133,6 +141,7 @@ var messageNames = map[MessageID]string{
 	MsgCopyInvalidLayout:                 "COPY_INVALIDLAYOUT",
 	MsgDeletedWhileInUse:                 "OBJECT_DELETED_WHILE_STILL_IN_USE",
 	MsgZeroBarriers:                      "RESOURCE_BARRIER_ZERO_BARRIERS",
+	MsgIncompatibleTextureLayout:         "GPU_BASED_VALIDATION_INCOMPATIBLE_TEXTURE_LAYOUT",
 	MsgBarrierInBundle:                   "EBREF_BARRIER_IN_BUNDLE",
 	MsgAccessBeforeCommon:                "EBREF_ACCESS_BEFORE_COMMON",
 	MsgInvalidHandle:                     "EBREF_INVALID_HANDLE",
