@@ -176,9 +176,10 @@ func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
 // and nothing is created. A committed resource's memory is zeroed and, on a
 // compression surface, its metadata initialised (every block plain: its
 // zeroes are its content, whatever the initial layout); a placed
-// one's is whatever the heap held, metadata included, which is why its
-// first barrier must discard (000 "Placed Resource Metadata
-// Initialization").
+// one's is whatever the heap held, metadata included, which is why a
+// placed render-target, depth-stencil or unordered-access texture's first
+// barrier must discard (000 "Placed Resource Metadata Initialization"
+// asks it of those layouts only).
 func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HHeap, res *ddi.CreateResource0088) (ddi.HHeap, ddi.HResource, error) {
 	return d.createHeapAndResource(heap, existing, res, 0, 0)
 }
