@@ -223,3 +223,24 @@ func TestEveryErratumCitedInTheRepoExists(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, missing, "errata cited but not in docs/errata.md")
 }
+
+// TestErrataStayInTheRepository: the errata cite the spec by its keys and
+// public addresses, and the repository's own files by their paths; they
+// point at no file outside the repository (../shared and the like, which a
+// reader of the repository does not have), by link or by path (issue 34).
+func TestErrataStayInTheRepository(t *testing.T) {
+	raw, err := os.ReadFile("../docs/errata.md")
+	require.NoError(t, err)
+	doc := string(raw)
+	for _, m := range regexp.MustCompile(`\]\(([^)#][^)]*)\)`).FindAllStringSubmatch(doc, -1) {
+		target := m[1]
+		if strings.Contains(target, "://") {
+			continue // a public address
+		}
+		_, err := os.Stat(filepath.Join("../docs", target))
+		assert.NoError(t, err, "docs/errata.md links %s, which the repository does not have", target)
+		assert.False(t, strings.HasPrefix(filepath.Clean(filepath.Join("docs", target)), ".."), "docs/errata.md links %s, outside the repository", target)
+	}
+	assert.NotRegexp(t, "`\\.\\./[^`]*`", doc, "a path outside the repository")
+	assert.NotContains(t, doc, "shared/legacy-interop.md")
+}

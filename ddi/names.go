@@ -111,6 +111,9 @@ func (t *nameTable) lookup(s string) (uint32, bool) {
 		if v, ok := t.byText[rest]; ok {
 			return v, true
 		}
+		if rest == t.zero && rest != "" {
+			return 0, true // a flag set's zero with its prefix: D3D12DDI_TEXTURE_BARRIER_FLAG_NONE
+		}
 		if t.suffix == "" {
 			continue
 		}

@@ -182,6 +182,37 @@ func TestParseAliasesAndPrefixes(t *testing.T) {
 	assert.Equal(t, ResourceFlagSimultaneousAccess|ResourceFlagRenderTarget, f)
 }
 
+// TestParseZeroWithPrefix: every flag set's zero parses with each of its
+// prefixes as the header spells it (D3D12DDI_TEXTURE_BARRIER_FLAG_NONE,
+// D3D12DDI_BARRIER_SYNC_NONE, D3D12DDI_BARRIER_ACCESS_COMMON, ...), alone
+// and beside other names, as it does bare (issue 34, item 6).
+func TestParseZeroWithPrefix(t *testing.T) {
+	tables := []*nameTable{textureFlagNames, rangedFlagNames, syncNames, accessNames,
+		queueFlagNames, resourceFlagNames, heapFlagNames, commandListFlagNames, stateNames, optimizationFlagNames}
+	for _, tb := range tables {
+		require.NotEmpty(t, tb.zero, tb.kind)
+		for _, p := range tb.prefixes {
+			v, err := tb.parseFlags(p + tb.zero)
+			require.NoError(t, err, "%s%s", p, tb.zero)
+			assert.Zero(t, v, "%s%s", p, tb.zero)
+			v, err = tb.parseEnum(p + tb.zero)
+			require.NoError(t, err, "%s%s", p, tb.zero)
+			assert.Zero(t, v)
+			_, err = tb.parseFlags(p + "NOT_A_NAME")
+			assert.Error(t, err, "only the zero, not any name, after the prefix")
+		}
+	}
+	f, err := ParseTextureBarrierFlags("D3D12DDI_TEXTURE_BARRIER_FLAG_NONE")
+	require.NoError(t, err)
+	assert.Equal(t, TextureBarrierFlagNone, f)
+	r, err := ParseRangedBarrierFlags("D3D12DDI_RANGED_BARRIER_FLAG_NONE|D3D12DDI_RANGED_BARRIER_FLAG_ATOMIC_COPY")
+	require.NoError(t, err)
+	assert.Equal(t, RangedBarrierFlagAtomicCopy, r)
+	s, err := ParseBarrierSync("D3D12DDI_BARRIER_SYNC_NONE")
+	require.NoError(t, err)
+	assert.Equal(t, SyncNone, s)
+}
+
 func TestParseIsCaseSensitiveAndNamesTheBadPart(t *testing.T) {
 	for _, s := range []string{"render_target", "Render_Target", "RENDER_TARGET|pixel_shading", "", "RENDER_TARGET|", "D3D12DDI_BARRIER_ACCESS_RENDER_TARGET"} {
 		_, err := ParseBarrierSync(s)

@@ -57,9 +57,33 @@ func suiteTable(t *testing.T) string {
 	return b.String()
 }
 
-// TestConformanceDocIsCurrent: the suite table in docs/conformance.md is
-// the suites' (go test ./hlk -run TestConformanceDocIsCurrent -update).
+// runSize is the default run's size as docs/conformance.md states it in
+// prose: its cases, and how many of them are random programs, in all and a
+// profile.
+func runSize(t *testing.T) string {
+	suites, err := Suites()
+	require.NoError(t, err)
+	total, random := 0, 0
+	for _, s := range suites {
+		total += len(s.Cases)
+		if s.Name == "random" {
+			random = len(s.Cases)
+		}
+	}
+	require.NotZero(t, random, "the default run has a suite random")
+	n := len(hwmodel.ProfileNames())
+	return fmt.Sprintf("The whole default run is %d cases (%d a profile on %d profiles), %d of them\n"+
+		"random programs (%d a profile: %d programs from seed %d, each a case and,\n"+
+		"where it has one, its negative form another).\n",
+		total*n, total, n, random*n, random, DefaultRandom, DefaultRandomSeed)
+}
+
+// TestConformanceDocIsCurrent: the suite table in docs/conformance.md and
+// the run's size its prose states are the suites' (go test ./hlk -run
+// TestConformanceDocIsCurrent -update).
 func TestConformanceDocIsCurrent(t *testing.T) {
-	require.NoError(t, docgen.Check("../docs/conformance.md", "go test ./hlk -update",
-		[]docgen.Section{{Name: "suites", Body: suiteTable(t)}}, *update))
+	require.NoError(t, docgen.Check("../docs/conformance.md", "go test ./hlk -update", []docgen.Section{
+		{Name: "suites", Body: suiteTable(t)},
+		{Name: "run-size", Body: runSize(t)},
+	}, *update))
 }

@@ -98,7 +98,13 @@ func (x *exec) legacyCall(cl CommandList, l *legacy.List, list string, c Cmd) (t
 	if len(out) == 0 {
 		return nil, nil
 	}
-	cl.Barrier(out)
+	// The runtime's translation, which a driver may tell from the
+	// application's own calls (umd.CommandList.TranslatedBarrier).
+	if t, ok := cl.(interface{ TranslatedBarrier([]ddi.Barrier) }); ok {
+		t.TranslatedBarrier(out)
+	} else {
+		cl.Barrier(out)
+	}
 	text, named = make([]string, len(out)), make([]string, len(out))
 	for i := range out {
 		text[i], named[i] = out[i].String(), out[i].Named(x.name)

@@ -53,7 +53,7 @@ expect reference B T
 expect bytes B[16+4] = 01020304
 expect hazard missing-flush on B
 expect error 1334 in L field LayoutBefore
-expect warning EBREF_ZERO_BARRIER_COUNT
+expect warning RESOURCE_BARRIER_ZERO_BARRIERS
 expect packets in L WAIT <= 2
 expect cost cycles < 100000
 `)
@@ -376,4 +376,20 @@ func small(sc *Scenario) bool {
 		}
 	}
 	return true
+}
+
+// TestParseHeaderNoneSpellings: the header's spellings of every barrier
+// enum's zero parse where the language takes enum names (issue 34, item 6).
+func TestParseHeaderNoneSpellings(t *testing.T) {
+	sc, err := Parse("t.ebs", `
+texture T 32x32 flags RENDER_TARGET|SHADER_RESOURCE layout RENDER_TARGET
+buffer B 4096
+list L DIRECT
+  barrier texture T sync D3D12DDI_BARRIER_SYNC_NONE -> PIXEL_SHADING access D3D12DDI_BARRIER_ACCESS_NO_ACCESS -> SHADER_RESOURCE layout RENDER_TARGET -> SHADER_RESOURCE flags D3D12DDI_TEXTURE_BARRIER_FLAG_NONE
+  barrier ranged B range 0+8 flags D3D12DDI_RANGED_BARRIER_FLAG_NONE|ATOMIC_COPY
+  barrier buffer B sync D3D12_BARRIER_SYNC_NONE -> COPY access D3D12DDI_BARRIER_ACCESS_NO_ACCESS -> COPY_SOURCE
+end
+`, nil)
+	require.NoError(t, err)
+	require.Len(t, sc, 1)
 }

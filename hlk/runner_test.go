@@ -375,7 +375,7 @@ end
 execute Q L
 expect bytes B[0+2] = 0102
 expect error 1334
-expect warning 100001
+expect warning 954
 expect hazard missing-flush on C
 expect packets in L WAIT == 3
 expect cost cycles < 1

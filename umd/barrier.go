@@ -28,6 +28,21 @@ import (
 //go:noinline
 func (cl *CommandList) Barrier(bs []ddi.Barrier) { recordBarriers(cl, bs, (*CommandList).barrier) }
 
+// TranslatedBarrier is Barrier for a call the runtime made by translating
+// a legacy ResourceBarrier call (package ddi/legacy): the same validation
+// and translation, but the debug layer judges the legacy call, not the
+// runtime's translation of it. So the driver gives no advice the
+// application could not act on (no EBREF_ACCESS_BEFORE_COMMON on a
+// PRESENT -> RENDER_TARGET the runtime wrote with AccessBefore COMMON), and
+// the layouts it sets are the legacy layer's to check against the list's
+// work (#942 GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE), so one
+// mistake is one message.
+func (cl *CommandList) TranslatedBarrier(bs []ddi.Barrier) {
+	cl.translated = true
+	cl.Barrier(bs)
+	cl.translated = false
+}
+
 // Barrier0088 implements PFND3D12DDI_BARRIER_0088, the entry point of
 // drivers of the 0088 DDI, whose records are D3D12DDIARG_BARRIER_0088
 // (80 bytes; errata E-PFN-VERSION). Global, texture and buffer barriers are

@@ -32,6 +32,9 @@ type CommandList struct {
 	xops  []compOp
 	xerr  error
 	rules *ddi.QueueRules // nil for bundles
+	// translated: the Barrier call being recorded is the runtime's
+	// translation of a legacy one (TranslatedBarrier).
+	translated bool
 	// layouts has a bit per layout slot a barrier on this list may name.
 	layouts uint64
 	buf     *cmdbuf.Buffer

@@ -83,7 +83,7 @@ func TestDebugBarrierFreeAccessNeedsItsLayout(t *testing.T) {
 	msgs := twoLists(t, true, render)
 	require.Len(t, msgs, 1)
 	t.Log(msgs[0].Error())
-	assert.Equal(t, MsgLayoutMismatch, msgs[0].ID)
+	assert.Equal(t, MsgIncompatibleTextureLayout, msgs[0].ID)
 	assert.Equal(t, "Draw", msgs[0].Field)
 	assert.Equal(t, "SHADER_RESOURCE", msgs[0].Value)
 	assert.Contains(t, msgs[0].Rule, "RENDER_TARGET")

@@ -43,6 +43,7 @@ const (
 	MsgAtomicCopyInvalidOffsetAlignment  = debug.MsgAtomicCopyInvalidOffsetAlignment
 	MsgCopyInvalidLayout                 = debug.MsgCopyInvalidLayout
 	MsgDeletedWhileInUse                 = debug.MsgDeletedWhileInUse
+	MsgIncompatibleTextureLayout         = debug.MsgIncompatibleTextureLayout
 	MsgBarrierInBundle                   = debug.MsgBarrierInBundle
 	MsgZeroBarriers                      = debug.MsgZeroBarriers
 	MsgAccessBeforeCommon                = debug.MsgAccessBeforeCommon

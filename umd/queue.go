@@ -118,7 +118,9 @@ func (r *Resource) layoutOf(sub uint32) ddi.BarrierLayout {
 	return r.layouts[sub]
 }
 
-func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout) {
+// setLayout records the layout a submission left; byRuntime says the
+// runtime's translation of a legacy barrier set it.
+func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout, byRuntime bool) {
 	if r.layouts == nil {
 		r.layouts = make([]ddi.BarrierLayout, r.Desc.SubresourceCount())
 		for i := range r.layouts {
@@ -126,6 +128,19 @@ func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout) {
 		}
 	}
 	r.layouts[sub] = l
+	if byRuntime && r.byRuntime == nil {
+		r.byRuntime = make([]bool, len(r.layouts))
+	}
+	if r.byRuntime != nil {
+		r.byRuntime[sub] = byRuntime
+	}
+}
+
+// legacyJudged reports whether the legacy layer judges what a list does
+// with a subresource: its layout is a LEGACY_* one, or the runtime's
+// translation of a legacy barrier set it (d.mu held).
+func (r *Resource) legacyJudged(sub uint32) bool {
+	return r.layoutOf(sub).IsLegacy() || r.byRuntime != nil && r.byRuntime[sub]
 }
 
 // ExecuteCommandLists submits closed command lists of the queue's type as
@@ -230,14 +245,14 @@ func (q *Queue) ExecuteCommandLists(lists ...*CommandList) error {
 			if t.uniform {
 				if t.all.known {
 					for sub := uint32(0); sub < t.res.Desc.SubresourceCount(); sub++ {
-						t.res.setLayout(sub, t.all.layout)
+						t.res.setLayout(sub, t.all.layout, t.all.legacy)
 					}
 				}
 				continue
 			}
 			for sub, s := range t.subs {
 				if s.known {
-					t.res.setLayout(uint32(sub), s.layout)
+					t.res.setLayout(uint32(sub), s.layout, s.legacy)
 				}
 			}
 		}
@@ -266,6 +281,9 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 			if !s.known || s.first == ddi.LayoutUndefined {
 				return
 			}
+			if s.firstLegacy && t.res.legacyJudged(sub) {
+				return // legacy on both sides: the legacy layer compares the states (#527)
+			}
 			if id, rule := layoutBeforeError(s.first, actual); id != 0 {
 				report(id, t.res, sub, "LayoutBefore", s.first, rule)
 			}
@@ -285,17 +303,17 @@ func (d *Device) checkAssumptions(q *Queue, index int, cl *CommandList) {
 	reported := map[assumption]bool{}
 	for _, a := range cl.assumptions {
 		actual := a.res.layoutOf(a.sub)
-		if reported[a] {
-			continue
+		if reported[a] || a.res.legacyJudged(a.sub) {
+			continue // the legacy layer reports the state the access needs (#942)
 		}
 		switch {
 		case !queueAccessesLayout(q.typ, actual):
 			reported[a] = true
-			report(MsgLayoutMismatch, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d runs on a %s queue, which cannot access a texture in %s; a barrier on a queue that can must move it to a layout this queue type may use first (000 "Queue type specific layouts", "Copy Queues")`,
+			report(MsgIncompatibleTextureLayout, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d runs on a %s queue, which cannot access a texture in %s; a barrier on a queue that can must move it to a layout this queue type may use first (000 "Queue type specific layouts", "Copy Queues")`,
 				a.command, a.ordinal, q.typ, actual))
 		case !ddi.TextureLayoutAccessOK(actual, actual, a.access, a.res.simultaneous):
 			reported[a] = true
-			report(MsgLayoutMismatch, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
+			report(MsgIncompatibleTextureLayout, a.res, a.sub, a.command, actual, fmt.Sprintf(`%s #%d makes a %s access, which needs a layout that allows it, without a barrier; the subresource is in %s (000 "Barrier-Free Access")`,
 				a.command, a.ordinal, a.access, actual))
 		}
 	}

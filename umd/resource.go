@@ -58,6 +58,10 @@ type Resource struct {
 	// layouts are its subresources' layouts as the submissions so far
 	// leave them (nil: all InitialLayout); Device.mu guards them.
 	layouts []ddi.BarrierLayout
+	// byRuntime marks the subresources whose layout the runtime's
+	// translation of a legacy barrier set (nil: none): the legacy layer,
+	// which knows their states, judges what later lists do with them.
+	byRuntime []bool
 	// label is its name (SetName may change it while other threads
 	// record commands that mention it).
 	label atomic.Pointer[string]
@@ -172,9 +176,10 @@ func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
 // and nothing is created. A committed resource's memory is zeroed and, on a
 // compression surface, its metadata initialised (every block plain: its
 // zeroes are its content, whatever the initial layout); a placed
-// one's is whatever the heap held, metadata included, which is why its
-// first barrier must discard (000 "Placed Resource Metadata
-// Initialization").
+// one's is whatever the heap held, metadata included, which is why a
+// placed render-target, depth-stencil or unordered-access texture's first
+// barrier must discard (000 "Placed Resource Metadata Initialization"
+// asks it of those layouts only).
 func (d *Device) CreateHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HHeap, res *ddi.CreateResource0088) (ddi.HHeap, ddi.HResource, error) {
 	return d.createHeapAndResource(heap, existing, res, 0, 0)
 }

@@ -23,11 +23,18 @@ type subState struct {
 	// barrier, both layouts UNDEFINED, which leaves it as it was: 000
 	// "D3D12_BARRIER_LAYOUT_UNDEFINED"); first is that first barrier's
 	// LayoutBefore, layout the last one's LayoutAfter.
-	known     bool
-	first     ddi.BarrierLayout
-	layout    ddi.BarrierLayout
-	syncAfter ddi.BarrierSync // the last barrier's SyncAfter, umbrellas expanded
-	accessed  bool            // a command accessed it
+	known  bool
+	first  ddi.BarrierLayout
+	layout ddi.BarrierLayout
+	// legacy: the last layout was set by the runtime's translation of a
+	// legacy barrier, so the legacy layer, which knows the state, judges
+	// the list's accesses of it (#942), not the driver.
+	legacy bool
+	// firstLegacy: the first barrier that set the layout was the
+	// runtime's translation of a legacy barrier.
+	firstLegacy bool
+	syncAfter   ddi.BarrierSync // the last barrier's SyncAfter, umbrellas expanded
+	accessed    bool            // a command accessed it
 	// trailingAccess: the list's last use of it was an access, which no
 	// barrier of the list has waited for.
 	trailingAccess bool

@@ -494,7 +494,8 @@ func planAccess(t *cacheTable, p *plan, a *accessFacts) *planPart {
 // or buffer barrier names, and pairs split halves.
 func (cl *CommandList) recordBarrier(p *plan, tg *target) {
 	g := &tg.g
-	m := barrierMark{g: g, lb: tg.layoutBefore, la: tg.layoutAfter, syncAfter: ddi.ExpandSync(g.SyncAfter) | g.SyncAfter}
+	m := barrierMark{g: g, lb: tg.layoutBefore, la: tg.layoutAfter, syncAfter: ddi.ExpandSync(g.SyncAfter) | g.SyncAfter,
+		translated: cl.translated}
 	if g.SyncAfter == ddi.SyncSplit {
 		if p.sEvent == 0 {
 			cl.nextEvent++
@@ -525,6 +526,9 @@ type barrierMark struct {
 	split     splitKey
 	endEvent  uint32
 	endSeen   bool
+	// translated: the runtime's translation of a legacy barrier set the
+	// layout (CommandList.TranslatedBarrier).
+	translated bool
 }
 
 // record leaves the mark on one subresource.
@@ -553,14 +557,14 @@ func (m *barrierMark) record(s *subState) {
 	s.trailingAccess = false
 	if m.lb != ddi.LayoutUndefined || m.la != ddi.LayoutUndefined {
 		if !s.known {
-			s.known, s.first = true, m.lb
+			s.known, s.first, s.firstLegacy = true, m.lb, m.translated
 			if foreign {
 				// The begin, in an earlier list, already moved the
 				// subresource to LayoutAfter: that is what it must be in.
 				s.first = m.la
 			}
 		}
-		s.layout = m.la
+		s.layout, s.legacy = m.la, m.translated
 	}
 	s.syncAfter = m.syncAfter
 	s.ended = g.SyncAfter == ddi.SyncNone

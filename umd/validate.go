@@ -43,7 +43,7 @@ func (v *checker) common(g ddi.GlobalBarrier) bool {
 	if !v.members(g) {
 		return false
 	}
-	if g.AccessBefore == ddi.AccessCommon {
+	if g.AccessBefore == ddi.AccessCommon && !v.cl.translated {
 		v.cl.warn(Message{Category: CategoryStateSetting, ID: MsgAccessBeforeCommon, Command: "Barrier", Call: v.call,
 			Barrier: v.index, Field: "AccessBefore", Value: "COMMON",
 			Rule: `AccessBefore COMMON means every write access and may flush every cache; name the writes instead (000 "Access Transitions")`})

@@ -281,7 +281,7 @@ var rejections = []rejection{
 		cl.Barrier([]ddi.Barrier{tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
 			ddi.LayoutRenderTarget, ddi.LayoutShaderResource, f.rt)})
 		cl.Draw(Draw{RenderTargets: []View{WholeTexture(f.rt)}})
-	}, id: MsgIncompatibleAccessWork, field: "RenderTarget", value: "RT"},
+	}, id: MsgIncompatibleTextureLayout, field: "RenderTarget", value: "RT"},
 }
 
 func TestBarrierRejections(t *testing.T) {
@@ -346,6 +346,19 @@ func TestBarrierCallLevelMessages(t *testing.T) {
 	require.Len(t, cl.Warnings(), 2)
 	assert.Equal(t, MsgAccessBeforeCommon, cl.Warnings()[1].ID)
 	assert.Equal(t, SeverityWarning, cl.Warnings()[1].Severity)
+
+	// The same barrier as the runtime's translation of a legacy one: no
+	// advice the application could act on (issue 34), but the same
+	// packets as the application's own call.
+	own, rt := f.list(ddi.CommandListTypeDirect), f.list(ddi.CommandListTypeDirect)
+	own.Barrier([]ddi.Barrier{buf(ddi.SyncCopy, ddi.SyncComputeShading, ddi.AccessCommon, ddi.AccessUnorderedAccess, f.buf)})
+	rt.TranslatedBarrier([]ddi.Barrier{buf(ddi.SyncCopy, ddi.SyncComputeShading, ddi.AccessCommon, ddi.AccessUnorderedAccess, f.buf)})
+	require.NoError(t, rt.Err())
+	assert.Len(t, own.Warnings(), 1)
+	assert.Empty(t, rt.Warnings(), "the runtime's translation gets no advice")
+	assert.Equal(t, own.Buffer().Len(), rt.Buffer().Len(), "a translated call is translated the same")
+	rt.Barrier([]ddi.Barrier{buf(ddi.SyncComputeShading, ddi.SyncCopy, ddi.AccessCommon, ddi.AccessCopySource, f.buf)})
+	assert.Len(t, rt.Warnings(), 1, "after TranslatedBarrier the list warns about the application's calls again")
 
 	bundle := f.list(ddi.CommandListTypeBundle)
 	bundle.Barrier([]ddi.Barrier{glob(ddi.SyncAll, ddi.SyncAll, ddi.AccessCommon, ddi.AccessCommon)})

@@ -159,8 +159,8 @@ func (w *work) add(field string, t *track, sub uint32, whole bool, addr, size ui
 	case s.split.event != 0:
 		w.fail(MsgSplitMismatch, field, subName(r, sub), `a split barrier is open on the subresource: end it before using it (000 "Split Barriers")`)
 		return
-	case s.known && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
-		id := MsgIncompatibleAccessWork
+	case s.known && !s.legacy && !r.IsBuffer() && !ddi.TextureLayoutAccessOK(s.layout, s.layout, access, r.simultaneous):
+		id := MsgIncompatibleTextureLayout
 		if access&(ddi.AccessCopySource|ddi.AccessCopyDest) != 0 {
 			id = MsgCopyInvalidLayout // the debug layer's own message for copies
 		}

@@ -73,22 +73,33 @@ const (
 	MsgAtomicCopyInvalidOffsetAlignment  MessageID = 1033
 	MsgCopyInvalidLayout                 MessageID = 1067
 	MsgDeletedWhileInUse                 MessageID = 921 // OBJECT_DELETED_WHILE_STILL_IN_USE
+	MsgZeroBarriers                      MessageID = 954 // RESOURCE_BARRIER_ZERO_BARRIERS
+	// MsgIncompatibleTextureLayout is a command's access of a texture in
+	// a layout that does not allow it (000 "Layout Access Compatibility",
+	// "Barrier-Free Access"), which the real layer's GPU-based validation
+	// reports for descriptors (GPU_BASED_VALIDATION_INCOMPATIBLE_TEXTURE_LAYOUT).
+	// A texture whose layout the runtime's translation of a legacy barrier
+	// set is the legacy layer's to judge instead (#942), so one mistake
+	// gives one message.
+	MsgIncompatibleTextureLayout MessageID = 1358
 
-	MsgBarrierInBundle        MessageID = 100000
-	MsgZeroBarriers           MessageID = 100001
-	MsgAccessBeforeCommon     MessageID = 100002
-	MsgInvalidHandle          MessageID = 100003
-	MsgSplitMismatch          MessageID = 100004
-	MsgSequentialBarrierSync  MessageID = 100005
-	MsgSyncNoneAccessed       MessageID = 100006
-	MsgSelfCopyIntersects     MessageID = 100007
-	MsgInvalidWork            MessageID = 100008
-	MsgCommandListClosed      MessageID = 100009
-	MsgLayoutMismatch         MessageID = 100010
-	MsgIncompatibleAccessWork MessageID = 100011
-	MsgDestroyedObject        MessageID = 100012 // a destroyed resource, heap or list is used
-	MsgSubresourceZeroCount   MessageID = 100013 // NumArraySlices or NumPlanes 0, read as 1
-	MsgOutOfMemory            MessageID = 100014 // the GPU's memory is used up (E_OUTOFMEMORY)
+	// ebref's own: the real debug layer has no D3D12_MESSAGE_ID for these
+	// checks (d3d12sdklayers.h), so they are numbered from 100000 and named
+	// EBREF_*. 100001 was EBREF_ZERO_BARRIER_COUNT, now the layer's #954.
+	MsgBarrierInBundle        MessageID = 100000 // not the real layer's: a Barrier call in a bundle
+	MsgAccessBeforeCommon     MessageID = 100002 // not the real layer's: a warning on AccessBefore COMMON
+	MsgInvalidHandle          MessageID = 100003 // not the real layer's: a handle of nothing
+	MsgSplitMismatch          MessageID = 100004 // not the real layer's: split halves that do not pair
+	MsgSequentialBarrierSync  MessageID = 100005 // not the real layer's: SyncBefore against the previous SyncAfter
+	MsgSyncNoneAccessed       MessageID = 100006 // not the real layer's: an access after SyncAfter NONE
+	MsgSelfCopyIntersects     MessageID = 100007 // not the real layer's: a self-copy whose regions intersect
+	MsgInvalidWork            MessageID = 100008 // not the real layer's: a work command's arguments
+	MsgCommandListClosed      MessageID = 100009 // not the real layer's: recording into a closed list
+	MsgLayoutMismatch         MessageID = 100010 // not the real layer's: a LayoutBefore that is not the layout at execution
+	MsgIncompatibleAccessWork MessageID = 100011 // not the real layer's: an access the queue type or the resource's flags and heap do not allow
+	MsgDestroyedObject        MessageID = 100012 // not the real layer's: a destroyed resource, heap or list is used
+	MsgSubresourceZeroCount   MessageID = 100013 // not the real layer's: NumArraySlices or NumPlanes 0, read as 1
+	MsgOutOfMemory            MessageID = 100014 // not the real layer's: the GPU's memory is used up (E_OUTOFMEMORY)
 )
 
 // The messages of legacy barrier validation.
@@ -129,8 +140,9 @@ var messageNames = map[MessageID]string{
 	MsgAtomicCopyInvalidOffsetAlignment:  "ATOMICCOPYBUFFER_INVALID_OFFSET_ALIGNMENT",
 	MsgCopyInvalidLayout:                 "COPY_INVALIDLAYOUT",
 	MsgDeletedWhileInUse:                 "OBJECT_DELETED_WHILE_STILL_IN_USE",
+	MsgZeroBarriers:                      "RESOURCE_BARRIER_ZERO_BARRIERS",
+	MsgIncompatibleTextureLayout:         "GPU_BASED_VALIDATION_INCOMPATIBLE_TEXTURE_LAYOUT",
 	MsgBarrierInBundle:                   "EBREF_BARRIER_IN_BUNDLE",
-	MsgZeroBarriers:                      "EBREF_ZERO_BARRIER_COUNT",
 	MsgAccessBeforeCommon:                "EBREF_ACCESS_BEFORE_COMMON",
 	MsgInvalidHandle:                     "EBREF_INVALID_HANDLE",
 	MsgSplitMismatch:                     "EBREF_SPLIT_BARRIER_MISMATCH",
