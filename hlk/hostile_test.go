@@ -8,19 +8,13 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/hwmodel"
+	"github.com/ebref/ebref/internal/memtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // allocated runs f and returns the bytes it allocated.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocated = memtest.Allocated
 
 // TestHostileFiles: each file of testdata/hostile is one class of hostile
 // input; each gets its clear error, at its place, within a bound on the

@@ -2,23 +2,16 @@ package hwmodel
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/internal/memtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // allocated runs f and returns the bytes it allocated.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+var allocated = memtest.Allocated
 
 // TestHostBudgetRefusesWork: a dispatch over 2 GiB, which would need more
 // of the host's memory than the default budget, faults its submission with

@@ -28,6 +28,7 @@ var floor = map[string]int{
 	"internal/ortable":   -1,
 	"internal/printable": -1,
 	"internal/floors":    -1,
+	"internal/memtest":   -1,
 
 	"cmdbuf": 0,
 	"ddi":    0,
