@@ -640,7 +640,7 @@ func ReadProfileFile(path string) (*Profile, string, error) {
 var builtinFiles embed.FS
 
 // builtinOrder is the built-in profiles' documented order (docs/hardware.md).
-var builtinOrder = []string{"discrete", "unified3d", "coherent"}
+var builtinOrder = []string{"discrete", "unified3d", "coherent", "rdna", "xe"}
 
 // loadBuiltins parses the embedded profile files; a bad one is a build
 // that must not run (TestBuiltinProfilesAreFiles keeps them good).
