@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ebref/ebref/hwmodel"
 )
 
 // What a report proves about the run that wrote it, and how a merge checks
@@ -126,6 +128,7 @@ func Merge(reports ...*Report) (*Report, error) {
 			{"caselist", fmt.Sprint(e.CaselistName, e.Caselist), fmt.Sprint(base.CaselistName, base.Caselist)},
 			{"flakes", strings.Join(e.Flakes, "\n"), strings.Join(base.Flakes, "\n")},
 			{"cost bound", e.CostBound, base.CostBound},
+			{"profile files", fmt.Sprint(e.ProfileFiles), fmt.Sprint(base.ProfileFiles)},
 		} {
 			if d.a != d.b {
 				return nil, fmt.Errorf("hlk: report %d is of %s %q, report 0 of %q: not shards of one run", i, d.what, d.a, d.b)
@@ -166,6 +169,15 @@ func Merge(reports ...*Report) (*Report, error) {
 	if d := SuitesDigest(suites); d != base.Suites {
 		return nil, fmt.Errorf("hlk: the reports ran suites of digest %s; this ebref's default suites with %d random programs from seed %d are %s: merge with the ebref that ran the shards",
 			base.Suites, base.Random, base.Seed, d)
+	}
+	for _, n := range slices.Sorted(maps.Keys(base.ProfileFiles)) {
+		want := base.ProfileFiles[n]
+		switch got, ok := hwmodel.ProfileFileDigest(n); {
+		case !ok:
+			return nil, fmt.Errorf("hlk: the reports ran profile %s from a file (%s): give merge the same file (--profile-file)", n, want)
+		case got != want:
+			return nil, fmt.Errorf("hlk: the reports ran profile %s from a file of digest %s; the file given is %s: not the profile they ran", n, want, got)
+		}
 	}
 	c := Config{Suites: suites, Profiles: base.Profiles, Only: base.Only, Shards: total}
 	if base.Caselist != nil {

@@ -78,7 +78,12 @@ type Environment struct {
 	Go       string   `json:"go"`
 	Driver   string   `json:"driver"`
 	Profiles []string `json:"profiles"`
-	Inject   string   `json:"inject,omitempty"`
+	// ProfileFiles identifies each profile of the run that a file gave
+	// (hwmodel.AddProfile), by name: the digest of its file
+	// (hwmodel.ProfileDigest). A merge, or anything else that rebuilds the
+	// run's plan, needs the same files.
+	ProfileFiles map[string]string `json:"profile_files,omitempty"`
+	Inject       string            `json:"inject,omitempty"`
 	// CostBound names the cost record the run's cases were bounded by,
 	// "" for none.
 	CostBound string `json:"cost_bound,omitempty"`
@@ -348,6 +353,14 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 	rep := &Report{Environment: Environment{Version: Version(), Go: runtime.Version(), Driver: c.Driver.Name(),
 		Profiles: profiles, Inject: c.Inject, Only: c.Only, Build: BuildID(), Suites: SuitesDigest(c.Suites),
 		Planned: len(jobs), Started: time.Now().UTC().Format(time.RFC3339)}}
+	for _, n := range profiles {
+		if d, ok := hwmodel.ProfileFileDigest(n); ok {
+			if rep.Environment.ProfileFiles == nil {
+				rep.Environment.ProfileFiles = map[string]string{}
+			}
+			rep.Environment.ProfileFiles[n] = d
+		}
+	}
 	for _, s := range c.Suites {
 		if s.Name == "random" {
 			rep.Environment.Random, rep.Environment.Seed = s.random, s.seed

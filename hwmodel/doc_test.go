@@ -51,12 +51,11 @@ func profileTables() string {
 			comp = []string{"none"}
 		}
 		var costs []string
-		if p.Costs != defaultCosts {
-			if p.Costs.FlushPerLine != defaultCosts.FlushPerLine {
-				costs = append(costs, fmt.Sprintf("flush %d/line", p.Costs.FlushPerLine))
-			}
-			if p.Costs.DecompressPerKB != defaultCosts.DecompressPerKB {
-				costs = append(costs, fmt.Sprintf("decompress %d/KiB", p.Costs.DecompressPerKB))
+		labels := []string{"packet %d", "wait %d", "cache op %d", "flush %d/line", "invalidate %d/line", "decompress %d/KiB", "metadata %d/byte", "end of submission %d"}
+		def := defaultCosts
+		for i, f := range p.Costs.fields() {
+			if d := def.fields()[i]; *f != *d {
+				costs = append(costs, fmt.Sprintf(labels[i], *f))
 			}
 		}
 		if costs == nil {
@@ -65,7 +64,14 @@ func profileTables() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", p.Name, strings.Join(cs, "; "), strings.Join(comp, ", "), strings.Join(costs, ", "))
 	}
 	for _, p := range Profiles() {
-		fmt.Fprintf(&b, "\n**`%s`** — %s. Each cell is the client's path to memory on that engine; `(c)` marks a client that decodes compression there.\n\n", p.Name, p.Description)
+		fmt.Fprintf(&b, "\n**`%s`** — %s. Each cell is the client's path to memory on that engine; `(c)` marks a client that decodes compression there.\n\n", p.Name, strings.TrimSuffix(p.Description, "."))
+		if len(p.Sources) > 0 {
+			b.WriteString("Sources:\n\n")
+			for _, s := range p.Sources {
+				fmt.Fprintf(&b, "- %s\n", s)
+			}
+			b.WriteString("\n")
+		}
 		b.WriteString("| client |")
 		for e := EngineKind(0); e < NumEngineKinds; e++ {
 			fmt.Fprintf(&b, " %s |", e)

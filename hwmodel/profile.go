@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/ebref/ebref/cmdbuf"
 )
@@ -90,7 +92,10 @@ type Costs struct {
 type Profile struct {
 	Name        string
 	Description string
-	Caches      []CacheSpec
+	// Sources are the public documents the profile's facts follow, if
+	// any (a profile file's "sources").
+	Sources []string
+	Caches  []CacheSpec
 	// Route gives each engine kind's clients their first cache (or Memory).
 	Route [NumEngineKinds][cmdbuf.NumClients]cmdbuf.Cache
 	// Aware says which clients decode compressed surfaces on each engine.
@@ -161,22 +166,56 @@ func shared(p *Profile, c cmdbuf.Cache, a, b EngineKind) bool {
 	return s.Shared || a == b
 }
 
-// Validate checks a profile's consistency: every route names a cache the
-// profile has, parents form chains to memory, no client writes into a
-// read-only cache.
+// Validate checks that a profile can be a GPU, returning a *RuleError
+// that names the rule and the profile file's key it concerns:
+//   - each cache kind is listed once, and its parent is memory or a cache
+//     the profile has, never itself, and parents never loop (a write-back
+//     must reach memory);
+//   - a cache that holds writes does not write them back into a read-only
+//     one;
+//   - every route names memory or a cache the profile has, and no client
+//     that writes routes into a read-only cache;
+//   - an engine whose clients decode compression has a BLIT client that
+//     decodes it too: the BLIT client is how an engine reaches a surface's
+//     metadata (DECOMPRESS, METADATA_INIT), so an engine that cannot reach
+//     it could make compressed blocks it could never make plain;
+//   - a profile that compresses textures has an engine that can reach the
+//     metadata.
 func (p *Profile) Validate() error {
-	for _, s := range p.Caches {
-		seen := map[cmdbuf.Cache]bool{}
-		for k := s.Kind; k != Memory; {
-			if seen[k] {
-				return fmt.Errorf("profile %s: cache %s's parents loop", p.Name, s.Kind)
-			}
-			seen[k] = true
+	rule := func(key, format string, args ...any) error {
+		return &RuleError{Profile: p.Name, Key: key, Rule: fmt.Sprintf(format, args...)}
+	}
+	index := map[cmdbuf.Cache]int{}
+	for i, s := range p.Caches {
+		key := fmt.Sprintf("caches[%d]", i)
+		if s.Kind >= cmdbuf.NumCaches {
+			return rule(key+".kind", "cache kind %d does not exist", s.Kind)
+		}
+		if j, dup := index[s.Kind]; dup {
+			return rule(key+".kind", "%s is listed twice (caches[%d] too): an engine has one cache of each kind", s.Kind, j)
+		}
+		index[s.Kind] = i
+	}
+	for i, s := range p.Caches {
+		key := fmt.Sprintf("caches[%d].parent", i)
+		if s.Parent == s.Kind {
+			return rule(key, "%s is its own parent: its write-backs never reach memory", s.Kind)
+		}
+		chain, seen := []string{s.Kind.String()}, map[cmdbuf.Cache]bool{s.Kind: true}
+		for k := s.Parent; k != Memory; {
 			ks, ok := p.Spec(k)
 			if !ok {
-				return fmt.Errorf("profile %s: cache %s has parent %s, which the profile lacks", p.Name, s.Kind, k)
+				return rule(key, "%s has parent %s, which the profile lacks", chain[len(chain)-1], k)
 			}
+			chain = append(chain, k.String())
+			if seen[k] {
+				return rule(key, "the parents loop (%s): %s's write-backs never reach memory", strings.Join(chain, " → "), s.Kind)
+			}
+			seen[k] = true
 			k = ks.Parent
+		}
+		if ps, ok := p.Spec(s.Parent); ok && ps.ReadOnly && !s.ReadOnly {
+			return rule(key, "%s holds writes and writes them back into %s, which is read-only", s.Kind, s.Parent)
 		}
 	}
 	for e := EngineKind(0); e < NumEngineKinds; e++ {
@@ -185,14 +224,31 @@ func (p *Profile) Validate() error {
 			if k == Memory {
 				continue
 			}
+			key := fmt.Sprintf("routes.%s.%s", e, c)
 			s, ok := p.Spec(k)
 			if !ok {
-				return fmt.Errorf("profile %s: %s %s routes to %s, which the profile lacks", p.Name, e, c, k)
+				return rule(key, "%s %s routes to %s, which the profile lacks: it has no path to memory", e, c, k)
 			}
 			if s.ReadOnly && writes(c) {
-				return fmt.Errorf("profile %s: %s %s writes into read-only %s", p.Name, e, c, k)
+				return rule(key, "%s %s writes into read-only %s", e, c, k)
 			}
 		}
+	}
+	reach := false
+	for e := EngineKind(0); e < NumEngineKinds; e++ {
+		reach = reach || p.Aware[e][cmdbuf.ClientBlit]
+		if p.Aware[e][cmdbuf.ClientBlit] {
+			continue
+		}
+		for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+			if p.Aware[e][c] {
+				return rule("decodes_compression."+e.String(), "%s decodes compression on %s but BLIT does not: "+
+					"%s cannot reach the metadata to decompress or initialise what its clients compress", c, e, e)
+			}
+		}
+	}
+	if c := p.Compresses; (c.RenderTarget || c.DepthStencil || c.UnorderedAccess) && !reach {
+		return rule("compresses", "the profile compresses textures but no engine's BLIT decodes compression: nothing can reach the metadata")
 	}
 	return nil
 }
@@ -206,120 +262,12 @@ func writes(c cmdbuf.Client) bool {
 	return true
 }
 
-// route builds a route table entry for the direct and compute engines from a
-// client → cache list.
-func route(m map[cmdbuf.Client]cmdbuf.Cache, fallback cmdbuf.Cache) [cmdbuf.NumClients]cmdbuf.Cache {
-	var r [cmdbuf.NumClients]cmdbuf.Cache
-	for c := range r {
-		r[c] = fallback
-	}
-	for c, k := range m {
-		r[c] = k
-	}
-	return r
-}
-
-func aware(cs ...cmdbuf.Client) [cmdbuf.NumClients]bool {
-	var a [cmdbuf.NumClients]bool
-	for _, c := range cs {
-		a[c] = true
-	}
-	return a
-}
-
-var defaultCosts = Costs{
-	Packet: 1, WaitBase: 8, CacheOpBase: 24, FlushPerLine: 8, InvalPerLine: 1,
-	DecompressPerKB: 64, MetadataPerByte: 1, BatchEndBase: 64,
-}
-
-// profiles are ebref's hardware profiles, chosen so the best translation of
-// the same barrier differs between them (docs/hardware.md has the table).
-var profiles = []*Profile{
-	discrete(),
-	unified3D(),
-	coherent(),
-}
-
-// discrete: render-target and depth compression that direct-queue shader
-// reads decode but compute-queue reads, copy and video cannot; separate
-// colour and depth caches and non-coherent shader L0 caches in front of a
-// shared L2; the copy and video engines bypass L2.
-func discrete() *Profile {
-	p := &Profile{Name: "discrete", Description: "RT/depth compression readable by direct-queue shaders only; " +
-		"separate colour, depth, texture and shader L0 caches before a shared L2; copy and video engines bypass L2",
-		Costs: defaultCosts}
-	p.Caches = []CacheSpec{
-		{cmdbuf.CacheColor, false, cmdbuf.CacheL2, false},
-		{cmdbuf.CacheDepth, false, cmdbuf.CacheL2, false},
-		{cmdbuf.CacheTextureL0, false, cmdbuf.CacheL2, true},
-		{cmdbuf.CacheShaderL0, false, cmdbuf.CacheL2, false},
-		{cmdbuf.CacheL2, true, Memory, false},
-		{cmdbuf.CacheVideo, false, Memory, false},
-	}
-	gfx := route(map[cmdbuf.Client]cmdbuf.Cache{
-		cmdbuf.ClientCP: cmdbuf.CacheL2, cmdbuf.ClientVertexFetch: cmdbuf.CacheTextureL0,
-		cmdbuf.ClientConstFetch: cmdbuf.CacheTextureL0, cmdbuf.ClientShaderLoad: cmdbuf.CacheTextureL0,
-		cmdbuf.ClientRTTraverse: cmdbuf.CacheTextureL0, cmdbuf.ClientShaderStore: cmdbuf.CacheShaderL0,
-		cmdbuf.ClientStreamOut: cmdbuf.CacheShaderL0, cmdbuf.ClientASBuild: cmdbuf.CacheShaderL0,
-		cmdbuf.ClientColor: cmdbuf.CacheColor, cmdbuf.ClientDepth: cmdbuf.CacheDepth,
-		cmdbuf.ClientCopy: cmdbuf.CacheL2, cmdbuf.ClientBlit: cmdbuf.CacheL2, cmdbuf.ClientVideo: cmdbuf.CacheL2,
-	}, cmdbuf.CacheL2)
-	p.Route[EngineDirect], p.Route[EngineCompute] = gfx, gfx
-	p.Route[EngineCopy] = route(nil, Memory)
-	video := route(map[cmdbuf.Client]cmdbuf.Cache{cmdbuf.ClientVideo: cmdbuf.CacheVideo}, Memory)
-	p.Route[EngineVideoDecode], p.Route[EngineVideoProcess], p.Route[EngineVideoEncode] = video, video, video
-	p.Aware[EngineDirect] = aware(cmdbuf.ClientColor, cmdbuf.ClientDepth, cmdbuf.ClientShaderLoad, cmdbuf.ClientBlit)
-	p.Aware[EngineCompute] = aware(cmdbuf.ClientBlit)
-	p.Compresses.RenderTarget, p.Compresses.DepthStencil = true, true
-	return p
-}
-
-// unified3D: separate render and sampler caches, but shader stores go
-// straight into the shared L2; every client on the 3D engine decodes
-// compression (so unordered-access textures compress too), the compute
-// engine's do not; the copy engine bypasses L2.
-func unified3D() *Profile {
-	p := &Profile{Name: "unified3d", Description: "every direct-engine client decodes compression (RT, depth and UAV " +
-		"compressed), compute does not; colour, depth and texture caches before L2, coherent shader stores; " +
-		"copy engine bypasses L2", Costs: defaultCosts}
-	p.Costs.FlushPerLine = 6
-	p.Costs.DecompressPerKB = 48
-	p.Caches = []CacheSpec{
-		{cmdbuf.CacheColor, false, cmdbuf.CacheL2, false},
-		{cmdbuf.CacheDepth, false, cmdbuf.CacheL2, false},
-		{cmdbuf.CacheTextureL0, false, cmdbuf.CacheL2, true},
-		{cmdbuf.CacheL2, true, Memory, false},
-	}
-	gfx := route(map[cmdbuf.Client]cmdbuf.Cache{
-		cmdbuf.ClientVertexFetch: cmdbuf.CacheTextureL0, cmdbuf.ClientConstFetch: cmdbuf.CacheTextureL0,
-		cmdbuf.ClientShaderLoad: cmdbuf.CacheTextureL0, cmdbuf.ClientRTTraverse: cmdbuf.CacheTextureL0,
-		cmdbuf.ClientColor: cmdbuf.CacheColor, cmdbuf.ClientDepth: cmdbuf.CacheDepth,
-	}, cmdbuf.CacheL2)
-	p.Route[EngineDirect], p.Route[EngineCompute] = gfx, gfx
-	p.Route[EngineCopy] = route(nil, Memory)
-	video := route(nil, cmdbuf.CacheL2)
-	p.Route[EngineVideoDecode], p.Route[EngineVideoProcess], p.Route[EngineVideoEncode] = video, video, video
-	var all [cmdbuf.NumClients]bool
-	for c := range all {
-		all[c] = true
-	}
-	p.Aware[EngineDirect] = all
-	p.Aware[EngineCompute] = aware(cmdbuf.ClientBlit)
-	p.Compresses.RenderTarget, p.Compresses.DepthStencil, p.Compresses.UnorderedAccess = true, true, true
-	return p
-}
-
-// coherent: one cache every client of every engine shares, and no
-// compression: only waits matter.
-func coherent() *Profile {
-	p := &Profile{Name: "coherent", Description: "one coherent cache shared by every client of every engine, " +
-		"no compression: only waits matter", Costs: defaultCosts}
-	p.Caches = []CacheSpec{{cmdbuf.CacheL2, true, Memory, false}}
-	for e := range p.Route {
-		p.Route[e] = route(nil, cmdbuf.CacheL2)
-	}
-	return p
-}
+// profiles are ebref's built-in hardware profiles, in their documented
+// order: the embedded files profiles/*.json (docs/hardware.md has the
+// table). The first three are illustrative, chosen so the best translation
+// of the same barrier differs between them; the others follow public
+// descriptions of GPU families.
+var profiles = loadBuiltins()
 
 // Profiles returns the built-in profiles, in their documented order.
 func Profiles() []*Profile { return append([]*Profile(nil), profiles...) }
@@ -334,12 +282,73 @@ func ProfileNames() []string {
 	return out
 }
 
-// LookupProfile finds a built-in profile by name.
+// LookupProfile finds a profile by name: a built-in one, or one a file
+// gave (AddProfile).
 func LookupProfile(name string) (*Profile, error) {
 	for _, p := range profiles {
 		if p.Name == name {
 			return p, nil
 		}
 	}
+	added.Lock()
+	defer added.Unlock()
+	for _, f := range added.list {
+		if f.p.Name == name {
+			return f.p, nil
+		}
+	}
 	return nil, fmt.Errorf("no hardware profile %q (have %v)", name, ProfileNames())
+}
+
+// added holds the profiles files gave, for the rest of the process.
+var added struct {
+	sync.Mutex
+	list []fileProfile
+}
+
+type fileProfile struct {
+	p      *Profile
+	digest string
+}
+
+// AddProfile makes a profile read from a file (ReadProfileFile) one that
+// LookupProfile finds, under its name, for the rest of the process. It
+// refuses a built-in profile's name, and a name an earlier file gave with
+// other content (digest); the same file again is no error, and gives the
+// profile added first.
+func AddProfile(p *Profile, digest string) (*Profile, error) {
+	for _, b := range profiles {
+		if b.Name == p.Name {
+			return nil, fmt.Errorf("%w: %s is a built-in profile's name; a profile file needs its own", ErrProfile, p.Name)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	added.Lock()
+	defer added.Unlock()
+	for _, f := range added.list {
+		if f.p.Name != p.Name {
+			continue
+		}
+		if f.digest != digest {
+			return nil, fmt.Errorf("%w: two files name a profile %s (%s and %s)", ErrProfile, p.Name, f.digest, digest)
+		}
+		return f.p, nil
+	}
+	added.list = append(added.list, fileProfile{p, digest})
+	return p, nil
+}
+
+// ProfileFileDigest returns the digest of the file that gave a profile
+// (AddProfile), false for a built-in or unknown one.
+func ProfileFileDigest(name string) (string, bool) {
+	added.Lock()
+	defer added.Unlock()
+	for _, f := range added.list {
+		if f.p.Name == name {
+			return f.digest, true
+		}
+	}
+	return "", false
 }

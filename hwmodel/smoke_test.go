@@ -9,7 +9,7 @@ import (
 )
 
 func TestProfilesAreValid(t *testing.T) {
-	require.Len(t, Profiles(), 3)
+	require.Len(t, Profiles(), 5)
 	for _, p := range Profiles() {
 		assert.NoError(t, p.Validate(), p.Name)
 		q, err := LookupProfile(p.Name)

@@ -20,9 +20,15 @@ import (
 //   - plain: some allowed access cannot decode, so the bytes must be plain.
 //     Accesses are raw; the metadata may be anything.
 //
-// LEGACY_* layouts are plain: a texture the runtime names as, say,
-// LEGACY_SHADER_RESOURCE may really be in COMMON after a legacy promotion
-// (000 "Legacy layouts"), so its bytes must suit both. So is
+// LEGACY_* layouts are plain, and so is COMMON: a texture the runtime
+// names as, say, LEGACY_SHADER_RESOURCE may really be in COMMON after a
+// legacy promotion (000 "Legacy layouts"), and a texture in COMMON is
+// promoted to a legacy read or copy state by its first use, with no
+// barrier, and decays back (000 "Resource State Promotion and Decay"), so
+// the bytes of each must suit the others. (COMMON came out plain from the
+// rule below on every built-in profile, since copy queues may use it and
+// no copy engine there decodes; on a profile whose every client decodes,
+// it did not, and legacy promotions read compressed bytes raw.) So is
 // DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE: compute queues read
 // it though only direct queues may name it in a barrier, so the queue
 // tables alone would not see its compute readers. UNDEFINED has no state:
@@ -63,7 +69,7 @@ func layoutSlot(l ddi.BarrierLayout) (int, bool) {
 
 // alwaysPlain reports whether l is plain on every profile (see above).
 func alwaysPlain(l ddi.BarrierLayout) bool {
-	return l.IsLegacy() || l == ddi.LayoutDirectQueueGenericReadComputeQueueAccessible
+	return l.IsLegacy() || l == ddi.LayoutCommon || l == ddi.LayoutDirectQueueGenericReadComputeQueueAccessible
 }
 
 // compressible reports whether the profile keeps a texture compressed in

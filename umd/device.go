@@ -92,33 +92,40 @@ type Device struct {
 // caches that hold writes (not read-only): invalidating one also flushes
 // it, so no other resource's pending writes are dropped.
 //
-// common are the caches on every client's path of the engine (L2 on the
-// direct and compute engines of every profile): writes that reach them are
-// visible to whatever later uses the memory on the engine, and another
-// engine or the CPU sees them only after the submission ends, which writes
-// everything back. A barrier to NO_ACCESS therefore flushes only up to them
-// (errata E-NO-ACCESS-FLUSH).
+// written are the caches on every writing client's path (an access's
+// writer, or the compression unit): every write of the engine passes
+// through them on its way to memory, so none is overtaken there by a write
+// that went round them. Writes that reach them are found by whatever later
+// uses the memory on the engine once the barrier before that use writes
+// back what its users do not look in (errata E-NO-ACCESS-AFTER-BARRIER),
+// and another engine or the CPU sees them only after the submission ends,
+// which writes everything back. A barrier to NO_ACCESS therefore flushes
+// only up to them (errata E-NO-ACCESS-FLUSH), and a barrier naming no
+// writer invalidates only its users' caches beside them (errata
+// E-ACQUIRE-INVALIDATE). They are L2 on the direct and compute engines of
+// every built-in profile; that is where every client reads as well on
+// all but xe, whose command processor and vertex fetch read memory.
 type cacheTable struct {
 	path      [cmdbuf.NumClients]cmdbuf.CacheMask
 	writeBack cmdbuf.CacheMask
-	common    cmdbuf.CacheMask
+	written   cmdbuf.CacheMask
 }
 
 func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
 	var onEngine cmdbuf.CacheMask
-	t.common = ^cmdbuf.CacheMask(0)
 	for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
 		for _, k := range p.Path(e, c) {
 			t.path[c] |= k.Mask()
 		}
 		onEngine |= t.path[c]
-		t.common &= t.path[c]
 	}
 	for _, s := range p.Caches {
 		if !s.ReadOnly {
 			t.writeBack |= s.Kind.Mask() & onEngine
 		}
 	}
+	writers, _ := clientRoles(ddi.WriteAccesses)
+	t.written = t.of(writers | blitClient).every
 	return t
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,14 +43,29 @@ func TestCacheTablesMatchTheProfile(t *testing.T) {
 					assert.Equal(t, pair[w][r][1], inval, "%s %s %s→%s", name, e, w, r)
 				}
 			}
+			// written: the caches on the path of every client that writes
+			// (an access's writer, or the compression unit), from the
+			// profile.
+			written := ^cmdbuf.CacheMask(0)
+			for _, r := range accessClients {
+				if r.access&ddi.WriteAccesses != 0 {
+					for c := cmdbuf.Client(0); c < cmdbuf.NumClients; c++ {
+						if r.clients.has(c) {
+							written &= mask(p.Path(e, c))
+						}
+					}
+				}
+			}
+			written &= mask(p.Path(e, cmdbuf.ClientBlit))
+			assert.Equal(t, written, tab.written, "%s %s", name, e)
 			// pairs is the union of the pairs' work; toMem the writers'
-			// caches short of the common ones.
+			// caches short of those every writer shares.
 			pairs := func(ws, us clientMask) (flush, inval, toMem cmdbuf.CacheMask) {
 				for w := cmdbuf.Client(0); w < cmdbuf.NumClients; w++ {
 					if !ws.has(w) {
 						continue
 					}
-					toMem |= tab.path[w] &^ tab.common
+					toMem |= tab.path[w] &^ written
 					for r := cmdbuf.Client(0); r < cmdbuf.NumClients; r++ {
 						if us.has(r) {
 							flush, inval = flush|pair[w][r][0], inval|pair[w][r][1]
@@ -80,7 +96,7 @@ func TestCacheTablesMatchTheProfile(t *testing.T) {
 						if ws == 0 {
 							for u := cmdbuf.Client(0); u < cmdbuf.NumClients; u++ {
 								if us.has(u) {
-									inval |= tab.path[u] &^ tab.common
+									inval |= tab.path[u] &^ written
 								}
 							}
 						}

@@ -280,6 +280,17 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		rs.compressed = policyLayouts(d.policy, r)
 	case surface:
 		rs.compressed = compressedLayouts(d.prof, r, hp.Desc.Kind)
+		if slot, ok := layoutSlot(rs.InitialLayout); ok && !rs.Committed &&
+			r.Desc.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil) == 0 {
+			// A placed texture the application need not initialise (000
+			// "Placed Resource Metadata Initialization" obliges render
+			// targets and depth-stencil textures only) starts in its
+			// initial layout with whatever metadata its heap held, so that
+			// layout is plain for it: a barrier out of it into a
+			// compressed layout initialises the metadata, and none reads
+			// it before (suites/regressions/placed-initial-layout.ebs).
+			rs.compressed[slot] = false
+		}
 	}
 	if err := d.place(rs, surface); err != nil {
 		// Nothing is created: forget the heap made for it, and give its

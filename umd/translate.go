@@ -300,8 +300,8 @@ func users(a, compat ddi.BarrierAccess) (m clientMask, toMemory bool) {
 //     invalidate them. With no writer named, AccessBefore names only the
 //     accesses since the subresource's previous barrier, which may have
 //     made writes visible to other clients alone: invalidate every user's
-//     private cache, those the engine's clients do not all share (errata
-//     E-ACQUIRE-INVALIDATE).
+//     private cache, those the engine's writers do not all write through
+//     (errata E-ACQUIRE-INVALIDATE).
 //   - Compression work reads what the writers left and writes through
 //     BLIT: the writers' caches flush towards BLIT's path, BLIT's stale
 //     caches are invalidated, and after it BLIT's caches flush towards the
@@ -314,12 +314,12 @@ func (t *cacheTable) accessCaches(w, r, u, c clientMask, toMemory, work bool) (f
 	wp, up := t.of(w), t.of(u)
 	reach := up.every
 	if toMemory {
-		reach = t.common
+		reach = t.written
 	}
 	flush = (wp.anyOf | t.of(r).anyOf&t.writeBack) &^ reach
 	stale := wp.every
 	if w == 0 {
-		stale = t.common
+		stale = t.written
 	}
 	inval = up.anyOf &^ stale
 	if work {

@@ -30,6 +30,7 @@ func runBench(e *env, args []string) (code int) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	workload := fs.String("workload", "", "run only this workload (default: every one)")
 	profile := fs.String("profile", "", "comma-separated profiles to run on (default: every profile)")
+	profileFiles := addProfileFileFlag(fs)
 	strategy := fs.String("strategy", "", "run only this strategy: legacy, enhanced, oracle, or translator with --translator (default: all)")
 	tf := addTranslatorFlags(fs)
 	jsonFile := fs.String("json", "", "also write the rows as JSON to this file")
@@ -53,10 +54,10 @@ func runBench(e *env, args []string) (code int) {
 		}
 		c.Workloads = []*bench.Workload{w}
 	}
-	if *profile != "" {
+	if *profile != "" || len(*profileFiles) > 0 {
 		var err error
-		if c.Profiles, err = profileList(*profile); err != nil {
-			return usageError(e, fs, synopsis, "%v", err)
+		if c.Profiles, err = selectProfiles(*profile, *profileFiles); err != nil {
+			return profilesError(e, fs, synopsis, err)
 		}
 	}
 	if *strategy != "" {

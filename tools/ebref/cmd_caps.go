@@ -13,10 +13,12 @@ import (
 )
 
 func runCaps(e *env, args []string) int {
-	const synopsis = "[--profile P,Q...] [--json] | --list\n\nPrints what the driver reports on each hardware profile named: D3D12DDI_D3D12_OPTIONS_DATA_0089\n(member names as in the DDI, each with why it has its value) and the layouts a\nBarrier on each command-list type may name. --list names the profiles."
+	const synopsis = "[--profile P,Q...] [--profile-file F...] [--json | --export] | --list\n\nPrints what the driver reports on each hardware profile named: D3D12DDI_D3D12_OPTIONS_DATA_0089\n(member names as in the DDI, each with why it has its value) and the layouts a\nBarrier on each command-list type may name. --list names the profiles.\n--export prints one profile as a profile file (docs/hardware.md \"Profile\nfiles\"), to start your own GPU's from."
 	fs := flag.NewFlagSet("caps", flag.ContinueOnError)
 	profile := fs.String("profile", "discrete", "comma-separated hardware profiles (see --list); --json prints an array for several")
+	profileFiles := addProfileFileFlag(fs)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	export := fs.Bool("export", false, "print the profile's file instead (one profile)")
 	list := fs.Bool("list", false, "list the hardware profiles and stop")
 	pos, code, ok := parseFlags(e, fs, synopsis, args)
 	if !ok {
@@ -31,9 +33,28 @@ func runCaps(e *env, args []string) int {
 		}
 		return 0
 	}
-	names, err := profileList(*profile)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	list0 := *profile
+	if len(*profileFiles) > 0 && !set["profile"] {
+		list0 = "" // the files' profiles alone
+	}
+	names, err := selectProfiles(list0, *profileFiles)
 	if err != nil {
-		return usageError(e, fs, synopsis, "%v", err)
+		return profilesError(e, fs, synopsis, err)
+	}
+	if *export {
+		if *asJSON {
+			return usageError(e, fs, synopsis, "--export prints a profile file; it does not take --json")
+		}
+		if len(names) != 1 {
+			return usageError(e, fs, synopsis, "--export prints one profile's file; %d are named", len(names))
+		}
+		p, _ := hwmodel.LookupProfile(names[0])
+		if _, err := e.stdout.Write(p.MarshalFile()); err != nil {
+			return cannotError(e, "caps", err)
+		}
+		return 0
 	}
 	var reports []caps.Report
 	for _, n := range names {
@@ -63,7 +84,7 @@ func runCaps(e *env, args []string) int {
 
 // writeCaps prints one profile's report.
 func writeCaps(w io.Writer, r caps.Report) {
-	fmt.Fprintf(w, "Profile %s: %s.\n\nD3D12DDI_D3D12_OPTIONS_DATA_0089\n", r.Profile, r.Description)
+	fmt.Fprintf(w, "Profile %s: %s.\n\nD3D12DDI_D3D12_OPTIONS_DATA_0089\n", r.Profile, strings.TrimSuffix(r.Description, "."))
 	width := 0
 	for _, m := range r.Options {
 		width = max(width, len(m.Name))

@@ -34,6 +34,7 @@ func runHLK(e *env, args []string) (code int) {
 		"See docs/conformance.md."
 	fs := flag.NewFlagSet("hlk", flag.ContinueOnError)
 	profiles := fs.String("profile", "", "comma-separated profiles to run on (default: all)")
+	profileFiles := addProfileFileFlag(fs)
 	suites := fs.String("suite", "", "comma-separated suites to run (a name or a prefix such as rules; default: all)")
 	runRe := fs.String("run", "", "run only the cases whose suite/case path matches this regular expression")
 	jobs := fs.Int("jobs", 0, "cases to run in parallel (default: the number of CPUs)")
@@ -101,9 +102,9 @@ func runHLK(e *env, args []string) (code int) {
 	if *tf.cmd != "" && *writeCosts != "" {
 		return usageError(e, fs, synopsis, "--write-costs records the reference driver; it does not take --translator")
 	}
-	if *profiles != "" {
-		if c.Profiles, err = profileList(*profiles); err != nil {
-			return usageError(e, fs, synopsis, "%v", err)
+	if *profiles != "" || len(*profileFiles) > 0 {
+		if c.Profiles, err = selectProfiles(*profiles, *profileFiles); err != nil {
+			return profilesError(e, fs, synopsis, err)
 		}
 	}
 	if *suites != "" {
@@ -428,8 +429,10 @@ func writeReports(e *env, rep *hlk.Report, jsonOut, junitOut *outputFile) int {
 }
 
 func runMerge(e *env, args []string) int {
-	const synopsis = "REPORT.json... [--json F] [--junit F] [--baseline F [--fail-on-unexpected-pass]]\n\nJoins the JSON reports of a sharded run, prints the summary and writes the\nmerged reports; with --baseline, judges the merged run against it. Exit status: 0 when the merged run is conformant, 1 when not,\n2 on a usage error or an unreadable report."
+	const synopsis = "REPORT.json... [--json F] [--junit F] [--baseline F [--fail-on-unexpected-pass]] [--profile-file F...]\n\nJoins the JSON reports of a sharded run, prints the summary and writes the\nmerged reports; with --baseline, judges the merged run against it. A run on\nprofiles from files merges given the same files (--profile-file, compared by\ndigest). Exit status: 0 when the merged run is conformant, 1 when not, 2 on a\nusage error or an unreadable report."
 	fs := flag.NewFlagSet("hlk merge", flag.ContinueOnError)
+	var profileFiles profileFileFlag
+	fs.Var(&profileFiles, "profile-file", "a profile file the shards ran on (as ebref hlk --profile-file); repeatable")
 	jsonOut := fs.String("json", "", "write the merged JSON report to this file")
 	junitOut := fs.String("junit", "", "write the merged JUnit XML report to this file")
 	baseline := fs.String("baseline", "", "known failures (as ebref hlk --baseline): the merged run fails only on a failure the baseline does not list")
@@ -440,6 +443,9 @@ func runMerge(e *env, args []string) int {
 	}
 	if len(pos) == 0 {
 		return usageError(e, fs, synopsis, "expected JSON reports to merge")
+	}
+	if _, err := selectProfiles("", profileFiles); err != nil {
+		return profilesError(e, fs, synopsis, err)
 	}
 	inputs := make([]namedPath, len(pos))
 	for i, p := range pos {

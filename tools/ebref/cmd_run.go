@@ -18,7 +18,7 @@ import (
 )
 
 func runRun(e *env, args []string) (code int) {
-	const synopsis = "FILE.ebs [--profile P,...] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n" +
+	const synopsis = "FILE.ebs [--profile P,...] [--profile-file F...] [--json] [--inject FAULT] [--case REGEX] [--trace F]\n" +
 		"         [--translator CMD [--translator-timeout D] [--translator-log F] [--compare reference]]\n\n" +
 		"Runs one scenario file (every case in it, on every profile unless --profile)\n" +
 		"and prints, per case and profile, each list's packets with the barrier calls\n" +
@@ -28,6 +28,7 @@ func runRun(e *env, args []string) (code int) {
 		"the GPU's timeline as Chrome trace-event JSON, which Perfetto opens."
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	profile := fs.String("profile", "", "comma-separated profiles to run on (default: every profile)")
+	profileFiles := addProfileFileFlag(fs)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	tf := addTranslatorFlags(fs)
 	compare := fs.String("compare", "", "with --translator: reference, to show each Barrier call whose packets or cost differ from the reference's")
@@ -42,10 +43,10 @@ func runRun(e *env, args []string) (code int) {
 		return usageError(e, fs, synopsis, "expected one scenario file")
 	}
 	profiles := hwmodel.ProfileNames()
-	if *profile != "" {
+	if *profile != "" || len(*profileFiles) > 0 {
 		var err error
-		if profiles, err = profileList(*profile); err != nil {
-			return usageError(e, fs, synopsis, "%v", err)
+		if profiles, err = selectProfiles(*profile, *profileFiles); err != nil {
+			return profilesError(e, fs, synopsis, err)
 		}
 	}
 	if *inject != "" {

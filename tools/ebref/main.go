@@ -3,15 +3,15 @@
 // packages do the work.
 //
 //	ebref rules [--json]            the spec's rule tables
-//	ebref caps [--profile P,...] [--json] | --list
-//	                                what the driver reports on a profile
+//	ebref caps [--profile P,...] [--profile-file F] [--json | --export] | --list
+//	                                what the driver reports on a profile; its file
 //	ebref decode FILE|- [--text]    decode raw D3D12DDIARG_BARRIER_0094 records
 //	ebref disasm FILE|- [--json]    disassemble a packet dump
-//	ebref run FILE.ebs [--profile P,...] [--json]
+//	ebref run FILE.ebs [--profile P,...] [--profile-file F] [--json]
 //	                                run one scenario (docs/scenarios.md)
 //	ebref hlk [flags]               run the conformance suites (docs/conformance.md)
 //	ebref hlk merge REPORT.json...  join the reports of a sharded run
-//	ebref bench [--workload W] [--profile P,...] [--json F]
+//	ebref bench [--workload W] [--profile P,...] [--profile-file F] [--json F]
 //	                                what barriers cost on frame structures (docs/bench.md)
 //	ebref trace [--pid PID | -- COMMAND [ARGS...]] [--duration D] [--out FILE] [--json]
 //	                                trace a running program's DDI calls (docs/trace.md)
@@ -57,12 +57,12 @@ type command struct {
 
 var commands = []command{
 	{"rules", "[--json]", "print the spec's rule tables as ebref implements them", runRules},
-	{"caps", "[--profile P,...] [--json]", "print what the driver reports (OPTIONS_DATA_0089, queue layouts)", runCaps},
+	{"caps", "[--profile P,...] [--profile-file F] [--json | --export]", "print what the driver reports (OPTIONS_DATA_0089, queue layouts), or a profile's file", runCaps},
 	{"decode", "FILE|- [--text]", "decode raw little-endian D3D12DDIARG_BARRIER_0094 records", runDecode},
 	{"disasm", "FILE|- [--json]", "disassemble a command-buffer dump or raw packet dwords", runDisasm},
-	{"run", "FILE.ebs [--profile P,...] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
+	{"run", "FILE.ebs [--profile P,...] [--profile-file F] [--json]", "run one scenario and show its packets, hazards, costs and expectations", runRun},
 	{"hlk", "[flags] | merge REPORT...", "run the conformance suites on every profile; report console/JSON/JUnit", runHLK},
-	{"bench", "[--workload W] [--profile P,...] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
+	{"bench", "[--workload W] [--profile P,...] [--profile-file F] [--json F]", "what barriers cost on frame structures: legacy against enhanced", runBench},
 	{"translator", "serve | replay FILE -- CMD", "serve the reference translation over the translator protocol; replay a failed request", runTranslator},
 	{"trace", "[--pid PID | -- COMMAND...] [--out F]", "trace a running program's DDI calls with eBPF uprobes (Linux amd64)", runTrace},
 }
@@ -218,6 +218,67 @@ func usageError(e *env, fs *flag.FlagSet, synopsis, format string, args ...any) 
 func inputError(e *env, name string, err error) int {
 	fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
 	return exitUsage
+}
+
+// profileFileFlag is a repeatable --profile-file.
+type profileFileFlag []string
+
+func (f *profileFileFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *profileFileFlag) Set(s string) error {
+	*f = append(*f, s)
+	return nil
+}
+
+// addProfileFileFlag adds --profile-file to a command that takes --profile.
+func addProfileFileFlag(fs *flag.FlagSet) *profileFileFlag {
+	var f profileFileFlag
+	fs.Var(&f, "profile-file", "a hardware profile file (docs/hardware.md \"Profile files\"); repeatable: its profile runs beside those --profile names, alone when --profile is not given")
+	return &f
+}
+
+// selectProfiles reads --profile and --profile-file together: the profiles
+// --profile names, then each file's (read, checked and made known by
+// name); with files and no --profile, the files' alone; with neither, nil
+// (the command's default).
+func selectProfiles(list string, files []string) ([]string, error) {
+	var fromFiles []string
+	for _, f := range files {
+		p, digest, err := hwmodel.ReadProfileFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("--profile-file: %w", err)
+		}
+		if p, err = hwmodel.AddProfile(p, digest); err != nil {
+			return nil, fmt.Errorf("--profile-file %s: %w", f, err)
+		}
+		if slices.Contains(fromFiles, p.Name) {
+			return nil, fmt.Errorf("--profile-file %s: profile %s is given twice", f, p.Name)
+		}
+		fromFiles = append(fromFiles, p.Name)
+	}
+	var out []string
+	if list != "" {
+		var err error
+		if out, err = profileList(list); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range fromFiles {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// profilesError reports a --profile or --profile-file error: a bad
+// profile file as an input error (its one line names the file, line and
+// key), anything else as a usage error.
+func profilesError(e *env, fs *flag.FlagSet, synopsis string, err error) int {
+	if errors.Is(err, hwmodel.ErrProfile) {
+		return inputError(e, fs.Name(), err)
+	}
+	return usageError(e, fs, synopsis, "%v", err)
 }
 
 // profileList reads --profile: comma-separated profile names, each one

@@ -37,8 +37,10 @@ func TestCHeaderIsTheProtocol(t *testing.T) {
 		"ebtr_barrier_0094": uint64(ddi.BarrierSize), "ebtr_barrier_0088": uint64(ddi.Barrier0088Size),
 		"ebtr_texture_barrier": uint64(unsafe.Sizeof(tb)), "ebtr_ranged_barrier_0094": uint64(unsafe.Sizeof(r94)),
 		"ebtr_ranged_barrier_0088": uint64(unsafe.Sizeof(r88)),
-		// AppendProfile writes eight dwords, then the name.
-		"ebtr_profile_header.compresses": 16, "ebtr_profile_header.name": 32,
+		// AppendProfile writes eight dwords, then the name; after the
+		// aware masks, eight uint64 costs.
+		"ebtr_profile_header.compresses": 16, "ebtr_profile_header.file_size": 20, "ebtr_profile_header.name": 32,
+		"ebtr_costs": translator.CostsSize, "ebtr_costs.batch_end_base": 56,
 		"ebtr_fact.kind": uint64(unsafe.Offsetof(f.Kind)), "ebtr_fact.flags": uint64(unsafe.Offsetof(f.Flags)),
 		"ebtr_fact.compat_before": uint64(unsafe.Offsetof(f.CompatBefore)), "ebtr_fact.compat_after": uint64(unsafe.Offsetof(f.CompatAfter)),
 		"ebtr_fact.surface": uint64(unsafe.Offsetof(f.Surface)), "ebtr_fact.end_event": uint64(unsafe.Offsetof(f.EndEvent)),

@@ -1,5 +1,5 @@
 /*
- * ebref_translator.h: the translator protocol, version 1, for C and C++.
+ * ebref_translator.h: the translator protocol, version 2, for C and C++.
  *
  * A translator is a program that turns one Barrier call at a time into
  * packets for ebref's simulated GPU, speaking this protocol on its standard
@@ -15,7 +15,10 @@
  *   then frames, each an ebtr_frame and `size` bytes of body:
  *   host -> translator   EBTR_OP_PROFILE: ebtr_profile_header,
  *                        num_caches ebtr_cache, route[engines][clients]
- *                        uint32, aware[engines] uint32 client masks
+ *                        uint32, aware[engines] uint32 client masks,
+ *                        ebtr_costs, then file_size bytes of the profile's
+ *                        file (JSON, docs/hardware.md "Profile files"),
+ *                        padded with zeros to 4 (version 2)
  *   translator -> host   EBTR_OP_POLICY: ebtr_policy, after each profile
  *                        frame, if the hello declared policies
  *   host -> translator   EBTR_OP_REQUEST: ebtr_request_header, the records
@@ -36,7 +39,7 @@
 #include <stdint.h>
 
 #define EBTR_MAGIC 0x52544245u /* "EBTR" */
-#define EBTR_VERSION 1u
+#define EBTR_VERSION 2u
 
 enum { EBTR_OP_PROFILE = 1, EBTR_OP_REQUEST = 2, EBTR_OP_REPLY = 3, EBTR_OP_POLICY = 4 };
 /* In the translator hello's fourth dword: it answers every profile frame
@@ -58,10 +61,16 @@ enum { EBTR_CACHE_SHARED = 1, EBTR_CACHE_READ_ONLY = 2 };
 enum { EBTR_COMPRESS_RENDER_TARGET = 1, EBTR_COMPRESS_DEPTH_STENCIL = 2, EBTR_COMPRESS_UNORDERED_ACCESS = 4 };
 #define EBTR_MEMORY 0xffu /* a route or parent that is memory, no cache */
 typedef struct ebtr_profile_header {
-    uint32_t id, num_caches, num_engines, num_clients, compresses, reserved[3];
+    uint32_t id, num_caches, num_engines, num_clients, compresses, file_size, reserved[2];
     char name[32];
 } ebtr_profile_header;
 typedef struct ebtr_cache { uint32_t kind, parent, flags, reserved; } ebtr_cache;
+/* A profile's cost model, in cycles (docs/hardware.md "Cost model"): after
+ * the aware masks. The profile's file says the same and more. */
+typedef struct ebtr_costs {
+    uint64_t packet, wait_base, cache_op_base, flush_per_line, inval_per_line,
+        decompress_per_kib, metadata_per_byte, batch_end_base;
+} ebtr_costs;
 
 /* A compression policy: per kind of texture, a mask of the layouts that
  * keep its surface compressed (bit n: layout value n, n < 32; bits 32-35:

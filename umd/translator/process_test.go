@@ -88,6 +88,18 @@ func fakeTranslator(mode string) int {
 				return cmdbuf.AppendFenceSignal(dst, cmdbuf.Fence{ID: 1, Value: 1}), nil
 			}), nil
 		}
+	case "version1":
+		// A translator of the first version: its hello says 1.
+		in := bufio.NewReader(os.Stdin)
+		hello := make([]byte, translator.HelloSize)
+		in.Read(hello)
+		w := bufio.NewWriter(os.Stdout)
+		for _, v := range []uint32{translator.Magic, 1, 4, 0, 0x3176} {
+			w.Write([]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)})
+		}
+		w.Flush()
+		time.Sleep(time.Hour)
+		return 0
 	case "oversized":
 		// The hello, then a reply header claiming 2^28 dwords.
 		in := bufio.NewReader(os.Stdin)
@@ -177,6 +189,13 @@ func TestHostileTranslators(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, translator.ErrStart, kindOf(t, err).Kind)
 		assert.Contains(t, err.Error(), "hello")
+	})
+	t.Run("speaks the first version", func(t *testing.T) {
+		// Version 2 sends profiles with their costs and file: a version 1
+		// translator would misread the frame, so it is refused first.
+		_, err := start(t, "version1", time.Second)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "the translator speaks version 1; ebref speaks 2")
 	})
 	t.Run("prints to standard output", func(t *testing.T) {
 		_, err := start(t, "garbage", time.Second)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"unsafe"
 
@@ -12,13 +13,19 @@ import (
 	"github.com/ebref/ebref/hwmodel"
 )
 
-// The protocol, version 1 (docs/translators.md has it byte by byte). All
+// The protocol, version 2 (docs/translators.md has it byte by byte). All
 // integers are little-endian; every structure is a multiple of 4 bytes.
 //
 //	host → translator   Hello{Magic, Version, 0, 0}
 //	translator → host   Hello{Magic, Version, NameLen, 0} name, padded to 4
 //	then frames, each {Op, Size} and Size bytes of body:
-//	host → translator   OpProfile   a profile's facts, under a number
+//	host → translator   OpProfile   a profile under a number: its facts,
+//	                                its costs and its profile file
+//
+// Version 2 added the costs and the file to the profile frame, so a
+// translator sees all the model enforces; a version 1 translator is
+// refused at the hello.
+//
 //	host → translator   OpRequest   one Barrier call
 //	translator → host   OpReply     packets, or a refusal, for the request
 //
@@ -27,7 +34,7 @@ import (
 // standard input ends the session.
 const (
 	Magic   = 0x52544245 // "EBTR"
-	Version = 1
+	Version = 2
 
 	OpProfile uint32 = 1
 	OpRequest uint32 = 2
@@ -41,6 +48,7 @@ const (
 	FrameHeaderSize   = 8
 	ProfileHeaderSize = 64
 	CacheEntrySize    = 16
+	CostsSize         = 64 // eight uint64, hwmodel.Costs's fields in order
 	RequestHeaderSize = 64
 	FactSize          = 96
 	RegionSize        = 16
@@ -53,7 +61,7 @@ const (
 	MaxReplyDwords  = 1 << 20 // 4 MiB of packets for one call
 	MaxReasonLen    = 4096
 	MaxRequestBytes = 256 << 20
-	MaxProfileBytes = 64 << 10
+	MaxProfileBytes = hwmodel.MaxProfileFileBytes + 4096
 
 	// CacheShared and CacheReadOnly are a cache entry's flags.
 	CacheShared   = 1
@@ -149,9 +157,14 @@ func appendFrameHeader(dst []byte, op uint32, size int) []byte {
 	return le.AppendUint32(dst, uint32(size))
 }
 
-// AppendProfile appends an OpProfile frame: profile p under number id.
+// AppendProfile appends an OpProfile frame: profile p under number id —
+// its facts as fixed structures, its costs, and its profile file
+// (hwmodel.Profile.MarshalFile), which says the same and more (the
+// description and sources) in the form a profile author writes.
 func AppendProfile(dst []byte, id uint32, p *hwmodel.Profile) []byte {
-	size := ProfileHeaderSize + len(p.Caches)*CacheEntrySize + int(hwmodel.NumEngineKinds)*int(cmdbuf.NumClients)*4 + int(hwmodel.NumEngineKinds)*4
+	file := p.MarshalFile()
+	fixed := ProfileHeaderSize + len(p.Caches)*CacheEntrySize + int(hwmodel.NumEngineKinds)*int(cmdbuf.NumClients)*4 + int(hwmodel.NumEngineKinds)*4
+	size := fixed + CostsSize + (len(file)+3)&^3
 	dst = appendFrameHeader(dst, OpProfile, size)
 	var c uint32
 	if p.Compresses.RenderTarget {
@@ -163,7 +176,7 @@ func AppendProfile(dst []byte, id uint32, p *hwmodel.Profile) []byte {
 	if p.Compresses.UnorderedAccess {
 		c |= CompressUnorderedAccess
 	}
-	for _, v := range []uint32{id, uint32(len(p.Caches)), uint32(hwmodel.NumEngineKinds), uint32(cmdbuf.NumClients), c, 0, 0, 0} {
+	for _, v := range []uint32{id, uint32(len(p.Caches)), uint32(hwmodel.NumEngineKinds), uint32(cmdbuf.NumClients), c, uint32(len(file)), 0, 0} {
 		dst = le.AppendUint32(dst, v)
 	}
 	var name [32]byte
@@ -196,26 +209,37 @@ func AppendProfile(dst []byte, id uint32, p *hwmodel.Profile) []byte {
 		}
 		dst = le.AppendUint32(dst, m)
 	}
-	return dst
+	costs := p.Costs
+	for _, v := range []uint64{costs.Packet, costs.WaitBase, costs.CacheOpBase, costs.FlushPerLine, costs.InvalPerLine,
+		costs.DecompressPerKB, costs.MetadataPerByte, costs.BatchEndBase} {
+		dst = le.AppendUint64(dst, v)
+	}
+	dst = append(dst, file...)
+	return append(dst, make([]byte, (4-len(file)%4)%4)...)
 }
 
-// DecodeProfile reads an OpProfile body: the profile's number and facts
-// (no costs: translation needs none), validated.
+// DecodeProfile reads an OpProfile body: the profile's number, and the
+// profile its file gives (hwmodel.ParseProfile, which validates it), which
+// must say exactly what the fixed structures and costs say.
 func DecodeProfile(b []byte) (uint32, *hwmodel.Profile, error) {
 	const frame = "profile frame"
 	if len(b) < ProfileHeaderSize {
 		return 0, nil, wireErr(frame, len(b), "%d bytes, shorter than its %d-byte header", len(b), ProfileHeaderSize)
 	}
-	id, nc, ne, ncl, comp := le.Uint32(b), le.Uint32(b[4:]), le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint32(b[16:])
+	id, nc, ne, ncl, comp, fl := le.Uint32(b), le.Uint32(b[4:]), le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint32(b[16:]), le.Uint32(b[20:])
 	if ne != uint32(hwmodel.NumEngineKinds) || ncl != uint32(cmdbuf.NumClients) {
 		return 0, nil, wireErr(frame, 8, "%d engines and %d clients; version %d has %d and %d", ne, ncl, Version, hwmodel.NumEngineKinds, cmdbuf.NumClients)
 	}
 	if nc > uint32(cmdbuf.NumCaches) {
 		return 0, nil, wireErr(frame, 4, "%d caches; there are %d kinds", nc, cmdbuf.NumCaches)
 	}
-	want := ProfileHeaderSize + int(nc)*CacheEntrySize + int(ne)*int(ncl)*4 + int(ne)*4
+	if fl > hwmodel.MaxProfileFileBytes {
+		return 0, nil, wireErr(frame, 20, "a profile file of %d bytes; at most %d", fl, hwmodel.MaxProfileFileBytes)
+	}
+	fixed := ProfileHeaderSize + int(nc)*CacheEntrySize + int(ne)*int(ncl)*4 + int(ne)*4
+	want := fixed + CostsSize + (int(fl)+3)&^3
 	if len(b) != want {
-		return 0, nil, wireErr(frame, len(b), "%d bytes; %d caches make it %d", len(b), nc, want)
+		return 0, nil, wireErr(frame, len(b), "%d bytes; %d caches and a %d-byte file make it %d", len(b), nc, fl, want)
 	}
 	name := b[32:64]
 	n := 0
@@ -253,10 +277,25 @@ func DecodeProfile(b []byte) (uint32, *hwmodel.Profile, error) {
 		}
 		off += 4
 	}
+	costs := &p.Costs
+	for _, f := range []*uint64{&costs.Packet, &costs.WaitBase, &costs.CacheOpBase, &costs.FlushPerLine, &costs.InvalPerLine,
+		&costs.DecompressPerKB, &costs.MetadataPerByte, &costs.BatchEndBase} {
+		*f = le.Uint64(b[off:])
+		off += 8
+	}
 	if err := p.Validate(); err != nil {
 		return 0, nil, wireErr(frame, -1, "%v", err)
 	}
-	return id, p, nil
+	fileOff := off
+	fromFile, err := hwmodel.ParseProfile("the frame's profile file", b[off:off+int(fl)])
+	if err != nil {
+		return 0, nil, wireErr(frame, fileOff, "%v", err)
+	}
+	p.Description, p.Sources = fromFile.Description, fromFile.Sources
+	if !reflect.DeepEqual(p, fromFile) {
+		return 0, nil, wireErr(frame, fileOff, "the profile file says other than the frame's facts and costs")
+	}
+	return id, fromFile, nil
 }
 
 // AppendRequest appends an OpRequest frame.
