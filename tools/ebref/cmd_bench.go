@@ -15,6 +15,7 @@ import (
 
 func runBench(e *env, args []string) (code int) {
 	const synopsis = "[--workload W] [--profile P,...] [--strategy S] [--json FILE] [--svg DIR] [--trace FILE] [--barriers] [--emit] [--quiet]\n" +
+		"         [--profile-file F...]\n" +
 		"         [--translator CMD [--translator-timeout D] [--translator-log F]]\n\n" +
 		"Runs frame-structure workloads with legacy ResourceBarrier, with enhanced\n" +
 		"barriers and with the oracle (the least synchronisation the frame needs) on\n" +
