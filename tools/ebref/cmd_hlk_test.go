@@ -27,7 +27,7 @@ func TestRunScenario(t *testing.T) {
 		"== ../../hlk/testdata/smoke.ebs on discrete: Pass",
 		"list L (DIRECT)",
 		`MARKER        tag=0x00000002 "Barrier #2"`,
-		"; barrier 0: TEXTURE 0x2 RENDER_TARGET->PIXEL_SHADING",
+		"; barrier 0: TEXTURE RT RENDER_TARGET->PIXEL_SHADING", // the resource by its scenario name, not its handle
 		"CACHE         flush=COLOR inval=TEXTURE_L0",
 		"; Barrier #2: 1 barriers, 1 waits",
 		"16 dwords; cost 2233 cycles (150 stalled), 256 lines flushed",

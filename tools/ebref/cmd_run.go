@@ -292,7 +292,7 @@ type jsonCommand struct {
 func listJSON(l hlk.ListDump) jsonList {
 	jl := jsonList{Name: l.Name, Type: l.Type.String()}
 	for _, c := range l.Calls {
-		jl.Calls = append(jl.Calls, callName(c)+": "+strings.Join(c.Barriers, "; "))
+		jl.Calls = append(jl.Calls, callName(c)+": "+strings.Join(c.Named, "; "))
 	}
 	for _, ln := range l.Lines {
 		jl.Lines = append(jl.Lines, fmt.Sprintf("%5d %-13s %s", ln.Offset, ln.Op, ln.Text))
@@ -329,13 +329,13 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 			if c.Ordinal != 0 {
 				calls[c.Ordinal] = c
 			} else {
-				fmt.Fprintf(w, "  ; %s: %s\n", callName(c), strings.Join(c.Barriers, "; "))
+				fmt.Fprintf(w, "  ; %s: %s\n", callName(c), strings.Join(c.Named, "; "))
 			}
 		}
 		for _, ln := range l.Lines {
 			fmt.Fprintf(w, "  %5d  %-13s %s\n", ln.Offset, ln.Op, ln.Text)
 			if ln.Op == "MARKER" && ln.Depth == 0 {
-				for j, b := range calls[l.CommandAt(ln.Offset)].Barriers {
+				for j, b := range calls[l.CommandAt(ln.Offset)].Named {
 					fmt.Fprintf(w, "         ; barrier %d: %s\n", j, b)
 				}
 			}
