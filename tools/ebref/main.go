@@ -307,7 +307,10 @@ func stdoutLost(e *env) bool {
 // cannotError prints why ebref could not finish: an output it could not
 // write, an interrupt, a translator or tracer that could not run.
 func cannotError(e *env, name string, err error) int {
-	fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
+	// Lost standard output is said once, by run (checkedWriter).
+	if cw, ok := e.stdout.(*checkedWriter); !ok || cw.err == nil || !errors.Is(err, cw.err) {
+		fmt.Fprintf(e.stderr, "ebref %s: %v\n", name, err)
+	}
 	return exitCannot
 }
 
