@@ -18,6 +18,7 @@ const DefaultChunkDwords = 4096
 type Buffer struct {
 	chunkDwords int
 	chunks      [][]uint32
+	sealed      int // dwords in every chunk but the last (Len without a walk)
 	scratch     []uint32
 	spare       [][]uint32 // chunks a Reset emptied, for reuse
 	// last is where the last appended packet starts, or, with lastRun,
@@ -152,6 +153,7 @@ func (b *Buffer) current() []uint32 {
 func (b *Buffer) newChunk() {
 	last := len(b.chunks) - 1
 	b.chunks[last] = AppendChain(b.chunks[last], Chain{Next: uint32(last + 1)})
+	b.sealed += len(b.chunks[last])
 	if n := len(b.spare); n > 0 && cap(b.spare[n-1]) >= b.chunkDwords {
 		b.chunks = append(b.chunks, b.spare[n-1][:0])
 		b.spare = b.spare[:n-1]
@@ -171,6 +173,7 @@ func (b *Buffer) Reset() {
 		b.chunks = b.chunks[:1]
 		b.chunks[0] = b.chunks[0][:0]
 	}
+	b.sealed = 0
 	b.last, b.lastRun = Pos{}, false
 }
 
@@ -198,7 +201,8 @@ func (b *Buffer) Name() string { return b.name }
 // Clone returns a copy of the buffer, name and all, that shares no memory
 // with it.
 func (b *Buffer) Clone() *Buffer {
-	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last, lastRun: b.lastRun, name: b.name}
+	c := &Buffer{chunkDwords: b.chunkDwords, chunks: make([][]uint32, len(b.chunks)), last: b.last, lastRun: b.lastRun, name: b.name,
+		sealed: b.sealed}
 	for i, ch := range b.chunks {
 		c.chunks[i] = append(make([]uint32, 0, cap(ch)), ch...)
 	}
@@ -209,13 +213,13 @@ func (b *Buffer) Clone() *Buffer {
 // a CHAIN. The slices alias the buffer.
 func (b *Buffer) Chunks() [][]uint32 { return b.chunks }
 
-// Len is the number of dwords in all chunks.
+// Len is the number of dwords in all chunks: the offset, as Line.Offset
+// counts it, where the next packet added goes (or the CHAIN before it).
 func (b *Buffer) Len() int {
-	n := 0
-	for _, c := range b.chunks {
-		n += len(c)
+	if len(b.chunks) == 0 {
+		return 0
 	}
-	return n
+	return b.sealed + len(b.chunks[len(b.chunks)-1])
 }
 
 // Words returns all chunks concatenated (CHAIN packets included), for
@@ -341,6 +345,9 @@ func Load(data []byte) (*Buffer, error) {
 		b.chunks[i] = c
 		off += 4 * m
 		at += m
+	}
+	if len(lens) > 0 {
+		b.sealed = total - lens[len(lens)-1]
 	}
 	return b, nil
 }

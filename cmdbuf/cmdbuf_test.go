@@ -632,3 +632,47 @@ func TestTailCommitIsAppend(t *testing.T) {
 		require.Equal(t, a.Last(), b.Last(), "round %d", round)
 	}
 }
+
+// Len is kept, not walked: after appends, in-place commits, chunks
+// chained, packets bigger than a chunk, a reset, a clone and a dump
+// loaded back, it is the sum of the chunks' dwords, where the next
+// packet's Line.Offset begins.
+func TestLenIsTheChunksDwords(t *testing.T) {
+	walked := func(b *Buffer) int {
+		n := 0
+		for _, c := range b.Chunks() {
+			n += len(c)
+		}
+		return n
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := NewBuffer(16)
+	for i := range 400 {
+		if i == 200 {
+			b.Reset()
+		}
+		before := b.Len()
+		switch rng.IntN(3) {
+		case 0:
+			b.Emit(func(d []uint32) []uint32 { return AppendNop(d, rng.IntN(30)) })
+		case 1:
+			b.Commit(AppendNop(b.Tail(), rng.IntN(6)))
+		default:
+			b.Append(AppendNop(AppendNop(nil, rng.IntN(9)), 1))
+		}
+		require.Equal(t, walked(b), b.Len(), "step %d", i)
+		require.Greater(t, b.Len(), before, "step %d", i)
+		last := b.Last()
+		require.Equal(t, walked(&Buffer{chunks: b.Chunks()[:last.Chunk]})+last.Off, Listing(b, nil)[len(Listing(b, nil))-1].Offset)
+	}
+	c := b.Clone()
+	assert.Equal(t, b.Len(), c.Len())
+	var dump bytes.Buffer
+	require.NoError(t, b.Dump(&dump))
+	l, err := Load(dump.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, b.Len(), l.Len())
+	assert.Equal(t, walked(l), l.Len())
+	l.Emit(func(d []uint32) []uint32 { return AppendNop(d, 2) })
+	assert.Equal(t, walked(l), l.Len())
+}

@@ -31,17 +31,16 @@ func ExampleCommandList_Barrier() {
 		fmt.Println(err)
 		return
 	}
-	barrier := false
+	// The call's record says where its dwords are: its MARKER, then its
+	// packets.
+	rec := cl.Records()[0]
 	for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {
-		if l.Op == "MARKER" {
-			barrier = l.Text == `tag=0x00000002 "Barrier #2"`
-			continue
-		}
-		if barrier {
+		if l.Offset >= rec.Start && l.Offset < rec.End {
 			fmt.Println(l.Op, l.Text)
 		}
 	}
 	// Output:
+	// MARKER tag=0x00000002 "Barrier #2"
 	// WAIT drain=COLOR hold=CP
 	// CACHE flush=COLOR inval=TEXTURE_L0 range=0x100000000+0x4000
 }

@@ -108,7 +108,9 @@ func (cl *CommandList) translateVia(p *plan, call int, entry translator.Entry, r
 	}
 	words = append(words[:at], applyFaults(words[at:], &d.opts.Faults)...)
 	cl.recordReply(req, words[at:], &rec)
+	rec.Start = cl.buf.Len()
 	cl.put(words)
+	rec.End = cl.buf.Len()
 	rec.NumOps = len(cl.ops) - rec.FirstOp
 	rec.Dwords = len(words)
 	cl.records = append(cl.records, rec)

@@ -610,9 +610,11 @@ var allClients = clientMask(1<<cmdbuf.NumClients - 1)
 // emitPlan writes the call's packets and its barrier-operations record.
 func (cl *CommandList) emitPlan(p *plan, call, n int) {
 	rec := BarrierRecord{Call: call, Barriers: n, FirstOp: len(cl.ops)}
+	rec.Start = cl.buf.Len()
 	words := cl.appendMarker(cl.room(), "Barrier")
 	words = p.emit(words, cl.caches, &cl.d.opts.Faults, cl.d.memory(), &rec, &cl.ops)
 	cl.put(words)
+	rec.End = cl.buf.Len()
 	rec.NumOps = len(cl.ops) - rec.FirstOp
 	rec.Dwords = len(words)
 	cl.records = append(cl.records, rec)

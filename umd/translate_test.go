@@ -1,8 +1,8 @@
 package umd
 
 import (
+	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/ebref/ebref/cmdbuf"
@@ -25,28 +25,19 @@ func callPackets(t *testing.T, cl *CommandList, n int) map[string]int {
 }
 
 // callLines is the disassembly of the n-th Barrier call in a list (from 0):
-// the packets from its MARKER to the next one.
+// the packets in its record's dword range, its MARKER (and a CHAIN into a
+// new chunk) left out.
 func callLines(t *testing.T, cl *CommandList, n int) []cmdbuf.Line {
 	t.Helper()
-	want := "Barrier #"
+	recs := cl.Records()
+	require.Greater(t, len(recs), n, "the list has no Barrier call %d", n)
+	rec := recs[n]
 	var out []cmdbuf.Line
-	in, seen := false, 0
 	for _, l := range cmdbuf.Listing(cl.Buffer(), nil) {
-		if l.Op == "MARKER" {
-			if in {
-				break
-			}
-			if strings.Contains(l.Text, want) {
-				in = seen == n
-				seen++
-			}
-			continue
-		}
-		if in {
+		if l.Offset >= rec.Start && l.Offset < rec.End && l.Op != "MARKER" && l.Op != "CHAIN" {
 			out = append(out, l)
 		}
 	}
-	require.True(t, seen > n, "the list has no Barrier call %d", n)
 	return out
 }
 
@@ -467,5 +458,58 @@ func TestCacheWorkFollowsEachListsEngine(t *testing.T) {
 			require.Empty(t, e.d.Machine().Faults())
 			e.clean(all...)
 		})
+	}
+}
+
+// A BarrierRecord's [Start, End) is exactly what its call added to the
+// list, through chunk after chunk, in process and through the seam: a
+// MARKER numbered as the call, then its packets: Dwords of them, and a
+// CHAIN where the call ran into a new chunk, and no call's range overlaps another's
+// or the draws between them.
+func TestBarrierRecordRange(t *testing.T) {
+	for _, opts := range []Options{{}, {Translator: ReferenceOpener{}}} {
+		e := newEnv(t, "discrete", opts)
+		rt := e.texture("RT", 64, 64, rtFlags, ddi.LayoutRenderTarget)
+		cl := e.list(ddi.CommandListTypeDirect)
+		bs := []ddi.Barrier{
+			tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
+				ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt),
+			tex(ddi.SyncPixelShading, ddi.SyncRenderTarget, ddi.AccessShaderResource, ddi.AccessRenderTarget,
+				ddi.LayoutDirectQueueShaderResource, ddi.LayoutRenderTarget, rt),
+		}
+		for i := range 1200 { // several 4096-dword chunks
+			if i%2 == 0 {
+				cl.Draw(Draw{RenderTargets: []View{WholeTexture(rt)}})
+			}
+			cl.Barrier(bs[i%2 : i%2+1])
+		}
+		require.NoError(t, cl.Close())
+		require.Greater(t, len(cl.Buffer().Chunks()), 2)
+		lines := cmdbuf.Listing(cl.Buffer(), nil)
+		at := map[int]int{}
+		for i, l := range lines {
+			at[l.Offset] = i
+		}
+		end := 0
+		for _, rec := range cl.Records() {
+			require.GreaterOrEqual(t, rec.Start, end, "call %d begins inside the last call", rec.Call)
+			end = rec.End
+			i, ok := at[rec.Start]
+			require.True(t, ok, "call %d: no packet at its Start %d", rec.Call, rec.Start)
+			chain := 0
+			if lines[i].Op == "CHAIN" {
+				chain += 2
+				i++
+			}
+			require.Equal(t, "MARKER", lines[i].Op, "call %d", rec.Call)
+			require.Contains(t, lines[i].Text, fmt.Sprintf(`"Barrier #%d"`, rec.Call))
+			for i++; i < len(lines) && lines[i].Offset < rec.End; i++ {
+				require.NotEqual(t, "MARKER", lines[i].Op, "call %d runs into the next command", rec.Call)
+				if lines[i].Op == "CHAIN" {
+					chain += 2
+				}
+			}
+			assert.Equal(t, rec.Dwords, rec.End-rec.Start-chain, "call %d", rec.Call)
+		}
 	}
 }

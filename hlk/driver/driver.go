@@ -194,7 +194,8 @@ type Video struct {
 // among the list's commands, from 1, as its MARKER "Barrier #n" and its
 // messages number it), its waits (stages
 // drained and held), cache operations (caches flushed and invalidated) and
-// surface work (SurfaceOps), and how many dwords of packets.
+// surface work (SurfaceOps), how many dwords of packets, and where they
+// are in the list's buffer.
 type BarrierRecord struct {
 	Call, Barriers    int
 	Waits             int
@@ -203,6 +204,12 @@ type BarrierRecord struct {
 	Flush, Invalidate cmdbuf.CacheMask
 	FirstOp, NumOps   int
 	Dwords            int
+	// Start and End are the dwords [Start, End) the call added to the
+	// list's buffer, counted as cmdbuf.Line.Offset counts them (chunks
+	// concatenated): its MARKER, then its packets. Where they ran into a
+	// new chunk, the CHAIN to it is among them (at Start if the MARKER
+	// did not fit); packets never straddle chunks.
+	Start, End int
 }
 
 // SurfaceOp is one DECOMPRESS or METADATA_INIT a Barrier call emitted.
