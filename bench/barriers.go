@@ -27,13 +27,19 @@ type BarrierRecord struct {
 	// the oracle (before the command it names).
 	Source   string   `json:"source"`
 	Barriers []string `json:"barriers,omitempty"` // the call's barriers as they print, each resource by the workload's name for it
-	// Cycles is its duration on the command processor, stall included,
-	// summed over every execution of its list.
-	Cycles      uint64 `json:"cycles"`
-	StallCycles uint64 `json:"stall_cycles"`
-	Drained     string `json:"drained"`     // the stages its waits drained (the oracle: those it stalled on)
-	Flushed     string `json:"flushed"`     // the caches it wrote back (the oracle: those it wrote lines back from)
-	Invalidated string `json:"invalidated"` // the caches it dropped lines of (likewise)
+	// Cycles is what it cost, summed over every execution of its list:
+	// its duration on the command processor, stall included (CPCycles),
+	// and the background work it started (BackgroundCycles: a split
+	// barrier's begin carries its asynchronous cache and compression
+	// work, the cycles that work waited for its drain and ran). A frame's
+	// calls add up to its Row.BarrierCycles.
+	Cycles           uint64 `json:"cycles"`
+	CPCycles         uint64 `json:"cp_cycles"`
+	BackgroundCycles uint64 `json:"background_cycles"`
+	StallCycles      uint64 `json:"stall_cycles"`
+	Drained          string `json:"drained"`     // the stages its waits drained (the oracle: those it stalled on)
+	Flushed          string `json:"flushed"`     // the caches it wrote back (the oracle: those it wrote lines back from)
+	Invalidated      string `json:"invalidated"` // the caches it dropped lines of (likewise)
 	// Waits, CacheOps, Decompresses and MetadataInits count its packets;
 	// a DECOMPRESS or METADATA_INIT is a layout transition's surface work.
 	Waits             uint64 `json:"waits"`
@@ -72,6 +78,8 @@ func barrierRecords(res hlk.Result, s Strategy) []BarrierRecord {
 		}
 		for _, call := range l.Calls {
 			r := fromCounters(l.Name, call.Ordinal, source, l.Costs[call.Ordinal])
+			r.BackgroundCycles = l.Background[call.Ordinal]
+			r.Cycles = l.CommandCycles(call.Ordinal)
 			r.Barriers = call.Named
 			r.Drained, r.Flushed, r.Invalidated = "NONE", "NONE", "NONE"
 			for _, rec := range l.Records {
@@ -86,7 +94,7 @@ func barrierRecords(res hlk.Result, s Strategy) []BarrierRecord {
 }
 
 func fromCounters(list string, cmd int, source string, c hwmodel.Counters) BarrierRecord {
-	r := BarrierRecord{List: list, Command: cmd, Source: source, Cycles: c.Cycles, StallCycles: c.StallCycles,
+	r := BarrierRecord{List: list, Command: cmd, Source: source, Cycles: c.Cycles, CPCycles: c.Cycles, StallCycles: c.StallCycles,
 		Waits: c.PacketCount(cmdbuf.OpWait) + c.PacketCount(cmdbuf.OpEventWait), CacheOps: c.PacketCount(cmdbuf.OpCache),
 		Decompresses: c.PacketCount(cmdbuf.OpDecompress), MetadataInits: c.PacketCount(cmdbuf.OpMetadataInit),
 		DecompressedBytes: c.DecompressedBytes, MetadataBytes: c.MetadataBytes}
@@ -124,10 +132,10 @@ func WriteBarriers(w io.Writer, rows []Row) error {
 		if len(r.Barriers) == 0 {
 			continue
 		}
-		fmt.Fprintln(tw, "list\tcommand\tsource\tcycles\tstall\tdrained\tflushed\tinvalidated\tlines flushed\tlines dropped\tdecompressed\tmetadata\tbarriers")
+		fmt.Fprintln(tw, "list\tcommand\tsource\tcycles\tCP\tbackground\tstall\tdrained\tflushed\tinvalidated\tlines flushed\tlines dropped\tdecompressed\tmetadata\tbarriers")
 		for _, b := range r.Barriers {
-			fmt.Fprintf(tw, "%s\t#%d\t%s\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d B (%d)\t%d B (%d)\t%s\n", b.List, b.Command, b.Source,
-				b.Cycles, b.StallCycles, b.Drained, b.Flushed, b.Invalidated, b.FlushedLines, b.InvalidatedLines,
+			fmt.Fprintf(tw, "%s\t#%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d B (%d)\t%d B (%d)\t%s\n", b.List, b.Command, b.Source,
+				b.Cycles, b.CPCycles, b.BackgroundCycles, b.StallCycles, b.Drained, b.Flushed, b.Invalidated, b.FlushedLines, b.InvalidatedLines,
 				b.DecompressedBytes, b.Decompresses, b.MetadataBytes, b.MetadataInits, strings.Join(b.Barriers, "; "))
 		}
 	}

@@ -170,7 +170,7 @@ func TestJSONReportKeys(t *testing.T) {
 		t.Errorf("version %q, note %q", rep.Version, rep.Note)
 	}
 	want := []string{"workload", "shortcomings", "profile", "strategy", "cycles", "stall_cycles", "flushed_lines",
-		"invalidated_lines", "decompressed_bytes", "barrier_calls", "packets", "hazards", "reference_ok"}
+		"invalidated_lines", "decompressed_bytes", "barrier_calls", "barrier_cycles", "packets", "hazards", "reference_ok"}
 	for _, row := range rep.Rows {
 		for _, k := range want {
 			if _, ok := row[k]; !ok {

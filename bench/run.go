@@ -18,20 +18,25 @@ import (
 // barriers cost the modelled GPU. The JSON keys are the report's
 // (docs/bench.md).
 type Row struct {
-	Workload          string            `json:"workload"`
-	Shortcomings      []int             `json:"shortcomings"`
-	Profile           string            `json:"profile"`
-	Strategy          Strategy          `json:"strategy"`
-	Cycles            uint64            `json:"cycles"`
-	StallCycles       uint64            `json:"stall_cycles"`
-	FlushedLines      uint64            `json:"flushed_lines"`
-	InvalidatedLines  uint64            `json:"invalidated_lines"`
-	DecompressedBytes uint64            `json:"decompressed_bytes"`
-	MetadataBytes     uint64            `json:"metadata_bytes"`
-	BarrierCalls      int               `json:"barrier_calls"`
-	Packets           map[string]uint64 `json:"packets"`
-	Hazards           int               `json:"hazards"`
-	ReferenceOK       bool              `json:"reference_ok"`
+	Workload          string   `json:"workload"`
+	Shortcomings      []int    `json:"shortcomings"`
+	Profile           string   `json:"profile"`
+	Strategy          Strategy `json:"strategy"`
+	Cycles            uint64   `json:"cycles"`
+	StallCycles       uint64   `json:"stall_cycles"`
+	FlushedLines      uint64   `json:"flushed_lines"`
+	InvalidatedLines  uint64   `json:"invalidated_lines"`
+	DecompressedBytes uint64   `json:"decompressed_bytes"`
+	MetadataBytes     uint64   `json:"metadata_bytes"`
+	BarrierCalls      int      `json:"barrier_calls"`
+	// BarrierCycles is the frame's barrier cost: what its barrier calls
+	// cost, their CP time and the background work they started, found by
+	// the calls' records (hlk.ListDump.BarrierCycles). The oracle's has
+	// no calls: 0.
+	BarrierCycles uint64            `json:"barrier_cycles"`
+	Packets       map[string]uint64 `json:"packets"`
+	Hazards       int               `json:"hazards"`
+	ReferenceOK   bool              `json:"reference_ok"`
 	// Failures say why a run is not clean: a hazard, bytes that differ
 	// from the reference, a validation message (none when it is).
 	Failures []string `json:"failures,omitempty"`
@@ -199,6 +204,7 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 	for _, l := range res.Lists {
 		if s != Oracle { // it replaced them
 			row.BarrierCalls += len(l.Calls)
+			row.BarrierCycles += l.BarrierCycles
 		}
 	}
 	for _, e := range res.Expectations { // compile writes one: expect reference

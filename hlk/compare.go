@@ -34,9 +34,9 @@ func CompareCalls(got, ref Result) (diffs []CallDiff, calls int) {
 			}
 			calls++
 			d := CallDiff{List: l.Name, Call: c.Ordinal, Packets: mine[c.Ordinal], RefPackets: theirs[c.Ordinal],
-				Cycles: l.Costs[c.Ordinal].Cycles}
+				Cycles: l.CommandCycles(c.Ordinal)}
 			if r != nil {
-				d.RefCycles = r.Costs[c.Ordinal].Cycles
+				d.RefCycles = r.CommandCycles(c.Ordinal)
 			}
 			if d.Cycles != d.RefCycles || !equalLines(d.Packets, d.RefPackets) {
 				diffs = append(diffs, d)

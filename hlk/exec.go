@@ -140,6 +140,17 @@ type ListDump struct {
 	// execution of the list, by the command's ordinal (its MARKER's tag:
 	// "Barrier #2" is 2); Cycles is the CP's time (hwmodel.PacketCost).
 	Costs map[int]hwmodel.Counters
+	// Background is, by ordinal likewise, the background work the
+	// command's packets started: a split begin's asynchronous cache and
+	// compression operations on the BLIT stage, the cycles each waited
+	// for its drain and ran. The begin carries that work (CommandCycles),
+	// although it runs beside the CP.
+	Background map[int]uint64
+	// BarrierCycles is what the list's barrier calls cost, their CP time
+	// and the background work they started, found by each call's record
+	// (its dword range, driver.BarrierRecord) rather than by MARKER: the
+	// frame's barrier cost, which the calls' CommandCycles add up to.
+	BarrierCycles uint64
 	// markers are the list's MARKERs: dword offset and tag, in order.
 	markers []markerAt
 }
@@ -156,6 +167,25 @@ type BarrierCall struct {
 }
 
 type markerAt struct{ offset, tag int }
+
+// CommandCycles is what command n of the list cost over every execution
+// of the list: its packets' time on the command processor (stalls
+// included) and the background work they started, which a split barrier's
+// begin carries although it runs beside the CP.
+func (d *ListDump) CommandCycles(n int) uint64 { return d.Costs[n].Cycles + d.Background[n] }
+
+// CommandOf is the ordinal of the command whose packets hold the dword
+// at offset: the last MARKER at or before it (0 before the first).
+func (d *ListDump) CommandOf(offset int) int {
+	i, ok := slices.BinarySearchFunc(d.markers, offset, func(m markerAt, off int) int { return cmp.Compare(m.offset, off) })
+	if !ok {
+		i--
+	}
+	if i < 0 {
+		return 0
+	}
+	return d.markers[i].tag
+}
 
 // CommandAt is the ordinal of the command whose MARKER is at a dword
 // offset of the list, 0 if no MARKER is there.
@@ -516,6 +546,40 @@ func (x *exec) attribute(pc hwmodel.PacketCost) {
 	c.Add(pc.Cost)
 	c.Cycles = cycles // Add keeps the maximum, for engines side by side
 	d.Costs[d.markers[i].tag] = c
+	bg := background(pc)
+	if bg > 0 {
+		if d.Background == nil {
+			d.Background = map[int]uint64{}
+		}
+		d.Background[d.markers[i].tag] += bg
+	}
+	// The barrier calls' cost, by their records' ranges. A CHAIN at a
+	// range's start closes the chunk before the call's MARKER: the command
+	// before it, whose MARKER it follows, has it.
+	r, _ := slices.BinarySearchFunc(d.Records, pc.Offset, func(rec driver.BarrierRecord, off int) int {
+		if off < rec.Start {
+			return 1
+		}
+		if off >= rec.End {
+			return -1
+		}
+		return 0
+	})
+	if r < len(d.Records) && d.Records[r].Start <= pc.Offset && pc.Offset < d.Records[r].End &&
+		(pc.Offset != d.Records[r].Start || pc.Op != cmdbuf.OpChain) {
+		d.BarrierCycles += pc.Cost.Cycles + bg
+	}
+}
+
+// background is the background work packet pc started: an asynchronous
+// operation's cycles on its stage and those it was held for a drain
+// before it could start (no other packet both runs asynchronously and is
+// held: a WORK's hold is its own command's, not background it started).
+func background(pc hwmodel.PacketCost) uint64 {
+	if pc.Cost.AsyncCycles == 0 {
+		return 0
+	}
+	return pc.Cost.AsyncCycles + pc.Cost.HeldCycles
 }
 
 // sample adds to the engine's counter samples, if the packet changed them.

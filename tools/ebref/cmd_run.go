@@ -281,12 +281,20 @@ type jsonList struct {
 	Calls    []string      `json:"barrier_calls"`
 	Lines    []string      `json:"packets"`
 	Commands []jsonCommand `json:"command_costs,omitempty"`
+	// BarrierCycles is what the list's barrier calls cost: their
+	// commands' cycles add up to it.
+	BarrierCycles uint64 `json:"barrier_cycles"`
 }
 
-// jsonCommand is what one command's packets cost, over every execution.
+// jsonCommand is what one command's packets cost, over every execution:
+// Cycles is the CP's time (counters' cycles) and the background work the
+// command started (a split begin's asynchronous operations, which it
+// carries: BackgroundCycles).
 type jsonCommand struct {
-	Command  int               `json:"command"` // its ordinal in the list, as its MARKER numbers it
-	Counters map[string]uint64 `json:"counters"`
+	Command          int               `json:"command"` // its ordinal in the list, as its MARKER numbers it
+	Cycles           uint64            `json:"cycles"`
+	BackgroundCycles uint64            `json:"background_cycles"`
+	Counters         map[string]uint64 `json:"counters"`
 }
 
 func listJSON(l hlk.ListDump) jsonList {
@@ -298,8 +306,9 @@ func listJSON(l hlk.ListDump) jsonList {
 		jl.Lines = append(jl.Lines, fmt.Sprintf("%5d %-13s %s", ln.Offset, ln.Op, ln.Text))
 	}
 	for _, n := range slices.Sorted(maps.Keys(l.Costs)) {
-		jl.Commands = append(jl.Commands, jsonCommand{n, hlk.CounterMap(l.Costs[n])})
+		jl.Commands = append(jl.Commands, jsonCommand{n, l.CommandCycles(n), l.Background[n], hlk.CounterMap(l.Costs[n])})
 	}
+	jl.BarrierCycles = l.BarrierCycles
 	return jl
 }
 
@@ -343,7 +352,10 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 		for _, rec := range l.Records {
 			fmt.Fprintf(w, "  ; Barrier #%d: %d barriers, %d waits (drain %s, hold %s), %d cache ops (flush %s, invalidate %s), %d surface ops, %d dwords; %s\n",
 				rec.Call, rec.Barriers, rec.Waits, rec.Drain, rec.Hold, rec.CacheOps, rec.Flush, rec.Invalidate, rec.NumOps, rec.Dwords,
-				callCost(l.Costs, rec.Call))
+				callCost(&l, rec.Call))
+		}
+		if len(l.Records) > 0 {
+			fmt.Fprintf(w, "  ; the list's barrier calls: %d cycles\n", l.BarrierCycles)
 		}
 	}
 	if len(r.Hazards) == 0 {
@@ -384,13 +396,18 @@ func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
 
 // callCost says what a command's packets cost the GPU, over every
 // execution of its list.
-func callCost(costs map[int]hwmodel.Counters, command int) string {
-	c, ok := costs[command]
+// (A split barrier's begin carries the background work it started.)
+func callCost(l *hlk.ListDump, command int) string {
+	c, ok := l.Costs[command]
 	if !ok {
 		return "not executed"
 	}
-	return fmt.Sprintf("cost %d cycles (%d stalled), %d lines flushed, %d invalidated, %d bytes decompressed, %d metadata bytes",
-		c.Cycles, c.StallCycles, sumU(c.FlushedLines[:]), sumU(c.InvalidatedLines[:]), c.DecompressedBytes, c.MetadataBytes)
+	bg := ""
+	if b := l.Background[command]; b > 0 {
+		bg = fmt.Sprintf(" = CP %d + background %d", c.Cycles, b)
+	}
+	return fmt.Sprintf("cost %d cycles%s (%d stalled), %d lines flushed, %d invalidated, %d bytes decompressed, %d metadata bytes",
+		l.CommandCycles(command), bg, c.StallCycles, sumU(c.FlushedLines[:]), sumU(c.InvalidatedLines[:]), c.DecompressedBytes, c.MetadataBytes)
 }
 
 // writeEngineCost prints an engine's cycles as the sum of its CP's parts

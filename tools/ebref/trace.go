@@ -85,6 +85,15 @@ func (t *traceWriter) add(name, profile string, r hlk.Result) {
 	t.pid++
 	t.emit(traceEvent{Name: "process_name", Ph: "M", Pid: t.pid,
 		Args: map[string]any{"name": fmt.Sprintf("%s on %s", name, profile)}})
+	lists := map[string]*hlk.ListDump{} // by recording, as spans name buffers
+	calls := map[*hlk.ListDump]map[int]bool{}
+	for i := range r.Lists {
+		l := &r.Lists[i]
+		lists[l.Name], calls[l] = l, map[int]bool{}
+		for _, c := range l.Calls {
+			calls[l][c.Ordinal] = c.Ordinal != 0
+		}
+	}
 	for i, e := range r.Engines {
 		var named [cmdbuf.NumStages]bool
 		for _, s := range e.Timeline {
@@ -102,6 +111,18 @@ func (t *traceWriter) add(name, profile string, r hlk.Result) {
 				ev.Args["dword"] = s.Offset
 				if s.Buffer != "" {
 					ev.Args["list"] = s.Buffer
+				}
+				// The command whose packet it is: a split begin's
+				// background work on the BLIT is the begin's, and a
+				// barrier call's slices say what the call cost.
+				if l := lists[s.Buffer]; l != nil {
+					if n := l.CommandOf(s.Offset); n != 0 {
+						ev.Args["command"] = n
+						if calls[l][n] {
+							ev.Args["barrier call cycles"] = l.CommandCycles(n)
+							ev.Args["background cycles"] = l.Background[n]
+						}
+					}
 				}
 			}
 			t.emit(ev)
