@@ -562,11 +562,12 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 		return lose(nil, "the reply's frame is %q, not an OpReply of at most %d dwords; does the translator print to standard output?",
 			bytes.Clone(append(head, more...)), MaxReplyDwords)
 	}
-	var h [ReplyHeaderSize]byte
-	if _, err := io.ReadFull(r.r, h[:]); err != nil {
+	h, err := peekFull(r.r, ReplyHeaderSize)
+	if err != nil {
 		return lose(err, "reading the reply: %v", err)
 	}
-	status, n := le.Uint32(h[:]), le.Uint32(h[4:])
+	status, n := le.Uint32(h), le.Uint32(h[4:])
+	r.r.Discard(ReplyHeaderSize)
 	body := size - ReplyHeaderSize
 	switch {
 	case status == ReplyPackets && body == 4*n:

@@ -275,6 +275,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 
 func roundTrips(b *testing.B, mode string) {
 	b.Setenv("EBREF_TEST_TRANSLATOR", mode)
+	self0, children0 := cpuTimes(b)
 	p, err := translator.Start([]string{os.Args[0]}, translator.Options{})
 	require.NoError(b, err)
 	defer p.Close()
@@ -285,11 +286,41 @@ func roundTrips(b *testing.B, mode string) {
 	req := globalRequest()
 	var words []uint32
 	b.ReportAllocs()
+	n := 0
 	for b.Loop() {
 		if words, err = tr.Translate(req, words[:0]); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	b.StopTimer()
+	p.Close() // the translator's CPU time is counted once it is waited for
+	self, children := cpuTimes(b)
+	// CPU time, user and system, per call: on a machine whose cores are
+	// all busy (the default run's two jobs on two cores), what the
+	// boundary adds to a run is its CPU time more than its latency.
+	b.ReportMetric(float64(self-self0)/float64(n), "host-cpu-ns/op")
+	b.ReportMetric(float64(children-children0)/float64(n), "translator-cpu-ns/op")
+}
+
+// TestRoundTripAllocatesNothing: once a copy runs and has its profile, a
+// call through the protocol allocates nothing on ebref's side (a frame
+// header read through io.Reader cost one allocation a call, a reply
+// header another).
+func TestRoundTripAllocatesNothing(t *testing.T) {
+	p, err := start(t, "reference", 5*time.Second)
+	require.NoError(t, err)
+	tr, err := p.Open(discrete(t))
+	require.NoError(t, err)
+	req := globalRequest()
+	words, err := tr.Translate(req, nil)
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(200, func() {
+		if words, err = tr.Translate(req, words[:0]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Zero(t, allocs)
 }
 
 type conservativeOpener struct{}
@@ -457,34 +488,55 @@ func TestPolicyOverTheProtocol(t *testing.T) {
 
 // BenchmarkDefaultRun is the default suites with the reference's own
 // translation, through the seam in process, and through the protocol to
-// the reference in another process: what the boundary adds to a run.
+// the reference in another process: what the boundary adds to a run. Run
+// them back to back (-count) and compare: the machine's load moves them
+// together. Beside the time, the CPU time (user and system) of ebref and
+// of the translator's copies, which is what the boundary costs a run on
+// cores that are all busy.
 func BenchmarkDefaultRun(b *testing.B) {
 	suites, err := hlk.Suites()
 	require.NoError(b, err)
 	b.Setenv("EBREF_TEST_TRANSLATOR", "reference")
-	proc, err := translator.Start([]string{os.Args[0]}, translator.Options{})
-	require.NoError(b, err)
-	defer proc.Close()
-	proc4, err := translator.Start([]string{os.Args[0]}, translator.Options{Instances: 4})
-	require.NoError(b, err)
-	defer proc4.Close()
 	for _, c := range []struct {
-		name   string
-		driver hlk.Driver
-		jobs   int
+		name      string
+		instances int // a translator in this many processes; 0: in process
+		seam      bool
+		jobs      int
 	}{
-		{"in-process", reference.Driver, 0},
-		{"seam", reference.WithTranslator(umd.ReferenceOpener{}), 0},
-		{"process", reference.WithTranslator(proc), 0},
-		{"process-4-jobs", reference.WithTranslator(proc4), 4},
+		{name: "in-process"},
+		{name: "seam", seam: true},
+		{name: "process", instances: -1},
+		{name: "process-4-jobs", instances: 4, jobs: 4},
 	} {
 		b.Run(c.name, func(b *testing.B) {
+			self0, children0 := cpuTimes(b)
+			driver := reference.Driver
+			var proc *translator.Process
+			switch {
+			case c.seam:
+				driver = reference.WithTranslator(umd.ReferenceOpener{})
+			case c.instances != 0:
+				proc, err = translator.Start([]string{os.Args[0]}, translator.Options{Instances: max(c.instances, 0)})
+				require.NoError(b, err)
+				defer proc.Close()
+				driver = reference.WithTranslator(proc)
+			}
+			runs := 0
 			for b.Loop() {
-				rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: c.driver, AnyCost: true, Jobs: c.jobs})
+				rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: driver, AnyCost: true, Jobs: c.jobs})
 				if err != nil || !rep.Conformant() {
 					b.Fatal(err, "not conformant")
 				}
+				runs++
 			}
+			b.StopTimer()
+			if proc != nil {
+				b.ReportMetric(float64(proc.Requests())/float64(runs), "calls/op")
+				proc.Close() // its copies' CPU time counts once they are waited for
+			}
+			self, children := cpuTimes(b)
+			b.ReportMetric(float64(self-self0)/1e9/float64(runs), "ebref-cpu-s/op")
+			b.ReportMetric(float64(children-children0)/1e9/float64(runs), "translator-cpu-s/op")
 		})
 	}
 }

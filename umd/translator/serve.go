@@ -116,11 +116,28 @@ func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profil
 }
 
 // readFrameHeader reads a frame's opcode and body size (io.EOF at a clean
-// end between frames).
-func readFrameHeader(r io.Reader) (op, size uint32, err error) {
-	var h [FrameHeaderSize]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
+// end between frames) from r's buffer: an array read through io.Reader
+// escaped, an allocation on each side of every round trip.
+func readFrameHeader(r *bufio.Reader) (op, size uint32, err error) {
+	h, err := peekFull(r, FrameHeaderSize)
+	if err != nil {
 		return 0, 0, err
 	}
-	return le.Uint32(h[:]), le.Uint32(h[4:]), nil
+	op, size = le.Uint32(h), le.Uint32(h[4:])
+	r.Discard(FrameHeaderSize)
+	return op, size, nil
+}
+
+// peekFull is the next n bytes of r, not yet consumed (n at most r's
+// buffer): io.EOF if r ends before them, io.ErrUnexpectedEOF if it ends
+// among them, as io.ReadFull says.
+func peekFull(r *bufio.Reader, n int) ([]byte, error) {
+	b, err := r.Peek(n)
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, io.EOF) && len(b) > 0:
+		return nil, io.ErrUnexpectedEOF
+	}
+	return nil, err
 }
