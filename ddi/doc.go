@@ -19,5 +19,7 @@
 // ebref departs from the spec's literal text name the docs/errata.md entry
 // that records the decision.
 //
-// This package imports nothing of ebref.
+// This package imports internal/ortable and nothing else of ebref: the
+// helper's tables answer the access classes' questions, and know no
+// barrier.
 package ddi

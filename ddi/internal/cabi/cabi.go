@@ -13,7 +13,7 @@
 // 560), asserted below. Where the spec's DDI section differs the header wins
 // (docs/errata.md). Fixed-width types give the 64-bit Windows ABI on any LP64
 // compiler: pointers and handles 8 bytes, UINT, BOOL and enums 4, SIZE_T 8,
-// natural alignment. It imports nothing of ebref.
+// natural alignment. This package imports nothing of ebref.
 package cabi
 
 /*
