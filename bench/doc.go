@@ -6,4 +6,9 @@
 // hardware profile. The figures are the model's cycle counts: modelled,
 // not calibrated against any GPU. docs/bench.md describes the workloads,
 // the strategies and the reports.
+//
+// This package imports bench/internal/chart, bench/internal/oracle, cmdbuf,
+// hlk, hlk/reference, hwmodel, resource and umd/translator, and nothing else
+// of ebref: it builds frames in hlk's language and runs them on ebref's own
+// driver.
 package bench

@@ -12,7 +12,7 @@ type use struct {
 	sync   string // D3D12_BARRIER_SYNC
 	access string // D3D12_BARRIER_ACCESS
 	// layout is the texture layout on a direct list; compute lists use the
-	// COMPUTE_QUEUE_ form (layoutOn).
+	// COMPUTE_QUEUE_ form (layoutFor).
 	layout string
 	flags  useFlags
 }
@@ -69,15 +69,10 @@ var uses = map[string]map[string]use{
 	"resolve":      {"0": useResolveDst, "1": useResolveSrc},
 }
 
-// layoutOn is the layout a use takes on a list of the given type: the
+// layoutFor is the layout a use takes on a list of the given type: the
 // DIRECT_QUEUE_ layouts become COMPUTE_QUEUE_ ones on compute lists
-// (the layouts a queue type may use, 000 "Barrier Layouts").
-func (u use) layoutOn(listType string) string {
-	return u.layoutFor(listType, false)
-}
-
-// layoutFor is layoutOn, or with generic the layout without its queue
-// prefix: a texture that more than one type of queue uses takes the
+// (the layouts a queue type may use, 000 "Barrier Layouts"); with generic,
+// the layout without its queue prefix: a texture that more than one type of queue uses takes the
 // layouts they all may (000 "Barrier Layouts": the generic layouts are
 // the direct and compute queues' alike).
 func (u use) layoutFor(listType string, generic bool) string {

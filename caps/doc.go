@@ -5,6 +5,7 @@
 // may name (000 "Command Queue Layout Compatibility", as ebref reads it:
 // docs/errata.md).
 //
-// It reads the hardware profile (hwmodel) and the DDI tables (ddi); it
-// records nothing and has no state.
+// It reads the hardware profile and the DDI tables: this package imports
+// ddi and hwmodel, and nothing else of ebref. It records nothing and has
+// no state.
 package caps

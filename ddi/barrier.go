@@ -17,14 +17,6 @@ const (
 	BarrierTypeRanged  BarrierType = 3
 )
 
-var barrierTypeNames = newNameTable("barrier type",
-	[]string{"D3D12DDI_BARRIER_TYPE_", "D3D12_BARRIER_TYPE_"}, "", []name{
-		{uint32(BarrierTypeGlobal), "GLOBAL", false},
-		{uint32(BarrierTypeTexture), "TEXTURE", false},
-		{uint32(BarrierTypeBuffer), "BUFFER", false},
-		{uint32(BarrierTypeRanged), "RANGED", false},
-	})
-
 // String returns GLOBAL, TEXTURE, BUFFER or RANGED, or hex for an undefined
 // value.
 func (t BarrierType) String() string { return barrierTypeNames.enumString(uint32(t)) }
@@ -49,11 +41,6 @@ const (
 	TextureBarrierFlagNone    TextureBarrierFlags = 0
 	TextureBarrierFlagDiscard TextureBarrierFlags = 0x1
 )
-
-var textureFlagNames = newNameTable("texture barrier flag",
-	[]string{"D3D12DDI_TEXTURE_BARRIER_FLAG_", "D3D12DDI_TEXTURE_BARRIER_0088_FLAG_", "D3D12_TEXTURE_BARRIER_FLAG_"}, "NONE", []name{
-		{uint32(TextureBarrierFlagDiscard), "DISCARD", false},
-	})
 
 // DefinedTextureBarrierFlags is every bit the DDI gives a name.
 const DefinedTextureBarrierFlags = TextureBarrierFlagDiscard
@@ -81,17 +68,6 @@ const (
 	RangedBarrierFlagAcquire    RangedBarrierFlags = 0x2 // 0094
 	RangedBarrierFlagRelease    RangedBarrierFlags = 0x4 // 0094
 )
-
-// The header spells the 0094 flags with a version suffix
-// (D3D12DDI_RANGED_BARRIER_FLAG_ATOMIC_COPY_0094) and the 0088 ones with the
-// version in the middle (D3D12DDI_RANGED_BARRIER_0088_FLAG_ATOMIC_COPY); the
-// names here are without either, and Parse accepts all three.
-var rangedFlagNames = newNameTable("ranged barrier flag",
-	[]string{"D3D12DDI_RANGED_BARRIER_FLAG_", "D3D12DDI_RANGED_BARRIER_0088_FLAG_"}, "NONE", []name{
-		{uint32(RangedBarrierFlagAtomicCopy), "ATOMIC_COPY", false},
-		{uint32(RangedBarrierFlagAcquire), "ACQUIRE", false},
-		{uint32(RangedBarrierFlagRelease), "RELEASE", false},
-	}).withSuffix("_0094")
 
 // DefinedRangedBarrierFlags0088 and DefinedRangedBarrierFlags0094 are the bits
 // each DDI version defines.

@@ -56,49 +56,6 @@ const (
 	LayoutLegacyPixelShaderResource                          BarrierLayout = 0x80000003
 )
 
-var layoutNames = newNameTable("barrier layout",
-	[]string{"D3D12DDI_BARRIER_LAYOUT_", "D3D12_BARRIER_LAYOUT_"}, "", []name{
-		{uint32(LayoutUndefined), "UNDEFINED", false},
-		{uint32(LayoutCommon), "COMMON", false},
-		{uint32(LayoutPresent), "PRESENT", false},
-		{uint32(LayoutGenericRead), "GENERIC_READ", false},
-		{uint32(LayoutRenderTarget), "RENDER_TARGET", false},
-		{uint32(LayoutUnorderedAccess), "UNORDERED_ACCESS", false},
-		{uint32(LayoutDepthStencilWrite), "DEPTH_STENCIL_WRITE", false},
-		{uint32(LayoutDepthStencilRead), "DEPTH_STENCIL_READ", false},
-		{uint32(LayoutShaderResource), "SHADER_RESOURCE", false},
-		{uint32(LayoutCopySource), "COPY_SOURCE", false},
-		{uint32(LayoutCopyDest), "COPY_DEST", false},
-		{uint32(LayoutResolveSource), "RESOLVE_SOURCE", false},
-		{uint32(LayoutResolveDest), "RESOLVE_DEST", false},
-		{uint32(LayoutShadingRateSource), "SHADING_RATE_SOURCE", false},
-		{uint32(LayoutVideoDecodeRead), "VIDEO_DECODE_READ", false},
-		{uint32(LayoutVideoDecodeWrite), "VIDEO_DECODE_WRITE", false},
-		{uint32(LayoutVideoProcessRead), "VIDEO_PROCESS_READ", false},
-		{uint32(LayoutVideoProcessWrite), "VIDEO_PROCESS_WRITE", false},
-		{uint32(LayoutVideoEncodeRead), "VIDEO_ENCODE_READ", false},
-		{uint32(LayoutVideoEncodeWrite), "VIDEO_ENCODE_WRITE", false},
-		{uint32(LayoutDirectQueueCommon), "DIRECT_QUEUE_COMMON", false},
-		{uint32(LayoutDirectQueueGenericRead), "DIRECT_QUEUE_GENERIC_READ", false},
-		{uint32(LayoutDirectQueueUnorderedAccess), "DIRECT_QUEUE_UNORDERED_ACCESS", false},
-		{uint32(LayoutDirectQueueShaderResource), "DIRECT_QUEUE_SHADER_RESOURCE", false},
-		{uint32(LayoutDirectQueueCopySource), "DIRECT_QUEUE_COPY_SOURCE", false},
-		{uint32(LayoutDirectQueueCopyDest), "DIRECT_QUEUE_COPY_DEST", false},
-		{uint32(LayoutComputeQueueCommon), "COMPUTE_QUEUE_COMMON", false},
-		{uint32(LayoutComputeQueueGenericRead), "COMPUTE_QUEUE_GENERIC_READ", false},
-		{uint32(LayoutComputeQueueUnorderedAccess), "COMPUTE_QUEUE_UNORDERED_ACCESS", false},
-		{uint32(LayoutComputeQueueShaderResource), "COMPUTE_QUEUE_SHADER_RESOURCE", false},
-		{uint32(LayoutComputeQueueCopySource), "COMPUTE_QUEUE_COPY_SOURCE", false},
-		{uint32(LayoutComputeQueueCopyDest), "COMPUTE_QUEUE_COPY_DEST", false},
-		{uint32(LayoutVideoQueueCommon), "VIDEO_QUEUE_COMMON", false},
-		{uint32(LayoutDirectQueueGenericReadComputeQueueAccessible), "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", false},
-		{uint32(LayoutLegacyDirectQueueGenericReadComputeQueueAccessible), "LEGACY_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", false},
-		{uint32(LayoutLegacyCopySource), "LEGACY_COPY_SOURCE", false},
-		{uint32(LayoutLegacyCopyDest), "LEGACY_COPY_DEST", false},
-		{uint32(LayoutLegacyShaderResource), "LEGACY_SHADER_RESOURCE", false},
-		{uint32(LayoutLegacyPixelShaderResource), "LEGACY_PIXEL_SHADER_RESOURCE", false},
-	})
-
 // String returns the layout's DDI name without prefix (PRESENT prints as
 // COMMON), or hex for a value the DDI does not define.
 func (l BarrierLayout) String() string { return layoutNames.enumString(uint32(l)) }
@@ -168,34 +125,6 @@ const (
 	SyncSplit                                            BarrierSync = 0x80000000
 )
 
-var syncNames = newNameTable("barrier sync",
-	[]string{"D3D12DDI_BARRIER_SYNC_", "D3D12_BARRIER_SYNC_"}, "NONE", []name{
-		{uint32(SyncAll), "ALL", false},
-		{uint32(SyncDraw), "DRAW", false},
-		{uint32(SyncInputAssembler), "INPUT_ASSEMBLER", false},
-		{uint32(SyncIndexInput), "INDEX_INPUT", false},
-		{uint32(SyncVertexShading), "VERTEX_SHADING", false},
-		{uint32(SyncPixelShading), "PIXEL_SHADING", false},
-		{uint32(SyncDepthStencil), "DEPTH_STENCIL", false},
-		{uint32(SyncRenderTarget), "RENDER_TARGET", false},
-		{uint32(SyncComputeShading), "COMPUTE_SHADING", false},
-		{uint32(SyncRaytracing), "RAYTRACING", false},
-		{uint32(SyncCopy), "COPY", false},
-		{uint32(SyncResolve), "RESOLVE", false},
-		{uint32(SyncExecuteIndirect), "EXECUTE_INDIRECT", false},
-		{uint32(SyncPredication), "PREDICATION", false},
-		{uint32(SyncAllShading), "ALL_SHADING", false},
-		{uint32(SyncNonPixelShading), "NON_PIXEL_SHADING", false},
-		{uint32(SyncEmitRaytracingAccelerationStructurePostbuildInfo), "EMIT_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO", false},
-		{uint32(SyncClearUnorderedAccessView), "CLEAR_UNORDERED_ACCESS_VIEW", false},
-		{uint32(SyncVideoDecode), "VIDEO_DECODE", false},
-		{uint32(SyncVideoProcess), "VIDEO_PROCESS", false},
-		{uint32(SyncVideoEncode), "VIDEO_ENCODE", false},
-		{uint32(SyncBuildRaytracingAccelerationStructure), "BUILD_RAYTRACING_ACCELERATION_STRUCTURE", false},
-		{uint32(SyncCopyRaytracingAccelerationStructure), "COPY_RAYTRACING_ACCELERATION_STRUCTURE", false},
-		{uint32(SyncSplit), "SPLIT", false},
-	})
-
 // DefinedSyncBits is every bit the DDI gives a name.
 var DefinedSyncBits = BarrierSync(definedBits(syncNames))
 
@@ -250,35 +179,6 @@ const (
 	AccessVideoEncodeWrite                     BarrierAccess = 0x400000
 	AccessNoAccess                             BarrierAccess = 0x80000000
 )
-
-var accessNames = newNameTable("barrier access",
-	[]string{"D3D12DDI_BARRIER_ACCESS_", "D3D12_BARRIER_ACCESS_"}, "COMMON", []name{
-		{uint32(AccessVertexBuffer), "VERTEX_BUFFER", false},
-		{uint32(AccessConstantBuffer), "CONSTANT_BUFFER", false},
-		{uint32(AccessIndexBuffer), "INDEX_BUFFER", false},
-		{uint32(AccessRenderTarget), "RENDER_TARGET", false},
-		{uint32(AccessUnorderedAccess), "UNORDERED_ACCESS", false},
-		{uint32(AccessDepthStencilWrite), "DEPTH_STENCIL_WRITE", false},
-		{uint32(AccessDepthStencilRead), "DEPTH_STENCIL_READ", false},
-		{uint32(AccessShaderResource), "SHADER_RESOURCE", false},
-		{uint32(AccessStreamOutput), "STREAM_OUTPUT", false},
-		{uint32(AccessIndirectArgument), "INDIRECT_ARGUMENT", false},
-		{uint32(AccessPredication), "PREDICATION", false},
-		{uint32(AccessCopyDest), "COPY_DEST", false},
-		{uint32(AccessCopySource), "COPY_SOURCE", false},
-		{uint32(AccessResolveDest), "RESOLVE_DEST", false},
-		{uint32(AccessResolveSource), "RESOLVE_SOURCE", false},
-		{uint32(AccessRaytracingAccelerationStructureRead), "RAYTRACING_ACCELERATION_STRUCTURE_READ", false},
-		{uint32(AccessRaytracingAccelerationStructureWrite), "RAYTRACING_ACCELERATION_STRUCTURE_WRITE", false},
-		{uint32(AccessShadingRateSource), "SHADING_RATE_SOURCE", false},
-		{uint32(AccessVideoDecodeRead), "VIDEO_DECODE_READ", false},
-		{uint32(AccessVideoDecodeWrite), "VIDEO_DECODE_WRITE", false},
-		{uint32(AccessVideoProcessRead), "VIDEO_PROCESS_READ", false},
-		{uint32(AccessVideoProcessWrite), "VIDEO_PROCESS_WRITE", false},
-		{uint32(AccessVideoEncodeRead), "VIDEO_ENCODE_READ", false},
-		{uint32(AccessVideoEncodeWrite), "VIDEO_ENCODE_WRITE", false},
-		{uint32(AccessNoAccess), "NO_ACCESS", false},
-	})
 
 // DefinedAccessBits is every bit the DDI gives a name.
 var DefinedAccessBits = BarrierAccess(definedBits(accessNames))

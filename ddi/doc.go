@@ -7,6 +7,8 @@
 // LayoutRenderTarget, D3D12DDI_TEXTURE_BARRIER_0088 is TextureBarrier. Every
 // enum and flag set prints with String and parses back with a Parse function
 // that accepts the DDI and API spellings with or without their prefixes.
+// The spellings, with the header's values, are data: enums.txt, from
+// which go generate writes the name tables (enums_gen.go).
 //
 // The structures have the C layout, so Barrier is the 72-byte
 // D3D12DDIARG_BARRIER_0094 and a []Barrier is what PFND3D12DDI_BARRIER_0094
@@ -19,5 +21,7 @@
 // ebref departs from the spec's literal text name the docs/errata.md entry
 // that records the decision.
 //
-// This package imports nothing of ebref.
+// This package imports internal/ortable and nothing else of ebref: the
+// helper's tables answer the access classes' questions, and know no
+// barrier.
 package ddi

@@ -52,50 +52,6 @@ const (
 	FormatYUY2                 Format = 107
 )
 
-var formatNames = newNameTable("DXGI format", []string{"DXGI_FORMAT_"}, "", []name{
-	{uint32(FormatUnknown), "UNKNOWN", false},
-	{uint32(FormatR32G32B32A32Typeless), "R32G32B32A32_TYPELESS", false},
-	{uint32(FormatR32G32B32A32Float), "R32G32B32A32_FLOAT", false},
-	{uint32(FormatR32G32B32A32Uint), "R32G32B32A32_UINT", false},
-	{uint32(FormatR16G16B16A16Typeless), "R16G16B16A16_TYPELESS", false},
-	{uint32(FormatR16G16B16A16Float), "R16G16B16A16_FLOAT", false},
-	{uint32(FormatR16G16B16A16Unorm), "R16G16B16A16_UNORM", false},
-	{uint32(FormatR32G32Float), "R32G32_FLOAT", false},
-	{uint32(FormatR32G8X24Typeless), "R32G8X24_TYPELESS", false},
-	{uint32(FormatD32FloatS8X24Uint), "D32_FLOAT_S8X24_UINT", false},
-	{uint32(FormatR10G10B10A2Unorm), "R10G10B10A2_UNORM", false},
-	{uint32(FormatR11G11B10Float), "R11G11B10_FLOAT", false},
-	{uint32(FormatR8G8B8A8Typeless), "R8G8B8A8_TYPELESS", false},
-	{uint32(FormatR8G8B8A8Unorm), "R8G8B8A8_UNORM", false},
-	{uint32(FormatR8G8B8A8UnormSRGB), "R8G8B8A8_UNORM_SRGB", false},
-	{uint32(FormatR8G8B8A8Uint), "R8G8B8A8_UINT", false},
-	{uint32(FormatR16G16Float), "R16G16_FLOAT", false},
-	{uint32(FormatR32Typeless), "R32_TYPELESS", false},
-	{uint32(FormatD32Float), "D32_FLOAT", false},
-	{uint32(FormatR32Float), "R32_FLOAT", false},
-	{uint32(FormatR32Uint), "R32_UINT", false},
-	{uint32(FormatR24G8Typeless), "R24G8_TYPELESS", false},
-	{uint32(FormatD24UnormS8Uint), "D24_UNORM_S8_UINT", false},
-	{uint32(FormatR8G8Unorm), "R8G8_UNORM", false},
-	{uint32(FormatR16Typeless), "R16_TYPELESS", false},
-	{uint32(FormatR16Float), "R16_FLOAT", false},
-	{uint32(FormatD16Unorm), "D16_UNORM", false},
-	{uint32(FormatR16Unorm), "R16_UNORM", false},
-	{uint32(FormatR16Uint), "R16_UINT", false},
-	{uint32(FormatR8Unorm), "R8_UNORM", false},
-	{uint32(FormatR8Uint), "R8_UINT", false},
-	{uint32(FormatBC1Unorm), "BC1_UNORM", false},
-	{uint32(FormatBC3Unorm), "BC3_UNORM", false},
-	{uint32(FormatBC5Unorm), "BC5_UNORM", false},
-	{uint32(FormatB8G8R8A8Unorm), "B8G8R8A8_UNORM", false},
-	{uint32(FormatBC7Unorm), "BC7_UNORM", false},
-	{uint32(FormatAYUV), "AYUV", false},
-	{uint32(FormatNV12), "NV12", false},
-	{uint32(FormatP010), "P010", false},
-	{uint32(FormatP016), "P016", false},
-	{uint32(FormatYUY2), "YUY2", false},
-})
-
 // String returns the format's name without the DXGI_FORMAT_ prefix, or its
 // number in hex for a format outside ebref's subset.
 func (f Format) String() string { return formatNames.enumString(uint32(f)) }

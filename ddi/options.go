@@ -84,16 +84,6 @@ const (
 	CommandQueueFlagVideoEncode  CommandQueueFlags = 0x40
 )
 
-var queueFlagNames = newNameTable("command queue flag", []string{"D3D12DDI_COMMAND_QUEUE_FLAG_"}, "NONE", []name{
-	{uint32(CommandQueueFlag3D), "3D", false},
-	{uint32(CommandQueueFlagCompute), "COMPUTE", false},
-	{uint32(CommandQueueFlagCopy), "COPY", false},
-	{uint32(CommandQueueFlagPaging), "PAGING", false},
-	{uint32(CommandQueueFlagVideoDecode), "VIDEO_DECODE", false},
-	{uint32(CommandQueueFlagVideoProcess), "VIDEO_PROCESS", false},
-	{uint32(CommandQueueFlagVideoEncode), "VIDEO_ENCODE", false},
-})
-
 // String prints the set as NAME|NAME, NONE for 0.
 func (f CommandQueueFlags) String() string { return queueFlagNames.flagsString(uint32(f)) }
 
@@ -212,12 +202,6 @@ type OptionsData0089 struct {
 	EnhancedBarriersSupported                                                  Bool
 }
 
-var resourceBindingTierNames = newNameTable("D3D12DDI_RESOURCE_BINDING_TIER", []string{"D3D12DDI_RESOURCE_BINDING_"}, "", []name{
-	{uint32(ResourceBindingTier1), "TIER_1", false},
-	{uint32(ResourceBindingTier2), "TIER_2", false},
-	{uint32(ResourceBindingTier3), "TIER_3", false},
-})
-
 // String returns the tier's name without the D3D12DDI_RESOURCE_BINDING_ prefix (TIER_1).
 func (v ResourceBindingTier) String() string { return resourceBindingTierNames.enumString(uint32(v)) }
 
@@ -226,13 +210,6 @@ func ParseResourceBindingTier(s string) (ResourceBindingTier, error) {
 	v, err := resourceBindingTierNames.parseEnum(s)
 	return ResourceBindingTier(v), err
 }
-
-var conservativeRasterizationTierNames = newNameTable("D3D12DDI_CONSERVATIVE_RASTERIZATION_TIER", []string{"D3D12DDI_CONSERVATIVE_RASTERIZATION_"}, "", []name{
-	{uint32(ConservativeRasterizationTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(ConservativeRasterizationTier1), "TIER_1", false},
-	{uint32(ConservativeRasterizationTier2), "TIER_2", false},
-	{uint32(ConservativeRasterizationTier3), "TIER_3", false},
-})
 
 // String returns the tier's name without the D3D12DDI_CONSERVATIVE_RASTERIZATION_ prefix (TIER_1).
 func (v ConservativeRasterizationTier) String() string {
@@ -245,13 +222,6 @@ func ParseConservativeRasterizationTier(s string) (ConservativeRasterizationTier
 	return ConservativeRasterizationTier(v), err
 }
 
-var tiledResourcesTierNames = newNameTable("D3D12DDI_TILED_RESOURCES_TIER", []string{"D3D12DDI_TILED_RESOURCES_"}, "", []name{
-	{uint32(TiledResourcesTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(TiledResourcesTier1), "TIER_1", false},
-	{uint32(TiledResourcesTier2), "TIER_2", false},
-	{uint32(TiledResourcesTier3), "TIER_3", false},
-})
-
 // String returns the tier's name without the D3D12DDI_TILED_RESOURCES_ prefix (TIER_1).
 func (v TiledResourcesTier) String() string { return tiledResourcesTierNames.enumString(uint32(v)) }
 
@@ -260,15 +230,6 @@ func ParseTiledResourcesTier(s string) (TiledResourcesTier, error) {
 	v, err := tiledResourcesTierNames.parseEnum(s)
 	return TiledResourcesTier(v), err
 }
-
-var crossNodeSharingTierNames = newNameTable("D3D12DDI_CROSS_NODE_SHARING_TIER", []string{"D3D12DDI_CROSS_NODE_SHARING_"}, "", []name{
-	{uint32(CrossNodeSharingTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(CrossNodeSharingTier1Emulated), "TIER_1_EMULATED", false},
-	{uint32(CrossNodeSharingTier1), "TIER_1", false},
-	{uint32(CrossNodeSharingTier2), "TIER_2", false},
-	{uint32(CrossNodeSharingTier3), "TIER_0041_3", false},
-	{uint32(CrossNodeSharingTier3), "TIER_3", false},
-})
 
 // String returns the tier's name without the D3D12DDI_CROSS_NODE_SHARING_
 // prefix (TIER_1; tier 3 is the header's TIER_0041_3, and TIER_3 parses too).
@@ -280,11 +241,6 @@ func ParseCrossNodeSharingTier(s string) (CrossNodeSharingTier, error) {
 	return CrossNodeSharingTier(v), err
 }
 
-var resourceHeapTierNames = newNameTable("D3D12DDI_RESOURCE_HEAP_TIER", []string{"D3D12DDI_RESOURCE_HEAP_"}, "", []name{
-	{uint32(ResourceHeapTier1), "TIER_1", false},
-	{uint32(ResourceHeapTier2), "TIER_2", false},
-})
-
 // String returns the tier's name without the D3D12DDI_RESOURCE_HEAP_ prefix (TIER_1).
 func (v ResourceHeapTier) String() string { return resourceHeapTierNames.enumString(uint32(v)) }
 
@@ -293,12 +249,6 @@ func ParseResourceHeapTier(s string) (ResourceHeapTier, error) {
 	v, err := resourceHeapTierNames.parseEnum(s)
 	return ResourceHeapTier(v), err
 }
-
-var programmableSamplePositionsTierNames = newNameTable("D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_TIER", []string{"D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_"}, "", []name{
-	{uint32(ProgrammableSamplePositionsTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(ProgrammableSamplePositionsTier1), "TIER_1", false},
-	{uint32(ProgrammableSamplePositionsTier2), "TIER_2", false},
-})
 
 // String returns the tier's name without the D3D12DDI_PROGRAMMABLE_SAMPLE_POSITIONS_ prefix (TIER_1).
 func (v ProgrammableSamplePositionsTier) String() string {
@@ -311,13 +261,6 @@ func ParseProgrammableSamplePositionsTier(s string) (ProgrammableSamplePositions
 	return ProgrammableSamplePositionsTier(v), err
 }
 
-var viewInstancingTierNames = newNameTable("D3D12DDI_VIEW_INSTANCING_TIER", []string{"D3D12DDI_VIEW_INSTANCING_"}, "", []name{
-	{uint32(ViewInstancingTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(ViewInstancingTier1), "TIER_1", false},
-	{uint32(ViewInstancingTier2), "TIER_2", false},
-	{uint32(ViewInstancingTier3), "TIER_3", false},
-})
-
 // String returns the tier's name without the D3D12DDI_VIEW_INSTANCING_ prefix (TIER_1).
 func (v ViewInstancingTier) String() string { return viewInstancingTierNames.enumString(uint32(v)) }
 
@@ -326,13 +269,6 @@ func ParseViewInstancingTier(s string) (ViewInstancingTier, error) {
 	v, err := viewInstancingTierNames.parseEnum(s)
 	return ViewInstancingTier(v), err
 }
-
-var renderPassTierNames = newNameTable("D3D12DDI_RENDER_PASS_TIER", []string{"D3D12DDI_RENDER_PASS_"}, "", []name{
-	{uint32(RenderPassTier0), "TIER_NOT_SUPPORTED", false},
-	{uint32(RenderPassTier0), "TIER_0", false},
-	{uint32(RenderPassTier1), "TIER_1", false},
-	{uint32(RenderPassTier2), "TIER_2", false},
-})
 
 // String returns the tier's name without the D3D12DDI_RENDER_PASS_ prefix
 // (TIER_1; 0 is the header's TIER_NOT_SUPPORTED, and TIER_0 parses too).
@@ -344,12 +280,6 @@ func ParseRenderPassTier(s string) (RenderPassTier, error) {
 	return RenderPassTier(v), err
 }
 
-var raytracingTierNames = newNameTable("D3D12DDI_RAYTRACING_TIER", []string{"D3D12DDI_RAYTRACING_"}, "", []name{
-	{uint32(RaytracingTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(RaytracingTier1_0), "TIER_1_0", false},
-	{uint32(RaytracingTier1_1), "TIER_1_1", false},
-})
-
 // String returns the tier's name without the D3D12DDI_RAYTRACING_ prefix (TIER_1).
 func (v RaytracingTier) String() string { return raytracingTierNames.enumString(uint32(v)) }
 
@@ -358,12 +288,6 @@ func ParseRaytracingTier(s string) (RaytracingTier, error) {
 	v, err := raytracingTierNames.parseEnum(s)
 	return RaytracingTier(v), err
 }
-
-var variableShadingRateTierNames = newNameTable("D3D12DDI_VARIABLE_SHADING_RATE_TIER", []string{"D3D12DDI_VARIABLE_SHADING_RATE_"}, "", []name{
-	{uint32(VariableShadingRateTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(VariableShadingRateTier1), "TIER_1", false},
-	{uint32(VariableShadingRateTier2), "TIER_2", false},
-})
 
 // String returns the tier's name without the D3D12DDI_VARIABLE_SHADING_RATE_ prefix (TIER_1).
 func (v VariableShadingRateTier) String() string {
@@ -376,11 +300,6 @@ func ParseVariableShadingRateTier(s string) (VariableShadingRateTier, error) {
 	return VariableShadingRateTier(v), err
 }
 
-var meshShaderTierNames = newNameTable("D3D12DDI_MESH_SHADER_TIER", []string{"D3D12DDI_MESH_SHADER_"}, "", []name{
-	{uint32(MeshShaderTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(MeshShaderTier1), "TIER_1", false},
-})
-
 // String returns the tier's name without the D3D12DDI_MESH_SHADER_ prefix (TIER_1).
 func (v MeshShaderTier) String() string { return meshShaderTierNames.enumString(uint32(v)) }
 
@@ -389,12 +308,6 @@ func ParseMeshShaderTier(s string) (MeshShaderTier, error) {
 	v, err := meshShaderTierNames.parseEnum(s)
 	return MeshShaderTier(v), err
 }
-
-var samplerFeedbackTierNames = newNameTable("D3D12DDI_SAMPLER_FEEDBACK_TIER", []string{"D3D12DDI_SAMPLER_FEEDBACK_"}, "", []name{
-	{uint32(SamplerFeedbackTierNotSupported), "TIER_NOT_SUPPORTED", false},
-	{uint32(SamplerFeedbackTier0_9), "TIER_0_9", false},
-	{uint32(SamplerFeedbackTier1_0), "TIER_1_0", false},
-})
 
 // String returns the tier's name without the D3D12DDI_SAMPLER_FEEDBACK_ prefix (TIER_1).
 func (v SamplerFeedbackTier) String() string { return samplerFeedbackTierNames.enumString(uint32(v)) }
@@ -410,11 +323,6 @@ func ParseCommandQueueFlags(s string) (CommandQueueFlags, error) {
 	v, err := queueFlagNames.parseFlags(s)
 	return CommandQueueFlags(v), err
 }
-
-var boolNames = newNameTable("BOOL", nil, "", []name{
-	{uint32(False), "FALSE", false},
-	{uint32(True), "TRUE", false},
-})
 
 // String returns TRUE or FALSE (and the number for any other nonzero value,
 // which C also reads as true).

@@ -17,13 +17,6 @@ const (
 	ResourceTypeTexture3D ResourceType = 4
 )
 
-var resourceTypeNames = newNameTable("resource type", []string{"D3D12DDI_RT_"}, "", []name{
-	{uint32(ResourceTypeBuffer), "BUFFER", false},
-	{uint32(ResourceTypeTexture1D), "TEXTURE1D", false},
-	{uint32(ResourceTypeTexture2D), "TEXTURE2D", false},
-	{uint32(ResourceTypeTexture3D), "TEXTURE3D", false},
-})
-
 // String returns BUFFER, TEXTURE1D, TEXTURE2D or TEXTURE3D.
 func (t ResourceType) String() string { return resourceTypeNames.enumString(uint32(t)) }
 
@@ -66,27 +59,6 @@ const (
 	ResourceFlagRaytracingAccelerationStructure ResourceFlags = 0x2000
 )
 
-var resourceFlagNames = newNameTable("resource flag",
-	[]string{"D3D12DDI_RESOURCE_FLAG_0003_", "D3D12DDI_RESOURCE_FLAG_0020_", "D3D12DDI_RESOURCE_FLAG_0022_",
-		"D3D12DDI_RESOURCE_FLAG_0041_", "D3D12DDI_RESOURCE_FLAG_0073_", "D3D12DDI_RESOURCE_FLAG_0080_",
-		"D3D12DDI_RESOURCE_FLAG_0088_"}, "NONE", []name{
-		{uint32(ResourceFlagRenderTarget), "RENDER_TARGET", false},
-		{uint32(ResourceFlagDepthStencil), "DEPTH_STENCIL", false},
-		{uint32(ResourceFlagCrossAdapter), "CROSS_ADAPTER", false},
-		{uint32(ResourceFlagSimultaneousAccess), "SIMULTANEOUS_ACCESS", false},
-		{uint32(ResourceFlagSimultaneousAccess), "ALLOW_SIMULTANEOUS_ACCESS", true},
-		{uint32(ResourceFlagShaderResource), "SHADER_RESOURCE", false},
-		{uint32(ResourceFlagVideoDecodeReferenceOnly), "VIDEO_DECODE_REFERENCE_ONLY", false},
-		{uint32(ResourceFlagContentProtection), "CONTENT_PROTECTION", false},
-		{uint32(ResourceFlagUnorderedAccess), "UNORDERED_ACCESS", false},
-		{uint32(ResourceFlagOnlyNonRTDSTexturePlacement), "ONLY_NON_RT_DS_TEXTURE_PLACEMENT", false},
-		{uint32(ResourceFlagOnlyRTDSTexturePlacement), "ONLY_RT_DS_TEXTURE_PLACEMENT", false},
-		{uint32(ResourceFlag4MBAligned), "4MB_ALIGNED", false},
-		{uint32(ResourceFlagSamplerFeedback), "SAMPLER_FEEDBACK", false},
-		{uint32(ResourceFlagVideoEncodeReferenceOnly), "VIDEO_ENCODE_REFERENCE_ONLY", false},
-		{uint32(ResourceFlagRaytracingAccelerationStructure), "RAYTRACING_ACCELERATION_STRUCTURE", false},
-	})
-
 // String prints the set as NAME|NAME, NONE for 0, undefined bits as hex.
 func (f ResourceFlags) String() string { return resourceFlagNames.flagsString(uint32(f)) }
 
@@ -111,14 +83,6 @@ const (
 	TextureLayout64KBTileStandardSwizzle  TextureLayout = 3
 	TextureLayoutDeviceDependentSwizzle0  TextureLayout = 0x100
 )
-
-var textureLayoutNames = newNameTable("texture layout", []string{"D3D12DDI_TL_"}, "", []name{
-	{uint32(TextureLayoutUndefined), "UNDEFINED", false},
-	{uint32(TextureLayoutRowMajor), "ROW_MAJOR", false},
-	{uint32(TextureLayout64KBTileUndefinedSwizzle), "64KB_TILE_UNDEFINED_SWIZZLE", false},
-	{uint32(TextureLayout64KBTileStandardSwizzle), "64KB_TILE_STANDARD_SWIZZLE", false},
-	{uint32(TextureLayoutDeviceDependentSwizzle0), "DEVICE_DEPENDENT_SWIZZLE_0", false},
-})
 
 // String returns the layout's name without the D3D12DDI_TL_ prefix.
 func (l TextureLayout) String() string { return textureLayoutNames.enumString(uint32(l)) }
@@ -203,16 +167,6 @@ const (
 	HeapFlagDenyL0Demotion     HeapFlags = 0x40 // D3D12DDI_HEAP_FLAG_0041_DENY_L0_DEMOTION
 )
 
-var heapFlagNames = newNameTable("heap flag", []string{"D3D12DDI_HEAP_FLAG_"}, "NONE", []name{
-	{uint32(HeapFlagNonRTDSTextures), "NON_RT_DS_TEXTURES", false},
-	{uint32(HeapFlagBuffers), "BUFFERS", false},
-	{uint32(HeapFlagCoherentSystemwide), "COHERENT_SYSTEMWIDE", false},
-	{uint32(HeapFlagPrimary), "PRIMARY", false},
-	{uint32(HeapFlagRTDSTextures), "RT_DS_TEXTURES", false},
-	{uint32(HeapFlagDenyL0Demotion), "0041_DENY_L0_DEMOTION", false},
-	{uint32(HeapFlagDenyL0Demotion), "DENY_L0_DEMOTION", false},
-})
-
 // String prints the set as NAME|NAME, NONE for 0.
 func (f HeapFlags) String() string { return heapFlagNames.flagsString(uint32(f)) }
 
@@ -273,10 +227,6 @@ type CommandListFlags uint32
 // ebref gives it bit 0 (errata E-SYNC-COPY).
 const CommandListFlagAllowExtendedAsync CommandListFlags = 0x1
 
-var commandListFlagNames = newNameTable("command list flag", []string{"D3D12_COMMAND_LIST_FLAG_"}, "NONE", []name{
-	{uint32(CommandListFlagAllowExtendedAsync), "ALLOW_EXTENDED_ASYNC", false},
-})
-
 // String prints the set as NAME|NAME, NONE for 0.
 func (f CommandListFlags) String() string { return commandListFlagNames.flagsString(uint32(f)) }
 
@@ -301,17 +251,6 @@ const (
 	CommandListTypeVideoProcess CommandListType = 5
 	CommandListTypeVideoEncode  CommandListType = 6
 )
-
-var commandListTypeNames = newNameTable("command list type",
-	[]string{"D3D12_COMMAND_LIST_TYPE_", "D3D12DDI_COMMAND_LIST_TYPE_"}, "", []name{
-		{uint32(CommandListTypeDirect), "DIRECT", false},
-		{uint32(CommandListTypeBundle), "BUNDLE", false},
-		{uint32(CommandListTypeCompute), "COMPUTE", false},
-		{uint32(CommandListTypeCopy), "COPY", false},
-		{uint32(CommandListTypeVideoDecode), "VIDEO_DECODE", false},
-		{uint32(CommandListTypeVideoProcess), "VIDEO_PROCESS", false},
-		{uint32(CommandListTypeVideoEncode), "VIDEO_ENCODE", false},
-	})
 
 // String returns DIRECT, BUNDLE, COMPUTE, COPY, VIDEO_DECODE, VIDEO_PROCESS or
 // VIDEO_ENCODE.
@@ -370,35 +309,6 @@ const (
 		StateNonPixelShaderResource | StatePixelShaderResource | StateIndirectArgument | StateCopySource
 )
 
-var stateNames = newNameTable("resource state", []string{"D3D12_RESOURCE_STATE_"}, "COMMON", []name{
-	{uint32(StateVertexAndConstantBuffer), "VERTEX_AND_CONSTANT_BUFFER", false},
-	{uint32(StateIndexBuffer), "INDEX_BUFFER", false},
-	{uint32(StateRenderTarget), "RENDER_TARGET", false},
-	{uint32(StateUnorderedAccess), "UNORDERED_ACCESS", false},
-	{uint32(StateDepthWrite), "DEPTH_WRITE", false},
-	{uint32(StateDepthRead), "DEPTH_READ", false},
-	{uint32(StateNonPixelShaderResource), "NON_PIXEL_SHADER_RESOURCE", false},
-	{uint32(StatePixelShaderResource), "PIXEL_SHADER_RESOURCE", false},
-	{uint32(StateStreamOut), "STREAM_OUT", false},
-	{uint32(StateIndirectArgument), "INDIRECT_ARGUMENT", false},
-	{uint32(StatePredication), "PREDICATION", false},
-	{uint32(StateCopyDest), "COPY_DEST", false},
-	{uint32(StateCopySource), "COPY_SOURCE", false},
-	{uint32(StateResolveDest), "RESOLVE_DEST", false},
-	{uint32(StateResolveSource), "RESOLVE_SOURCE", false},
-	{uint32(StateVideoDecodeRead), "VIDEO_DECODE_READ", false},
-	{uint32(StateVideoDecodeWrite), "VIDEO_DECODE_WRITE", false},
-	{uint32(StateVideoProcessRead), "VIDEO_PROCESS_READ", false},
-	{uint32(StateVideoProcessWrite), "VIDEO_PROCESS_WRITE", false},
-	{uint32(StateVideoEncodeRead), "VIDEO_ENCODE_READ", false},
-	{uint32(StateRaytracingAccelerationStructure), "RAYTRACING_ACCELERATION_STRUCTURE", false},
-	{uint32(StateVideoEncodeWrite), "VIDEO_ENCODE_WRITE", false},
-	{uint32(StateShadingRateSource), "SHADING_RATE_SOURCE", false},
-	{uint32(StateGenericRead), "GENERIC_READ", true},
-	{uint32(StateAllShaderResource), "ALL_SHADER_RESOURCE", true},
-	{uint32(StatePresent), "PRESENT", true},
-})
-
 // String prints the set as NAME|NAME in ascending bit order, COMMON for 0.
 // Composite names (GENERIC_READ) print as their bits.
 func (s ResourceStates) String() string { return stateNames.flagsString(uint32(s)) }
@@ -418,11 +328,6 @@ func (s ResourceStates) IsWrite() bool {
 	return s&writes != 0
 }
 
-var memoryPoolNames = newNameTable("memory pool", []string{"D3D12DDI_MEMORY_POOL_"}, "", []name{
-	{uint32(MemoryPoolL0), "L0", false},
-	{uint32(MemoryPoolL1), "L1", false},
-})
-
 // String returns L0 or L1.
 func (p MemoryPool) String() string { return memoryPoolNames.enumString(uint32(p)) }
 
@@ -431,12 +336,6 @@ func ParseMemoryPool(s string) (MemoryPool, error) {
 	v, err := memoryPoolNames.parseEnum(s)
 	return MemoryPool(v), err
 }
-
-var cpuPageNames = newNameTable("CPU page property", []string{"D3D12DDI_CPU_PAGE_PROPERTY_"}, "", []name{
-	{uint32(CPUPageNotAvailable), "NOT_AVAILABLE", false},
-	{uint32(CPUPageWriteCombine), "WRITE_COMBINE", false},
-	{uint32(CPUPageWriteBack), "WRITE_BACK", false},
-})
 
 // String returns NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK.
 func (p CPUPageProperty) String() string { return cpuPageNames.enumString(uint32(p)) }
@@ -458,13 +357,6 @@ func ParseTextureLayout(s string) (TextureLayout, error) {
 	v, err := textureLayoutNames.parseEnum(s)
 	return TextureLayout(v), err
 }
-
-var optimizationFlagNames = newNameTable("resource optimization flag", []string{"D3D12DDI_RESOURCE_OPTIMIZATION_FLAG_"}, "NONE", []name{
-	{uint32(ResourceOptimizationFlagShaderResource), "SHADER_RESOURCE", false},
-	{uint32(ResourceOptimizationFlagUnorderedAccess), "UNORDERED_ACCESS", false},
-	{uint32(ResourceOptimizationFlagPrimary), "PRIMARY", false},
-	{uint32(ResourceOptimizationFlagDeterministic), "DETERMINISTIC", false},
-})
 
 // String prints the set as NAME|NAME, NONE for 0.
 func (f ResourceOptimizationFlags) String() string {

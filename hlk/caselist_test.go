@@ -46,7 +46,7 @@ func TestCaselistSelectsExactly(t *testing.T) {
 	require.NotEmpty(t, bracket, "a case name with [ or |")
 	odd.Caselist = &Caselist{Name: "odd"}
 	for _, p := range bracket {
-		odd.Caselist.Cases = append(odd.Caselist.Cases, CaseRef{p.Path, p.Profile})
+		odd.Caselist.Cases = append(odd.Caselist.Cases, CaseRef(p))
 	}
 	got, err := Plan(odd)
 	require.NoError(t, err)

@@ -22,4 +22,9 @@
 // The driver under test is a Driver (Reference is ebref's own, package
 // umd); docs/conformance.md describes the statuses, the reports and how to
 // plug in another implementation.
+//
+// This package imports cmdbuf, ddi, ddi/debug, ddi/legacy, hlk/driver,
+// hwmodel, internal/printable, resource and umd/translator, and nothing else
+// of ebref: it judges a driver through hlk/driver's interfaces and imports
+// none.
 package hlk

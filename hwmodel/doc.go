@@ -21,8 +21,9 @@
 // views and paths a read or write takes through the levels; scratch.go
 // the buffers reused across reads; accesslog.go the access log behind the
 // write-after-read and write-after-write checks; merge.go the merging of
-// effects no reader can tell apart; engine.go and exec.go the engines and
-// their packets; compress.go compression; reference.go the sequentially
+// effects no reader can tell apart; engine.go the engines and their
+// timelines; exec.go what each packet does (WAIT's drain and hold
+// beside it); compress.go compression; reference.go the sequentially
 // consistent reference; hazard.go the hazards; cost.go the costs;
 // memory.go the sparse memory; hostmem.go the host-memory budget;
 // machine.go the machine that holds them.

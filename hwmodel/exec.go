@@ -84,6 +84,51 @@ func (e *Engine) execute(p cmdbuf.Packet) error {
 	return nil
 }
 
+// drainClock is what completing all work issued so far in stages d implies.
+// A drain is transitive: a stage that an earlier WAIT or EVENT_WAIT holds
+// has not drained until that hold is released, so draining it also waits
+// for what the hold waits for (frontier, holdUntil), whether or not the
+// stage ran work since. This is how a command processor that gates a stage
+// behaves, and it is what makes sequential barriers chain (000
+// "Sequential Barriers"; hardware.md "Waits").
+func (e *Engine) drainClock(d cmdbuf.StageMask) (clock, uint64) {
+	var c clock
+	var t uint64
+	for s := 0; s < numStages; s++ {
+		if !d.Has(cmdbuf.Stage(s)) {
+			continue
+		}
+		c.merge(&e.stageLastF[s])
+		c.merge(&e.frontier[s])
+		c[s] = max(c[s], e.stageLast[s])
+		t = max(t, e.stageEnd[s], e.holdUntil[s])
+	}
+	return c, t
+}
+
+// hold applies a drain point to the stages h: their later work is ordered
+// after it and cannot start before time t. Holding the CP stalls it: it
+// issues nothing until the drain, so everything later is ordered after it,
+// and the idle cycles are charged to the drained stages.
+func (e *Engine) hold(h cmdbuf.StageMask, c *clock, t uint64, drained cmdbuf.StageMask) {
+	if h.Has(cmdbuf.StageCP) {
+		h = cmdbuf.AllStages
+		e.floor.merge(c)
+	}
+	for s := 0; s < numStages; s++ {
+		if h.Has(cmdbuf.Stage(s)) {
+			if h != cmdbuf.AllStages {
+				e.frontier[s].merge(c)
+			}
+			e.holdUntil[s] = max(e.holdUntil[s], t)
+		}
+	}
+	if h.Has(cmdbuf.StageCP) && t > e.cp {
+		e.chargeStall(drained, e.cp, t)
+		e.cp = t
+	}
+}
+
 // checkAccess validates one access before any effect: mapped, aligned
 // (dword-aligned except copies), inside its surface.
 func (m *Machine) checkAccess(i int, a cmdbuf.Access) error {

@@ -9,4 +9,6 @@
 // Every invalid input gets a *FieldError naming the field (as the DDI
 // structure names it), the value and the rule, wrapping one of the Err
 // classes.
+//
+// This package imports ddi and nothing else of ebref.
 package resource

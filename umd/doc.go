@@ -30,4 +30,8 @@
 // called, are marked //go:noinline: `ebref trace` puts uprobes on them in a
 // running program, and an inlined copy would run unprobed
 // (internal/dditrace.EntryPoints lists them; a test keeps the marks).
+//
+// This package imports caps, cmdbuf, ddi, ddi/debug, hlk/driver, hwmodel,
+// internal/ortable, resource and umd/translator, and nothing else of ebref;
+// never ddi/legacy, which sits beside it.
 package umd

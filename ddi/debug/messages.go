@@ -2,6 +2,8 @@
 // one Message type, with the IDs of both the driver's validation (package
 // umd) and the runtime's legacy ResourceBarrier layer (ddi/legacy), so a
 // harness and any driver share it.
+//
+// This package imports ddi and nothing else of ebref.
 package debug
 
 import (

@@ -13,6 +13,8 @@
 // promoted rather than transitioned" (000 "Legacy layouts"). Where the
 // spec leaves a combination open, docs/errata.md records the decision
 // (E-LEGACY-COMBINATIONS, E-LEGACY-ALIASING).
+//
+// This package imports ddi and ddi/debug, and nothing else of ebref.
 package legacy
 
 import (
@@ -199,6 +201,7 @@ func transition(b Barrier, res Resource, q ddi.CommandListType) (ddi.Barrier, er
 	case FlagEndOnly:
 		before.Sync = ddi.SyncSplit
 	default:
+		//lint:ignore ST1005 the message starts with the field it names, as the validation message it becomes does
 		return ddi.Barrier{}, fmt.Errorf("Flags %s: a transition is whole, BEGIN_ONLY or END_ONLY", b.Flags)
 	}
 	if !res.Texture {

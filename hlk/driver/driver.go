@@ -4,6 +4,9 @@
 // Video, Box), the record of each Barrier call (BarrierRecord), and the
 // debug layer's messages (package ddi/debug). hlk imports no driver;
 // ebref's own is package hlk/reference, which adapts package umd.
+//
+// This package imports cmdbuf, ddi, ddi/debug, hwmodel and resource, and
+// nothing else of ebref.
 package driver
 
 import (

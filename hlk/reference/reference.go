@@ -1,6 +1,9 @@
 // Package reference is ebref's own driver (package umd) as the harness
 // judges it: an hlk/driver.Driver that drives umd through its DDI function
 // tables, as the D3D12 runtime does (runtime.go).
+//
+// This package imports ddi, hlk/driver, hwmodel, resource, umd and
+// umd/translator, and nothing else of ebref.
 package reference
 
 import (

@@ -27,4 +27,7 @@
 //
 // Tracing needs Linux on amd64 and the privilege to load BPF programs (root,
 // or CAP_BPF with CAP_PERFMON); Check reports what is missing.
+//
+// This package imports ddi and nothing else of ebref: it reads the barrier
+// arrays it copies out with ddi's codec.
 package dditrace

@@ -6,6 +6,8 @@
 //
 // where CMD is the command that rewrites it; a package's test builds each
 // section's body from the code and calls Check.
+//
+// This package imports nothing of ebref.
 package docgen
 
 import (

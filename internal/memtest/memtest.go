@@ -1,5 +1,7 @@
 // Package memtest measures what code allocates, for the tests that bound
 // a hostile input's memory by measurement rather than by time.
+//
+// This package imports nothing of ebref.
 package memtest
 
 import "runtime"

@@ -8,6 +8,8 @@
 // (which leaf scopes a sync names, which stages and clients those are,
 // which accesses a sync satisfies); answered by a loop over the set bits
 // they cost tens of instructions each, by a Table about five.
+//
+// This package imports nothing of ebref.
 package ortable
 
 // Table is f's value for every byte value at each of the mask's four byte

@@ -2,6 +2,8 @@
 // translator's standard error, a name a program chose) safe to print on a
 // terminal: control characters are shown escaped, never sent raw, so an
 // escape sequence cannot recolour, move or rewrite what a user reads.
+//
+// This package imports nothing of ebref.
 package printable
 
 import (

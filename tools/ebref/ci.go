@@ -126,7 +126,6 @@ type progress struct {
 	interval time.Duration
 	start    time.Time
 	last     time.Time
-	total    int
 }
 
 func newProgress(e *env, name string, quiet bool) *progress {

@@ -21,6 +21,10 @@
 // output it could not write, an interrupt, a translator or tracer that
 // could not run). One line on stderr names what.
 // `ebref --version` prints the version and build a report records.
+//
+// This command imports bench, caps, cmdbuf, ddi, hlk, hlk/reference,
+// hwmodel, internal/dditrace, umd and umd/translator, and nothing else of
+// ebref.
 package main
 
 import (

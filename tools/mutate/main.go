@@ -15,6 +15,9 @@
 //
 //	go run ./tools/mutate [--pkg umd] [--since REV] [--match RE] [--every K [--offset I]] [--limit N] [--timeout D] [--hlk "ARGS"]
 //	go run ./tools/mutate --realistic [--match RE] [--timeout D] [--hlk "ARGS"]
+//
+// This command imports nothing of ebref: it builds and runs ebref as a
+// program.
 package main
 
 import (

@@ -2,6 +2,8 @@
 // area each mark covers as a convex polygon, whether two areas overlap,
 // the box a line of text covers in the charts' font, and an axis's scale
 // and ticks.
+//
+// This package imports nothing of ebref: it is geometry, not barriers.
 package chart
 
 import "math"

@@ -31,6 +31,9 @@
 // Limits: a submission must not CALL other buffers, and it is computed per
 // engine (other engines' work reaches it only through fences, which it
 // keeps).
+//
+// This package imports cmdbuf and hwmodel, and nothing else of ebref: the
+// oracle works on packets, below D3D12.
 package oracle
 
 import (

@@ -13,7 +13,7 @@
 // 560), asserted below. Where the spec's DDI section differs the header wins
 // (docs/errata.md). Fixed-width types give the 64-bit Windows ABI on any LP64
 // compiler: pointers and handles 8 bytes, UINT, BOOL and enums 4, SIZE_T 8,
-// natural alignment. It imports nothing of ebref.
+// natural alignment. This package imports nothing of ebref.
 package cabi
 
 /*
@@ -351,11 +351,17 @@ static const entry entries[] = {
     OFF(D3D12DDIARG_RESETCOMMANDLIST_0040, hDrvInitialPipelineState),
     SLOTS,
     SIZE(DXGI_SAMPLE_DESC),
+    OFF(DXGI_SAMPLE_DESC, Count),
+    OFF(DXGI_SAMPLE_DESC, Quality),
     SIZE(D3D12DDIARG_HRESOURCE_PLACEMENT),
     OFF(D3D12DDIARG_HRESOURCE_PLACEMENT, hResource),
     OFF(D3D12DDIARG_HRESOURCE_PLACEMENT, Offset),
     SIZE(D3D12DDIARG_BUFFER_PLACEMENT),
+    OFF(D3D12DDIARG_BUFFER_PLACEMENT, BaseAddress.UMD),
     SIZE(D3D12DDI_MIP_REGION_0075),
+    OFF(D3D12DDI_MIP_REGION_0075, Width),
+    OFF(D3D12DDI_MIP_REGION_0075, Height),
+    OFF(D3D12DDI_MIP_REGION_0075, Depth),
     SIZE(D3D12DDIARG_CREATERESOURCE_0088),
     OFF(D3D12DDIARG_CREATERESOURCE_0088, ReuseBufferGPUVA),
     OFF(D3D12DDIARG_CREATERESOURCE_0088, ResourceType),

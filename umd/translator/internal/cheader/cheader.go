@@ -3,6 +3,8 @@
 // Package cheader compiles ebref_translator.h, the protocol's C header, and
 // reports its structures' sizes and member offsets and its constants, so
 // a test can prove them the Go side's.
+//
+// This package imports nothing of ebref.
 package cheader
 
 /*
