@@ -72,6 +72,7 @@ var messageInfo = map[MessageID]Info{
 	MsgUnmatchedBegin:                    {sevE, "Close: a BEGIN_ONLY the list never ends", "D3D12 API (ResourceBarrier, split barriers)"},
 	MsgIncompatibleState:                 {sevE, "work or ExecuteCommandLists: a legacy state that does not allow a command's access, once for each command (the driver adds nothing)", `000 "Resource State Promotion and Decay", D3D12 API (resource states)`},
 	MsgMismatchingBeginEnd:               {sevE, "ResourceBarrier: an END_ONLY whose states differ from its BEGIN_ONLY's", "D3D12 API (ResourceBarrier, split barriers)"},
+	MsgDuplicateTransition:               {sevW, "ResourceBarrier: a transition of a subresource an earlier transition of the same call named (the call still applies both, in order)", "D3D12 API (ResourceBarrier)"},
 	MsgCreateStateIgnored:                {sevW, "CreateResource: a buffer given an initial state other than COMMON", `000 "Initial Resource State"`},
 	MsgInteropInvalidState:               {sevE, "ExecuteCommandLists: an enhanced barrier names a subresource a legacy barrier left outside COMMON", `000 "Interop with legacy ResourceBarrier"`},
 }
