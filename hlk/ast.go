@@ -69,6 +69,9 @@ type ResourceStep struct {
 	Kind   resource.HeapKind
 	Heap   string // placed in this heap ("": committed)
 	Offset uint64
+	// Align is the Alignment the description asks for (align N; 0: the
+	// default), which the runtime checks Offset against.
+	Align uint64
 	// State: created through the legacy path in this initial state
 	// (HasState), which gives the layout; HasLayout: a layout was written.
 	State     ddi.ResourceStates

@@ -298,7 +298,7 @@ func (x *exec) step(st Step) {
 			}
 		}
 		if s.Heap != "" {
-			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, desc)
+			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, desc, s.Align)
 		} else {
 			h, err = x.dev.CreateCommitted(desc, s.Kind)
 		}

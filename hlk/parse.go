@@ -618,6 +618,7 @@ func (p *parser) resource(kw token, c *cursor) error {
 		return err
 	}
 	st := &ResourceStep{Pos: kw.pos, Name: t.text, Kind: resource.HeapDefault}
+	var alignAt token // the align option, if any
 	d := &st.Desc
 	if kw.text == "buffer" {
 		size, err := c.uint("the buffer's size in bytes")
@@ -655,6 +656,13 @@ func (p *parser) resource(kw token, c *cursor) error {
 			d.Flags = ddi.ResourceFlags(v)
 		case opt.text == "in":
 			st.Kind, err = c.heapKind()
+		case opt.text == "align":
+			alignAt = opt
+			at, _ := c.peek()
+			st.Align, err = c.uintMax("an alignment in bytes", resource.MSAAPlacementAlignment)
+			if err == nil && (st.Align == 0 || st.Align&(st.Align-1) != 0) {
+				err = &ParseError{at.pos, fmt.Sprintf("alignment %d is not a power of two (D3D12 places resources at 4096, 65536 or 4194304)", st.Align)}
+			}
 		case opt.text == "at":
 			if st.Heap, err = p.named(c, "a heap name", "heap"); err == nil {
 				st.Offset, err = c.uint("the offset in the heap")
@@ -696,15 +704,18 @@ func (p *parser) resource(kw token, c *cursor) error {
 			}
 			st.HasState = true
 		default:
-			what := "flags, layout, state, in, at"
+			what := "flags, layout, state, in, at, align"
 			if kw.text == "texture" {
-				what = "format, mips, array, samples, flags, layout, state, in, at"
+				what = "format, mips, array, samples, flags, layout, state, in, at, align"
 			}
 			return &ParseError{opt.pos, fmt.Sprintf("unknown %s option %s: expected one of %s", kw.text, opt.text, what)}
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if st.Align != 0 && st.Heap == "" {
+		return &ParseError{alignAt.pos, "align is a placed resource's: give the heap and offset too (at HEAP OFFSET)"}
 	}
 	if err := p.declare(t, "resource"); err != nil {
 		return err

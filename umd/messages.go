@@ -35,6 +35,7 @@ const (
 	MsgBufferBarrierSubregionOutOfBounds = debug.MsgBufferBarrierSubregionOutOfBounds
 	MsgUnsupportedBarrierLayout          = debug.MsgUnsupportedBarrierLayout
 	MsgCreateResourceAndHeapInvalid      = debug.MsgCreateResourceAndHeapInvalid
+	MsgInvalidAlignmentSmallResource     = debug.MsgInvalidAlignmentSmallResource
 	MsgBarrierInteropInvalidLayout       = debug.MsgBarrierInteropInvalidLayout
 	MsgCopyBufferRegionInvalidDst        = debug.MsgCopyBufferRegionInvalidDst
 	MsgCopyBufferRegionInvalidSrc        = debug.MsgCopyBufferRegionInvalidSrc

@@ -66,6 +66,7 @@ const (
 	MsgUnsupportedBarrierLayout          MessageID = 1341
 	MsgCreateResourceAndHeapInvalid      MessageID = 1342
 	MsgBarrierInteropInvalidLayout       MessageID = 1350
+	MsgInvalidAlignmentSmallResource     MessageID = 1380 // CREATERESOURCE_INVALIDALIGNMENT_SMALLRESOURCE
 	MsgCopyBufferRegionInvalidDst        MessageID = 1140
 	MsgCopyBufferRegionInvalidSrc        MessageID = 1141
 	MsgAtomicCopyDstRangeOutOfBounds     MessageID = 1029
@@ -134,6 +135,7 @@ var messageNames = map[MessageID]string{
 	MsgUnsupportedBarrierLayout:          "UNSUPPORTED_BARRIER_LAYOUT",
 	MsgCreateResourceAndHeapInvalid:      "CREATERESOURCEANDHEAP_INVALID_PARAMETERS",
 	MsgBarrierInteropInvalidLayout:       "BARRIER_INTEROP_INVALID_LAYOUT",
+	MsgInvalidAlignmentSmallResource:     "CREATERESOURCE_INVALIDALIGNMENT_SMALLRESOURCE",
 	MsgCopyBufferRegionInvalidDst:        "COPYBUFFERREGION_INVALID_DST_RESOURCE",
 	MsgCopyBufferRegionInvalidSrc:        "COPYBUFFERREGION_INVALID_SRC_RESOURCE",
 	MsgAtomicCopyDstRangeOutOfBounds:     "ATOMICCOPYBUFFER_DST_RANGE_OUT_OF_BOUNDS",

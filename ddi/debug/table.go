@@ -36,6 +36,7 @@ var messageInfo = map[MessageID]Info{
 	MsgBufferBarrierSubregionOutOfBounds: {sevE, "Barrier: a ranged barrier's byte range outside its buffer", `000 "D3D12DDI_RANGED_BARRIER_0094"`},
 	MsgUnsupportedBarrierLayout:          {sevE, "Barrier: a layout the queue type may not use", `000 "Command Queue Layout Compatibility"`},
 	MsgCreateResourceAndHeapInvalid:      {sevE, "CreateHeapAndResource: a description, placement or initial layout it refuses", `000 "Initial Resource State", 001`},
+	MsgInvalidAlignmentSmallResource:     {sevE, "CreateHeapAndResource: a texture placed at an offset only a small-resource alignment allows (4 KiB; 64 KiB multisampled) that is not a small resource", `DirectX-Specs "Tight Placed Resource Alignment" ("Small resource"), errata E-SMALL-PLACEMENT`},
 	MsgBarrierInteropInvalidLayout:       {sevE, "ExecuteCommandLists: an enhanced and a legacy barrier name a subresource the other left outside COMMON", `000 "Interop with legacy ResourceBarrier"`},
 	MsgCopyBufferRegionInvalidDst:        {sevE, "CopyBufferRegion: the destination is not a buffer or the range is outside it", "D3D12 API (CopyBufferRegion)"},
 	MsgCopyBufferRegionInvalidSrc:        {sevE, "CopyBufferRegion: the source is not a buffer or the range is outside it", "D3D12 API (CopyBufferRegion)"},

@@ -45,7 +45,10 @@ type Device interface {
 	Machine() *hwmodel.Machine
 	CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error)
 	CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error)
-	CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error)
+	// CreatePlaced places a resource at offset in heap; alignment is the
+	// Alignment the application's description asks for (0, or 4096 for a
+	// small texture), which the runtime checks the offset against.
+	CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088, alignment uint64) (ddi.HResource, error)
 	// DestroyResource and DestroyHeap are pfnDestroyHeapAndResource's two
 	// halves; a refusal is a *debug.Message.
 	DestroyResource(h ddi.HResource) error
