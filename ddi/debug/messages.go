@@ -73,8 +73,14 @@ const (
 	MsgAtomicCopySrcRangeOutOfBounds     MessageID = 1032
 	MsgAtomicCopyInvalidOffsetAlignment  MessageID = 1033
 	MsgCopyInvalidLayout                 MessageID = 1067
-	MsgDeletedWhileInUse                 MessageID = 921 // OBJECT_DELETED_WHILE_STILL_IN_USE
-	MsgZeroBarriers                      MessageID = 954 // RESOURCE_BARRIER_ZERO_BARRIERS
+	MsgSetPredicationInvalid             MessageID = 734  // SET_PREDICATION_INVALID_PARAMETERS
+	MsgCreateQueryHeapInvalid            MessageID = 729  // CREATEQUERY_HEAP_INVALID_PARAMETERS
+	MsgBeginEndQueryInvalid              MessageID = 731  // BEGIN_END_QUERY_INVALID_PARAMETERS
+	MsgCloseOpenQuery                    MessageID = 732  // CLOSE_COMMAND_LIST_OPEN_QUERY
+	MsgResolveQueryDataInvalid           MessageID = 733  // RESOLVE_QUERY_DATA_INVALID_PARAMETERS
+	MsgResolveQueryInvalidState          MessageID = 1319 // RESOLVE_QUERY_INVALID_QUERY_STATE
+	MsgDeletedWhileInUse                 MessageID = 921  // OBJECT_DELETED_WHILE_STILL_IN_USE
+	MsgZeroBarriers                      MessageID = 954  // RESOURCE_BARRIER_ZERO_BARRIERS
 	// MsgIncompatibleTextureLayout is a command's access of a texture in
 	// a layout that does not allow it (000 "Layout Access Compatibility",
 	// "Barrier-Free Access"), which the real layer's GPU-based validation
@@ -142,6 +148,12 @@ var messageNames = map[MessageID]string{
 	MsgAtomicCopySrcRangeOutOfBounds:     "ATOMICCOPYBUFFER_SRC_RANGE_OUT_OF_BOUNDS",
 	MsgAtomicCopyInvalidOffsetAlignment:  "ATOMICCOPYBUFFER_INVALID_OFFSET_ALIGNMENT",
 	MsgCopyInvalidLayout:                 "COPY_INVALIDLAYOUT",
+	MsgSetPredicationInvalid:             "SET_PREDICATION_INVALID_PARAMETERS",
+	MsgCreateQueryHeapInvalid:            "CREATEQUERY_HEAP_INVALID_PARAMETERS",
+	MsgBeginEndQueryInvalid:              "BEGIN_END_QUERY_INVALID_PARAMETERS",
+	MsgCloseOpenQuery:                    "CLOSE_COMMAND_LIST_OPEN_QUERY",
+	MsgResolveQueryDataInvalid:           "RESOLVE_QUERY_DATA_INVALID_PARAMETERS",
+	MsgResolveQueryInvalidState:          "RESOLVE_QUERY_INVALID_QUERY_STATE",
 	MsgDeletedWhileInUse:                 "OBJECT_DELETED_WHILE_STILL_IN_USE",
 	MsgZeroBarriers:                      "RESOURCE_BARRIER_ZERO_BARRIERS",
 	MsgIncompatibleTextureLayout:         "GPU_BASED_VALIDATION_INCOMPATIBLE_TEXTURE_LAYOUT",
