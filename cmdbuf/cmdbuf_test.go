@@ -676,3 +676,20 @@ func TestLenIsTheChunksDwords(t *testing.T) {
 	l.Emit(func(d []uint32) []uint32 { return AppendNop(d, 2) })
 	assert.Equal(t, walked(l), l.Len())
 }
+
+// TestPredicatedWork: the predicated flag round-trips, prints, and is
+// defined for WORK only.
+func TestPredicatedWork(t *testing.T) {
+	w := Work{Kind: WorkCopy, Stage: StageCopy, Duration: 3, ID: 4, Predicated: true}
+	d := AppendWork(nil, w, Access{Addr: 0x100, Size: 8, Dir: DirRead, Client: ClientCopy},
+		Access{Addr: 0x200, Size: 8, Dir: DirWrite, Client: ClientCopy})
+	p, err := Decode(d, 0)
+	require.NoError(t, err)
+	w.NumAccesses = 2
+	assert.Equal(t, w, p.Work())
+	assert.Contains(t, Describe(p), "id=4 predicated [")
+	d[0] = uint32(MakeHeader(OpCache, FlagPredicated, 6))
+	d = append(d[:1], 0, 0, 0, 0, 0, 0)
+	_, err = Decode(d, 0)
+	assert.ErrorIs(t, err, ErrBadField, "not a CACHE flag")
+}

@@ -141,6 +141,9 @@ func Describe(p Packet) string {
 		if w.Chained {
 			s.WriteString(" chained")
 		}
+		if w.Predicated {
+			s.WriteString(" predicated")
+		}
 		if w.Param != 0 {
 			fmt.Fprintf(&s, " param=0x%x", w.Param)
 		}

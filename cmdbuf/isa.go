@@ -212,6 +212,12 @@ const (
 	WorkDiscard
 	WorkAtomicCopy
 	WorkExecuteIndirect
+	// WorkPredication reads the predicate (its one read access, up to 8
+	// bytes, zero-extended little-endian) and captures it for the
+	// predicated WORK after it on the engine: Param PredicateSkipIfZero
+	// skips them when it is zero, PredicateSkipIfNonZero when it is not;
+	// PredicateOff (no access) ends predication. Any other form only
+	// reads.
 	WorkPredication
 	WorkVideoDecode
 	WorkVideoProcess
@@ -232,6 +238,13 @@ func (k WorkKind) String() string {
 	}
 	return fmt.Sprintf("WORK_%d", uint8(k))
 }
+
+// The PREDICATION work's parameters.
+const (
+	PredicateOff           uint32 = 0
+	PredicateSkipIfZero    uint32 = 1
+	PredicateSkipIfNonZero uint32 = 2
+)
 
 // IsCopy reports whether the kind copies its reads to its writes.
 func (k WorkKind) IsCopy() bool { return k == WorkCopy || k == WorkAtomicCopy || k == WorkASCopy }

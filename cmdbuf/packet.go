@@ -44,6 +44,10 @@ const (
 	// FlagPlain on a METADATA_INIT packet marks the blocks plain (their
 	// bytes are what they hold) instead of cleared to the value.
 	FlagPlain uint8 = 4
+	// FlagPredicated on a WORK packet makes it conditional: the engine
+	// skips it (it reads and writes nothing) while the predicate the last
+	// PREDICATION work captured says to skip.
+	FlagPredicated uint8 = 16
 	// FlagDiscard on a plain METADATA_INIT says the blocks' contents are
 	// discarded: nothing is lost by marking them plain; they are undefined
 	// until written.
@@ -128,7 +132,7 @@ func Decode(words []uint32, off int) (Packet, error) {
 }
 
 // flagsAllowed lists, per opcode, the header flags it defines.
-var flagsAllowed = [256]uint8{OpWork: FlagChained, OpCache: FlagAsync, OpDecompress: FlagAsync,
+var flagsAllowed = [256]uint8{OpWork: FlagChained | FlagPredicated, OpCache: FlagAsync, OpDecompress: FlagAsync,
 	OpMetadataInit: FlagAsync | FlagPlain | FlagDiscard}
 
 func (p Packet) check() error {
@@ -263,13 +267,15 @@ type Work struct {
 	ID          uint32 // the work's identity, which its output depends on
 	Param       uint32 // kind-specific: a clear's fill pattern
 	Chained     bool   // continues the previous WORK (FlagChained)
+	Predicated  bool   // skipped while the predicate says so (FlagPredicated)
 }
 
 // Work decodes a WORK packet's fixed part; Access(i) reads its accesses.
 func (p Packet) Work() Work {
 	w0 := p.Payload[0]
 	return Work{Kind: WorkKind(w0), Stage: Stage(w0 >> 8), NumAccesses: int(uint8(w0 >> 16)),
-		Duration: p.Payload[1], ID: p.Payload[2], Param: p.Payload[3], Chained: p.Header.Flags()&FlagChained != 0}
+		Duration: p.Payload[1], ID: p.Payload[2], Param: p.Payload[3], Chained: p.Header.Flags()&FlagChained != 0,
+		Predicated: p.Header.Flags()&FlagPredicated != 0}
 }
 
 // Access is one memory access of a WORK packet: a byte range, its direction,
@@ -425,6 +431,9 @@ func AppendWork(dst []uint32, w Work, accesses ...Access) []uint32 {
 		var flags uint8
 		if w.Chained || i > 0 {
 			flags = FlagChained
+		}
+		if w.Predicated {
+			flags |= FlagPredicated
 		}
 		dst = append(dst, uint32(MakeHeader(OpWork, flags, workHeaderDwords+accessDwords*len(part))),
 			uint32(w.Kind)|uint32(w.Stage)<<8|uint32(len(part))<<16, dur, w.ID, w.Param)

@@ -69,11 +69,22 @@ type ResourceStep struct {
 	Kind   resource.HeapKind
 	Heap   string // placed in this heap ("": committed)
 	Offset uint64
+	// Align is the Alignment the description asks for (align N; 0: the
+	// default), which the runtime checks Offset against.
+	Align uint64
 	// State: created through the legacy path in this initial state
 	// (HasState), which gives the layout; HasLayout: a layout was written.
 	State     ddi.ResourceStates
 	HasState  bool
 	HasLayout bool
+}
+
+// QueryHeapStep creates a query heap.
+type QueryHeapStep struct {
+	Pos
+	Name  string
+	Type  ddi.QueryHeapType
+	Count uint32
 }
 
 // QueueStep creates a queue.
@@ -166,7 +177,9 @@ type Cmd struct {
 	Op       string
 	Views    map[string][]ViewRef // by role: "rt", "srv", "dst", ...
 	Args     []uint64
-	Flag     bool        // ds-write, a 64-bit atomic copy
+	Flag     bool        // ds-write, a 64-bit atomic copy, a predication's operation given
+	Op2      uint64      // a predication's operation (ddi.PredicationOp), a query's type (ddi.QueryType)
+	Query    string      // a query command's heap
 	Box      *driver.Box // copy-texture's source box
 	Barriers []BarrierSpec
 	DDI0088  bool // a barrier call through PFND3D12DDI_BARRIER_0088

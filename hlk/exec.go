@@ -204,6 +204,7 @@ type exec struct {
 	sc     *Scenario
 	dev    Device
 	heaps  map[string]ddi.HHeap
+	qheaps map[string]ddi.HQueryHeap
 	res    map[string]ddi.HResource
 	names  map[ddi.HResource]string // the resources' names by handle, the latest for a reused handle
 	queues map[string]Queue
@@ -247,7 +248,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	if err != nil {
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
-	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, res: map[string]ddi.HResource{}, names: map[ddi.HResource]string{}, queues: map[string]Queue{},
+	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, qheaps: map[string]ddi.HQueryHeap{}, res: map[string]ddi.HResource{}, names: map[ddi.HResource]string{}, queues: map[string]Queue{},
 		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{},
 		queueTypes: map[string]ddi.CommandListType{}, leg: legacy.NewTracker(), legLists: map[string]*legacy.List{}}
 	dev.Machine().OnPacket(x.attribute)
@@ -313,6 +314,12 @@ func (x *exec) step(st Step) {
 			x.createErr(s.Pos, err)
 		}
 		x.heaps[s.Name] = h
+	case *QueryHeapStep:
+		h, err := x.dev.CreateQueryHeap(s.Type, s.Count)
+		if err != nil {
+			x.createErr(s.Pos, err)
+		}
+		x.qheaps[s.Name] = h
 	case *ResourceStep:
 		var h ddi.HResource
 		var err error
@@ -328,7 +335,7 @@ func (x *exec) step(st Step) {
 			}
 		}
 		if s.Heap != "" {
-			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, desc)
+			h, err = x.dev.CreatePlaced(x.heaps[s.Heap], s.Offset, desc, s.Align)
 		} else {
 			h, err = x.dev.CreateCommitted(desc, s.Kind)
 		}
@@ -801,9 +808,15 @@ func (x *exec) command(cl CommandList, c Cmd) {
 	case "discard":
 		cl.DiscardResource(pos(0))
 	case "predication":
-		cl.SetPredication(h(0), c.Args[0])
+		cl.SetPredication(h(0), c.Args[0], ddi.PredicationOp(c.Op2))
 	case "atomic-copy":
 		cl.AtomicCopyBufferUINT(h(0), c.Args[0], h(2), c.Args[1], c.Flag)
+	case "begin-query":
+		cl.BeginQuery(x.qheaps[c.Query], ddi.QueryType(c.Op2), uint32(c.Args[0]))
+	case "end-query":
+		cl.EndQuery(x.qheaps[c.Query], ddi.QueryType(c.Op2), uint32(c.Args[0]))
+	case "resolve-query":
+		cl.ResolveQueryData(x.qheaps[c.Query], ddi.QueryType(c.Op2), uint32(c.Args[0]), uint32(c.Args[1]), h(0), c.Args[2])
 	case "decode", "process", "encode":
 		v := driver.Video{Inputs: x.views(c, "in"), References: x.views(c, "ref"), Outputs: x.views(c, "out")}
 		switch c.Op {

@@ -162,7 +162,9 @@ var rwReaders = []rwOp{
 	{"indirect-args", "buffer", 0, ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect,
 		on(undef, direct, compute), []string{"OUTB"}, "dispatch args X uav OUTB", []string{"OUTB"}},
 	{"predication", "buffer", 0, ddi.AccessPredication, ddi.SyncPredication,
-		on(undef, direct, compute), nil, "predication X 0", nil},
+		// Predication ends at once: the read is the point, and a predicate
+		// left on would skip the write after it, masking its hazard.
+		on(undef, direct, compute), nil, "predication X 0\n  predication NULL", nil},
 	{"depth-read", "depth", 0, ddi.AccessDepthStencilRead, ddi.SyncDepthStencil,
 		on(ddi.LayoutDepthStencilRead, direct), []string{"OUT"}, "draw ds X rt OUT", []string{"OUT"}},
 	{"blend", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,

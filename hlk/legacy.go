@@ -46,6 +46,7 @@ var legacyUses = map[string]map[string]ddi.ResourceStates{
 	"copy-as":                {"0": ddi.StateRaytracingAccelerationStructure, "1": ddi.StateRaytracingAccelerationStructure},
 	"postbuild-info":         {"0": ddi.StateUnorderedAccess, "1": ddi.StateRaytracingAccelerationStructure},
 	"copy-buffer":            {"0": ddi.StateCopyDest, "2": ddi.StateCopySource},
+	"resolve-query":          {"0": ddi.StateCopyDest},
 	"copy-resource":          {"0": ddi.StateCopyDest, "1": ddi.StateCopySource},
 	"copy-texture":           {"0": ddi.StateCopyDest, "4": ddi.StateCopySource},
 	"copy-texture-to-buffer": {"0": ddi.StateCopyDest, "2": ddi.StateCopySource},

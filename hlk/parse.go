@@ -479,6 +479,8 @@ func (p *parser) statement(kw token, c *cursor) error {
 		return c.done()
 	case "heap":
 		return p.heap(kw, c)
+	case "query-heap":
+		return p.queryHeap(kw, c)
 	case "buffer", "texture":
 		return p.resource(kw, c)
 	case "queue":
@@ -588,8 +590,73 @@ func (p *parser) statement(kw token, c *cursor) error {
 	return &ParseError{kw.pos, fmt.Sprintf("unknown statement %s: expected one of %s", kw.text, strings.Join(statementNames, ", "))}
 }
 
-var statementNames = []string{"scenario", "include", "param", "profiles", "require", "debug", "heap", "buffer", "texture",
+var statementNames = []string{"scenario", "include", "param", "profiles", "require", "debug", "heap", "query-heap", "buffer", "texture",
 	"queue", "fence", "list", "reset", "execute", "signal", "wait", "write", "expect"}
+
+// queryHeap parses `query-heap NAME TYPE COUNT`.
+func (p *parser) queryHeap(kw token, c *cursor) error {
+	t, err := c.wordTok("a query heap name")
+	if err != nil {
+		return err
+	}
+	v, err := c.enum("a query heap type (OCCLUSION, TIMESTAMP)", func(s string) (uint64, error) {
+		q, err := ddi.ParseQueryHeapType(s)
+		return uint64(q), err
+	})
+	if err != nil {
+		return err
+	}
+	n, err := c.uintMax("a query count", 1<<20)
+	if err != nil {
+		return err
+	}
+	if err := p.declare(t, "query heap"); err != nil {
+		return err
+	}
+	p.sc.Steps = append(p.sc.Steps, &QueryHeapStep{kw.pos, t.text, ddi.QueryHeapType(v), uint32(n)})
+	return c.done()
+}
+
+// queryCommand parses `begin-query HEAP TYPE INDEX`, `end-query HEAP TYPE
+// INDEX` and `resolve-query HEAP TYPE START COUNT DST OFFSET`.
+func (p *parser) queryCommand(cmd Cmd, c *cursor) (Cmd, error) {
+	var err error
+	if cmd.Query, err = p.named(c, "a query heap name", "query heap"); err != nil {
+		return cmd, err
+	}
+	v, err := c.enum("a query type (OCCLUSION, BINARY_OCCLUSION, TIMESTAMP)", func(s string) (uint64, error) {
+		q, err := ddi.ParseQueryType(s)
+		return uint64(q), err
+	})
+	if err != nil {
+		return cmd, err
+	}
+	cmd.Op2 = v
+	what := []string{"the query's index"}
+	if cmd.Op == "resolve-query" {
+		what = []string{"the first query's index", "the number of queries"}
+	}
+	for _, w := range what {
+		n, err := c.uint32(w)
+		if err != nil {
+			return cmd, err
+		}
+		cmd.Args = append(cmd.Args, n)
+	}
+	if cmd.Op == "resolve-query" {
+		dst, err := p.view(c)
+		if err != nil {
+			return cmd, err
+		}
+		cmd.Views["0"] = []ViewRef{dst}
+		off, err := c.uint("the destination offset")
+		if err != nil {
+			return cmd, err
+		}
+		cmd.Args = append(cmd.Args, off)
+	}
+	return cmd, c.done()
+}
 
 func (p *parser) heap(kw token, c *cursor) error {
 	t, err := c.wordTok("a heap name")
@@ -618,6 +685,7 @@ func (p *parser) resource(kw token, c *cursor) error {
 		return err
 	}
 	st := &ResourceStep{Pos: kw.pos, Name: t.text, Kind: resource.HeapDefault}
+	var alignAt token // the align option, if any
 	d := &st.Desc
 	if kw.text == "buffer" {
 		size, err := c.uint("the buffer's size in bytes")
@@ -655,6 +723,13 @@ func (p *parser) resource(kw token, c *cursor) error {
 			d.Flags = ddi.ResourceFlags(v)
 		case opt.text == "in":
 			st.Kind, err = c.heapKind()
+		case opt.text == "align":
+			alignAt = opt
+			at, _ := c.peek()
+			st.Align, err = c.uintMax("an alignment in bytes", resource.MSAAPlacementAlignment)
+			if err == nil && (st.Align == 0 || st.Align&(st.Align-1) != 0) {
+				err = &ParseError{at.pos, fmt.Sprintf("alignment %d is not a power of two (D3D12 places resources at 4096, 65536 or 4194304)", st.Align)}
+			}
 		case opt.text == "at":
 			if st.Heap, err = p.named(c, "a heap name", "heap"); err == nil {
 				st.Offset, err = c.uint("the offset in the heap")
@@ -696,15 +771,18 @@ func (p *parser) resource(kw token, c *cursor) error {
 			}
 			st.HasState = true
 		default:
-			what := "flags, layout, state, in, at"
+			what := "flags, layout, state, in, at, align"
 			if kw.text == "texture" {
-				what = "format, mips, array, samples, flags, layout, state, in, at"
+				what = "format, mips, array, samples, flags, layout, state, in, at, align"
 			}
 			return &ParseError{opt.pos, fmt.Sprintf("unknown %s option %s: expected one of %s", kw.text, opt.text, what)}
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if st.Align != 0 && st.Heap == "" {
+		return &ParseError{alignAt.pos, "align is a placed resource's: give the heap and offset too (at HEAP OFFSET)"}
 	}
 	if err := p.declare(t, "resource"); err != nil {
 		return err
@@ -1154,13 +1232,19 @@ var positional = map[string]string{
 	"clear-ds":               "vw",
 	"clear-uav":              "vw",
 	"discard":                "v",
-	"predication":            "vn",
+	"predication":            "v", // then OFFSET (optional after NULL) and OP (command)
 	"atomic-copy":            "vnvn",
 }
+
+// queryCommands are the query commands (queryCommand parses them).
+var queryCommands = []string{"begin-query", "end-query", "resolve-query"}
 
 // command parses a work command.
 func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 	cmd := Cmd{Pos: kw.pos, Op: kw.text, Views: map[string][]ViewRef{}}
+	if slices.Contains(queryCommands, kw.text) {
+		return p.queryCommand(cmd, c)
+	}
 	sig, isPos := positional[kw.text]
 	roles, hasRoles := commandRoles[kw.text]
 	if !isPos && !hasRoles {
@@ -1173,6 +1257,7 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 				all = append(all, n)
 			}
 		}
+		all = append(all, queryCommands...)
 		slices.Sort(all)
 		return cmd, &ParseError{kw.pos, fmt.Sprintf("unknown command %s: expected barrier, call or one of %s", kw.text, strings.Join(all, ", "))}
 	}
@@ -1213,6 +1298,18 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 			cmd.Box = &driver.Box{Left: uint32(b[0]), Top: uint32(b[1]), Front: uint32(b[2]), Right: uint32(b[3]), Bottom: uint32(b[4]), Back: uint32(b[5])}
 		case kw.text == "atomic-copy" && t.text == "64":
 			cmd.Flag = true
+		case kw.text == "predication" && t.kind == tNumber && len(cmd.Args) == 0:
+			n, err := parseUint(t)
+			if err != nil {
+				return cmd, err
+			}
+			cmd.Args = append(cmd.Args, n)
+		case kw.text == "predication" && t.kind == tWord && !cmd.Flag:
+			op, err := ddi.ParsePredicationOp(t.text)
+			if err != nil {
+				return cmd, &ParseError{t.pos, fmt.Sprintf("unexpected %s in predication: expected the predicate's offset, then EQUAL_ZERO or NOT_EQUAL_ZERO", t.text)}
+			}
+			cmd.Op2, cmd.Flag = uint64(op), true
 		case hasRoles && slices.Contains(roles, t.text):
 			if _, dup := cmd.Views[t.text]; dup {
 				return cmd, &ParseError{t.pos, fmt.Sprintf("%s is given twice", t.text)}
@@ -1232,6 +1329,12 @@ func (p *parser) command(kw token, c *cursor) (Cmd, error) {
 			}
 			return cmd, &ParseError{t.pos, fmt.Sprintf("unexpected %s in %s: expected %s", t.text, kw.text, what)}
 		}
+	}
+	if kw.text == "predication" && len(cmd.Args) == 0 {
+		if v := cmd.Views["0"][0]; !v.IsRaw || v.Raw != 0 {
+			return cmd, &ParseError{c.endPos(), "expected the predicate's offset in the buffer (only NULL, which ends predication, needs none)"}
+		}
+		cmd.Args = append(cmd.Args, 0)
 	}
 	return cmd, nil
 }

@@ -393,3 +393,23 @@ end
 	require.NoError(t, err)
 	require.Len(t, sc, 1)
 }
+
+// TestParsePredication: the forms applications write: a buffer, offset and
+// operation (EQUAL_ZERO by default, the header's spellings too), and NULL,
+// which ends predication and needs no offset.
+func TestParsePredication(t *testing.T) {
+	sc, err := Parse("t.ebs", "buffer B 64\nlist L DIRECT\n  predication B 8 D3D12_PREDICATION_OP_NOT_EQUAL_ZERO\n"+
+		"  predication B 16\n  predication NULL\n  predication NULL 0 EQUAL_ZERO\nend\n", nil)
+	require.NoError(t, err)
+	cmds := sc[0].Steps[1].(*ListStep).Cmds
+	require.Len(t, cmds, 4)
+	assert.Equal(t, []uint64{8}, cmds[0].Args)
+	assert.Equal(t, uint64(ddi.PredicationOpNotEqualZero), cmds[0].Op2)
+	assert.Equal(t, []uint64{16}, cmds[1].Args)
+	assert.Equal(t, uint64(ddi.PredicationOpEqualZero), cmds[1].Op2)
+	for _, c := range cmds[2:] {
+		v := c.Views["0"][0]
+		assert.True(t, v.IsRaw && v.Raw == 0, "NULL")
+		assert.Equal(t, []uint64{0}, c.Args)
+	}
+}

@@ -51,7 +51,10 @@ import (
 //	Resolve       reads the source subresource, writes the destination's
 //	clears        write the view
 //	Discard       writes at most the view (a discard may do nothing)
-//	SetPredication  reads the 8 bytes of the predicate
+//	SetPredication  reads the 8 bytes of the predicate; with NULL, nothing
+//	EndQuery      writes the query's 8 bytes in its heap (BeginQuery: nothing)
+//	ResolveQueryData  reads 8 bytes a query from the heap, writes as many
+//	              to the destination from its offset
 //	AtomicCopyBufferUINT(64)  reads 4 (8) bytes, writes 4 (8) bytes
 //	video         reads inputs and reference frames, writes outputs
 //
@@ -415,10 +418,41 @@ func (t *touchList) DiscardResource(v driver.View) {
 	t.CommandList.DiscardResource(v)
 }
 
-func (t *touchList) SetPredication(buffer ddi.HResource, offset uint64) {
+func (t *touchList) SetPredication(buffer ddi.HResource, offset uint64, op ddi.PredicationOp) {
 	t.start()
-	t.reads(driver.BufferRange(buffer, offset, 8))
-	t.CommandList.SetPredication(buffer, offset)
+	if buffer != 0 { // NULL ends predication and reads nothing
+		t.reads(driver.BufferRange(buffer, offset, 8))
+	}
+	t.CommandList.SetPredication(buffer, offset, op)
+}
+
+// EndQuery writes the query's 8-byte result in its heap; BeginQuery
+// touches nothing.
+func (t *touchList) EndQuery(h ddi.HQueryHeap, typ ddi.QueryType, index uint32) {
+	c := t.start()
+	if addr, size, ok := t.x.dev.QueryHeapRange(h); ok && uint64(index) < size/ddi.QueryResultSize {
+		a := addr + uint64(index)*ddi.QueryResultSize
+		c.writes = append(c.writes, span64{a, a + ddi.QueryResultSize})
+	} else {
+		c.unknown = fmt.Sprintf("query %d of query heap 0x%x is none", index, uint64(h))
+	}
+	t.CommandList.EndQuery(h, typ, index)
+}
+
+// ResolveQueryData copies the results of queries [start, start+count)
+// from its heap to dst at offset, 8 bytes each.
+func (t *touchList) ResolveQueryData(h ddi.HQueryHeap, typ ddi.QueryType, start, count uint32, dst ddi.HResource, offset uint64) {
+	c := t.start()
+	c.copies = true
+	n := uint64(count) * ddi.QueryResultSize
+	if addr, size, ok := t.x.dev.QueryHeapRange(h); ok && uint64(start)*ddi.QueryResultSize+n <= size && n > 0 {
+		a := addr + uint64(start)*ddi.QueryResultSize
+		c.reads = append(c.reads, span64{a, a + n})
+		t.writes(driver.BufferRange(dst, offset, n))
+	} else {
+		c.unknown = fmt.Sprintf("queries %d+%d of query heap 0x%x are none", start, count, uint64(h))
+	}
+	t.CommandList.ResolveQueryData(h, typ, start, count, dst, offset)
 }
 
 func (t *touchList) AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool) {

@@ -82,6 +82,10 @@ type Engine struct {
 		h, rh digest
 		start uint64 // when it started: a chained stage cannot start earlier
 	}
+	// pred is the predicate the last PREDICATION work captured: while on,
+	// predicated WORK is skipped where skip (the model's read) or refSkip
+	// (the reference's) says so. Every submitted buffer starts with it off.
+	pred struct{ on, skip, refSkip bool }
 
 	// cost
 	cp        uint64 // command-processor time
@@ -392,6 +396,9 @@ func (e *Engine) runBatch() bool {
 			}
 			b.stack = append(b.stack, frame{buf: b.bufs[b.next]})
 			b.next++
+			// Each submitted buffer starts unpredicated; a CALLed one
+			// inherits the caller's predicate.
+			e.pred.on = false
 		}
 		f := &b.stack[len(b.stack)-1]
 		chunks := f.buf.Chunks()

@@ -194,6 +194,27 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			}
 		}
 	}
+	// A PREDICATION work captures a predicate when its parameter says how
+	// and it reads one of at most 8 bytes, and ends predication when its
+	// parameter is off and it reads nothing; any other form only reads.
+	capture := w.Kind == cmdbuf.WorkPredication && !w.Chained && nr == 1 && nw == 0 && p.Access(0).Size <= 8 &&
+		(w.Param == cmdbuf.PredicateSkipIfZero || w.Param == cmdbuf.PredicateSkipIfNonZero)
+	if w.Kind == cmdbuf.WorkPredication && w.Param == cmdbuf.PredicateOff && w.NumAccesses == 0 {
+		e.pred.on = false
+	}
+	skip, refSkip := false, false
+	if w.Predicated && e.pred.on {
+		skip, refSkip = e.pred.skip, e.pred.refSkip
+	}
+	if skip && refSkip {
+		// Skipped: the CP issues it and moves on; it occupies no stage
+		// and touches nothing. A chained part may follow it.
+		e.cpPacket(0, nil, "WORK skipped", p)
+		e.lastWork.valid, e.lastWork.id = true, w.ID
+		e.lastWork.h, e.lastWork.rh = newDigest(w.Kind, w.ID), newDigest(w.Kind, w.ID)
+		e.lastWork.start = e.cp
+		return nil
+	}
 	if err := m.checkHostMemory(w, p); err != nil {
 		return err
 	}
@@ -224,6 +245,14 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		mark := m.scratch.mark()
 		got, ref, same := m.readAccess(ctx, a)
 		m.effects.addAccess(access{op: ctx.op, lv: m.memLevel, addr: a.Addr, n: int(a.Size), kind: accessRead, client: a.Client})
+		if capture {
+			// Captured now, as the command executes: later writes to the
+			// buffer do not change it.
+			zero, refZero := allZero(got), allZero(ref)
+			e.pred.on = true
+			e.pred.skip = zero == (w.Param == cmdbuf.PredicateSkipIfZero)
+			e.pred.refSkip = refZero == (w.Param == cmdbuf.PredicateSkipIfZero)
+		}
 		if w.Kind.IsCopy() {
 			reads, refReads = append(reads, got), append(refReads, ref)
 		} else {
@@ -238,7 +267,7 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 		}
 	}
 	e.lastWork.valid, e.lastWork.id, e.lastWork.h, e.lastWork.rh, e.lastWork.start = true, w.ID, h, rh, start
-	if h != rh {
+	if h != rh || skip != refSkip {
 		// Its inputs (or a chained predecessor's) differed from the
 		// reference's, and those reads were judged: its outputs will too.
 		ctx.op.tainted = true
@@ -253,14 +282,30 @@ func (e *Engine) runWork(p cmdbuf.Packet) error {
 			// The reference keeps the rule that makes its output (the same
 			// as out's if the digest is), not the bytes.
 			mark := m.scratch.mark()
-			m.writeAccess(ctx, a, e.m.output(w, j, a, h.sum()), nil)
-			m.ref.writeGen(a.Addr, uint64(a.Size), outputGen(w, j, a, rh.sum()), ctx.op.gid)
+			if !skip {
+				m.writeAccess(ctx, a, e.m.output(w, j, a, h.sum()), nil)
+			}
+			if !refSkip {
+				m.ref.writeGen(a.Addr, uint64(a.Size), outputGen(w, j, a, rh.sum()), ctx.op.gid)
+			}
 			m.scratch.release(mark) // stored: the outputs are not needed again
 			j++
 			continue
 		}
 		var before []byte
 		out, refOut := reads[j], refReads[j]
+		if skip {
+			// Only the reference runs it (the predicate the model read
+			// differed, a hazard reported there).
+			m.ref.writeCopy(a.Addr, refOut, readN(p, j+1).Addr, ctx.op.gid)
+			j++
+			continue
+		}
+		if refSkip {
+			m.writeAccess(ctx, a, out, &before)
+			j++
+			continue
+		}
 		m.writeAccess(ctx, a, out, &before)
 		if before != nil && len(out) > 0 && &refOut[0] == &out[0] {
 			// The same read: the reference's bytes are out as read, before
@@ -955,4 +1000,14 @@ func (e *Engine) runCompression(p cmdbuf.Packet) error {
 	}
 	e.runSyncOrAsync(p, cost, &e.counters.CompressionCycles, what)
 	return nil
+}
+
+// allZero reports whether every byte of b is zero.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -17,6 +17,10 @@ var (
 	ErrEmptyRange = errors.New("empty subresource range")
 	// ErrPlacement: a resource does not fit a heap at an offset.
 	ErrPlacement = errors.New("invalid placement")
+	// ErrSmallPlacement: a placement at an offset only a small-resource
+	// alignment allows, of a resource that does not have it; it wraps
+	// ErrPlacement too.
+	ErrSmallPlacement = fmt.Errorf("%w: not a small resource", ErrPlacement)
 	// ErrLayout: a layout the resource cannot have.
 	ErrLayout = errors.New("incompatible layout")
 	// ErrAccess: an access the resource cannot have.

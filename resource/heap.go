@@ -125,14 +125,33 @@ func (r *Resource) Category() ddi.HeapFlags {
 	return ddi.HeapFlagNonRTDSTextures
 }
 
+// CheckOffset says whether offset is a multiple of the resource's
+// alignment, naming the small-resource rule where the resource asked for a
+// small alignment it did not get (ErrSmallPlacement), and hinting at the
+// request where it could have had it.
+func (r *Resource) CheckOffset(offset uint64) error {
+	if offset%r.Alignment == 0 {
+		return nil
+	}
+	if why := r.SmallRefused(); why != "" {
+		return fieldErr(ErrSmallPlacement, "HeapOffset", fmt.Sprint(offset), "must be a multiple of %d: %s", r.Alignment, why)
+	}
+	hint := ""
+	if small, _ := r.SmallAlignment(); small != 0 && small < r.Alignment && offset%small == 0 {
+		hint = fmt.Sprintf(" (a small resource: it may ask for Alignment %d)", small)
+	}
+	return fieldErr(ErrPlacement, "HeapOffset", fmt.Sprint(offset), "must be a multiple of the resource's %d-byte alignment%s", r.Alignment, hint)
+}
+
 // CheckPlacement says whether r may be placed in h at offset: the offset is a
 // multiple of the resource's alignment, the heap is aligned at least as
 // strictly, the resource ends inside the heap, the heap's category flags (if
 // any) admit the resource, and CPU-visible heaps hold only buffers.
 func (h Heap) CheckPlacement(offset uint64, r *Resource) error {
+	if err := r.CheckOffset(offset); err != nil {
+		return err
+	}
 	switch {
-	case offset%r.Alignment != 0:
-		return fieldErr(ErrPlacement, "HeapOffset", fmt.Sprint(offset), "must be a multiple of the resource's %d-byte alignment", r.Alignment)
 	case h.Alignment < r.Alignment:
 		return fieldErr(ErrPlacement, "Alignment", fmt.Sprint(h.Alignment), "the heap is less aligned than the resource needs (%d)", r.Alignment)
 	case offset > h.Size || r.Size > h.Size-offset:

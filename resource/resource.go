@@ -312,25 +312,68 @@ func (r *Resource) layout() {
 }
 
 // chooseAlignment applies D3D12's placement alignment rules: 64 KiB, or 4 MiB
-// multisampled or with the 4MB_ALIGNED flag; on request, 4 KiB for a small
-// texture that is not a render target or depth-stencil and fits in 64 KiB at
-// that alignment, and 64 KiB for a multisampled texture that fits in 4 MiB.
+// multisampled or with the 4MB_ALIGNED flag; on request (Desc.Alignment),
+// the small alignment SmallAlignment grants.
 func (r *Resource) chooseAlignment() uint64 {
 	d := r.Desc
 	if d.Flags&ddi.ResourceFlag4MBAligned != 0 || d.Alignment == MSAAPlacementAlignment {
 		return MSAAPlacementAlignment
 	}
+	if small, _ := r.SmallAlignment(); small != 0 && d.Alignment == small {
+		return small
+	}
 	if d.SampleDesc.Count > 1 {
-		if d.Alignment == SmallMSAAPlacementAlignment && alignUp(r.DataSize, SmallMSAAPlacementAlignment) <= MSAAPlacementAlignment {
-			return SmallMSAAPlacementAlignment
-		}
 		return MSAAPlacementAlignment
 	}
-	if d.Alignment == SmallPlacementAlignment && d.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil) == 0 &&
-		alignUp(r.DataSize, SmallPlacementAlignment) <= DefaultPlacementAlignment {
-		return SmallPlacementAlignment
-	}
 	return DefaultPlacementAlignment
+}
+
+// SmallAlignment is the small-resource placement alignment the resource
+// qualifies for: D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT (4 KiB), or
+// 64 KiB for a multisampled texture, whether or not its description asks
+// for it; 0 and the reason when it does not qualify. The public rules
+// (DirectX-Specs "Direct3D 12 Tight Placed Resource Alignment", "Small
+// resource"): a texture of the driver's layout (UNKNOWN), neither render
+// target nor depth-stencil unless multisampled, whose size at the small alignment is at most the
+// larger one (64 KiB; 4 MiB multisampled). ebref estimates the size as the
+// whole texture's data rounded up to the small alignment (errata
+// E-SMALL-PLACEMENT); compression metadata is not counted, as the rules say.
+func (r *Resource) SmallAlignment() (uint64, string) {
+	d := r.Desc
+	small, large := uint64(SmallPlacementAlignment), uint64(DefaultPlacementAlignment)
+	if d.SampleDesc.Count > 1 {
+		small, large = SmallMSAAPlacementAlignment, MSAAPlacementAlignment
+	}
+	switch {
+	case d.IsBuffer():
+		return 0, "a buffer is always 64 KiB aligned"
+	case d.SampleDesc.Count <= 1 && d.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil) != 0:
+		// A multisampled texture is always one or the other, so the rule
+		// would leave the 64 KiB MSAA alignment to none: it is not applied
+		// to them (errata E-SMALL-PLACEMENT).
+		return 0, fmt.Sprintf("a %s texture is never a small resource", d.Flags&(ddi.ResourceFlagRenderTarget|ddi.ResourceFlagDepthStencil))
+	case d.Flags&ddi.ResourceFlag4MBAligned != 0:
+		return 0, "the 4MB_ALIGNED flag asks for 4 MiB"
+	case alignUp(r.DataSize, small) > large:
+		return 0, fmt.Sprintf("its %d bytes at %d-byte alignment exceed %d", alignUp(r.DataSize, small), small, large)
+	}
+	return small, ""
+}
+
+// SmallRefused is why the small alignment the description asks for was not
+// granted ("" when it asks for none or got it).
+func (r *Resource) SmallRefused() string {
+	small, why := r.SmallAlignment()
+	asked := r.Desc.Alignment == SmallPlacementAlignment ||
+		r.Desc.Alignment == SmallMSAAPlacementAlignment && r.Desc.SampleDesc.Count > 1
+	if !asked || small == r.Desc.Alignment {
+		return ""
+	}
+	if why == "" {
+		why = fmt.Sprintf("its small alignment is %d", small)
+	}
+	return fmt.Sprintf("the texture is not a small resource, so it has no %d-byte alignment: %s "+
+		"(D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT rules)", r.Desc.Alignment, why)
 }
 
 func divUp(a, b uint32) uint32 { return (a + b - 1) / b }

@@ -56,6 +56,13 @@ type CommandList struct {
 	// commands counts the commands begun, Barrier calls included: the
 	// current one's ordinal, which its MARKER and its messages carry.
 	commands int
+	// predicated says a SetPredication with a buffer is in force: the
+	// predicable work recorded now is marked predicated.
+	predicated bool
+	// draws counts the draws recorded; openQueries are the queries begun
+	// and not ended, each with draws at its BeginQuery (query.go).
+	draws       int
+	openQueries map[queryKey]int
 	// label is the current command's MARKER text, "Barrier #3": the count
 	// in decimal, right-aligned from numberAt, and numberOf the count,
 	// stepped from the last one's (a carry costs a digit), not formatted
@@ -235,6 +242,14 @@ func (cl *CommandList) Close() error {
 			Command: "Close", Call: -1, Barrier: -1, Rule: "the command list is already closed"}
 	}
 	cl.closed = true
+	if len(cl.openQueries) > 0 && cl.err == nil {
+		first := ^uint32(0)
+		for k := range cl.openQueries {
+			first = min(first, k.i)
+		}
+		cl.err = &Message{Severity: SeverityError, Category: CategoryExecution, ID: MsgCloseOpenQuery, Command: "Close", Call: -1, Barrier: -1,
+			Field: "Index", Value: fmt.Sprint(first), Rule: "a query the command list began (BeginQuery) is not ended (EndQuery)"}
+	}
 	if cl.xerr != nil {
 		return cl.xerr
 	}
@@ -291,6 +306,9 @@ func (cl *CommandList) Reset() error {
 	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
 	cl.commands = 0
+	cl.predicated = false
+	cl.draws = 0
+	clear(cl.openQueries)
 	cl.gen++
 	cl.patches = cl.patches[:0]
 	cl.assumptions = cl.assumptions[:0]

@@ -39,11 +39,44 @@ func (d *Device) CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, err
 	return h, err
 }
 
-// CreatePlaced creates a resource at offset in an existing heap.
+// CreatePlaced creates a resource at offset in an existing heap, as
+// CreatePlacedResource2 with a description whose Alignment is 0.
 func (d *Device) CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
+	return d.CreatePlacedAligned(heap, offset, desc, 0)
+}
+
+// CreatePlacedAligned is CreatePlacedResource2 with the Alignment the
+// application's D3D12_RESOURCE_DESC1 asks for (0, or 4096 for a small
+// texture): the runtime checks HeapOffset against it (CheckPlacedOffset),
+// then passes the offset to the driver, whose DDI description has no
+// Alignment (errata E-SMALL-PLACEMENT).
+func (d *Device) CreatePlacedAligned(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088, alignment uint64) (ddi.HResource, error) {
+	if err := CheckPlacedOffset(desc, offset, alignment); err != nil {
+		return 0, err
+	}
 	desc.ReuseBufferGPUVA.BaseAddressUMD.Offset = offset
 	_, h, err := d.CreateHeapAndResource(nil, heap, &desc)
 	return h, err
+}
+
+// CheckPlacedOffset is the runtime's check of a placed resource's
+// HeapOffset: a multiple of the alignment GetResourceAllocationInfo gives
+// the description with the Alignment it asks for. A small alignment asked
+// for and not granted is CREATERESOURCE_INVALIDALIGNMENT_SMALLRESOURCE
+// (#1380), naming the rule the texture breaks; any other bad offset or
+// Alignment is CREATERESOURCEANDHEAP_INVALID_PARAMETERS (#1342).
+func CheckPlacedOffset(desc ddi.CreateResource0088, offset, alignment uint64) error {
+	const cmd = "CreatePlacedResource"
+	rd := resource.DescFromCreateResource(&desc)
+	rd.Alignment = alignment
+	r, err := resource.New(rd)
+	if err != nil {
+		return fromResource(cmd, err)
+	}
+	if err := r.CheckOffset(offset); err != nil {
+		return fromResource(cmd, err)
+	}
+	return nil
 }
 
 // AllocationSize is the bytes a placed resource occupies, as

@@ -45,8 +45,12 @@ func TestCreateHeapAndResourceRejects(t *testing.T) {
 
 	size, align, err := d.AllocationSize(rtDesc)
 	require.NoError(t, err)
-	_, err = d.CreatePlaced(heap, align/2, rtDesc)
+	_, err = d.CreatePlaced(heap, align/2+256, rtDesc)
+	createFails(t, err, "HeapOffset")
+	rtDesc.ReuseBufferGPUVA.BaseAddressUMD.Offset = align/2 + 256
+	_, _, err = d.CreateHeapAndResource(nil, heap, &rtDesc)
 	createFails(t, err, "ReuseBufferGPUVA.BaseAddress.UMD.Offset")
+	rtDesc.ReuseBufferGPUVA.BaseAddressUMD.Offset = 0
 	_, err = d.CreatePlaced(heap, 1<<20-size+align, rtDesc)
 	createFails(t, err, "ReuseBufferGPUVA.BaseAddress.UMD.Offset")
 
@@ -177,5 +181,72 @@ func TestSurfacesFollowTheProfile(t *testing.T) {
 		data, err := e.d.Contents(h)
 		require.NoError(t, err)
 		assert.Equal(t, make([]byte, len(data)), data, "%s: a committed resource starts zeroed", p)
+	}
+}
+
+// TestSmallPlacement: a small texture that asks for 4 KiB gets it from
+// CheckResourceAllocationInfo and may sit at a 4 KiB offset; one that does
+// not qualify gets 64 KiB back and is refused there with the rule, by the
+// runtime's check of what it asked and by the driver, whose description has
+// no Alignment (errata E-SMALL-PLACEMENT).
+func TestSmallPlacement(t *testing.T) {
+	for _, prof := range []string{"discrete", "coherent"} {
+		t.Run(prof, func(t *testing.T) {
+			e := newEnv(t, prof, Options{})
+			d := e.d
+			heap, err := d.CreateHeap(resource.HeapDefault, 1<<20)
+			require.NoError(t, err)
+			small := Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 32, 32, 1, 1, 0, ddi.LayoutCommon)
+			info, err := d.CheckResourceAllocationInfo(&small, 0, resource.SmallPlacementAlignment, 1)
+			require.NoError(t, err)
+			assert.Equal(t, uint32(resource.SmallPlacementAlignment), info.ResourceDataAlignment)
+			info, err = d.CheckResourceAllocationInfo(&small, 0, 0, 1)
+			require.NoError(t, err)
+			assert.Equal(t, uint32(resource.DefaultPlacementAlignment), info.ResourceDataAlignment, "4 KiB only on request")
+
+			a, err := d.CreatePlacedAligned(heap, 4096, small, resource.SmallPlacementAlignment)
+			require.NoError(t, err)
+			b, err := d.CreatePlacedAligned(heap, 3*4096, small, resource.SmallPlacementAlignment)
+			require.NoError(t, err)
+			ra, _ := d.Resource(a)
+			rb, _ := d.Resource(b)
+			assert.Equal(t, uint64(4096), ra.Offset)
+			assert.LessOrEqual(t, ra.Addr+ra.Span, rb.Addr, "two small textures 8 KiB apart do not overlap")
+
+			// Not asked for: the runtime holds the texture to 64 KiB.
+			_, err = d.CreatePlaced(heap, 4096, small)
+			ce := createFails(t, err, "HeapOffset")
+			assert.Contains(t, ce.Rule, "may ask for Alignment 4096")
+
+			for _, c := range []struct {
+				name string
+				desc ddi.CreateResource0088
+				rule string
+			}{
+				{"a render target", Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 32, 32, 1, 1, rtFlags, ddi.LayoutRenderTarget), "RENDER_TARGET"},
+				{"too big", Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 256, 256, 1, 1, 0, ddi.LayoutCommon), "exceed 65536"},
+			} {
+				info, err := d.CheckResourceAllocationInfo(&c.desc, 0, resource.SmallPlacementAlignment, 1)
+				require.NoError(t, err, c.name)
+				assert.Equal(t, uint32(resource.DefaultPlacementAlignment), info.ResourceDataAlignment, "%s: 64 KiB back", c.name)
+				_, err = d.CreatePlacedAligned(heap, 8*4096, c.desc, resource.SmallPlacementAlignment)
+				var m *CreateError
+				require.ErrorAs(t, err, &m, c.name)
+				assert.Equal(t, MsgInvalidAlignmentSmallResource, m.ID, "%s: %v", c.name, err)
+				assert.Contains(t, m.Rule, c.rule)
+				// The driver alone, as a runtime that skipped the check
+				// would call it.
+				desc := c.desc
+				desc.ReuseBufferGPUVA.BaseAddressUMD.Offset = 8 * 4096
+				_, _, err = d.CreateHeapAndResource(nil, heap, &desc)
+				require.ErrorAs(t, err, &m, c.name)
+				assert.Equal(t, MsgInvalidAlignmentSmallResource, m.ID, "%s: %v", c.name, err)
+				assert.Contains(t, m.Rule, c.rule)
+			}
+
+			// Alignments that are none of D3D12's.
+			_, err = d.CreatePlacedAligned(heap, 0, small, 8192)
+			createFails(t, err, "Alignment")
+		})
 	}
 }

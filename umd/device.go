@@ -50,6 +50,8 @@ type Device struct {
 	rmu       sync.RWMutex
 	heaps     map[ddi.HHeap]*Heap
 	resources map[ddi.HResource]*Resource
+	// queryHeaps are the query heaps (query.go), made on first use.
+	queryHeaps map[ddi.HQueryHeap]*QueryHeap
 	// xl translates Barrier calls when Options.Translator is set.
 	xl     translator.Translator
 	xlName string

@@ -35,6 +35,13 @@ const (
 	MsgBufferBarrierSubregionOutOfBounds = debug.MsgBufferBarrierSubregionOutOfBounds
 	MsgUnsupportedBarrierLayout          = debug.MsgUnsupportedBarrierLayout
 	MsgCreateResourceAndHeapInvalid      = debug.MsgCreateResourceAndHeapInvalid
+	MsgSetPredicationInvalid             = debug.MsgSetPredicationInvalid
+	MsgCreateQueryHeapInvalid            = debug.MsgCreateQueryHeapInvalid
+	MsgBeginEndQueryInvalid              = debug.MsgBeginEndQueryInvalid
+	MsgCloseOpenQuery                    = debug.MsgCloseOpenQuery
+	MsgResolveQueryDataInvalid           = debug.MsgResolveQueryDataInvalid
+	MsgResolveQueryInvalidState          = debug.MsgResolveQueryInvalidState
+	MsgInvalidAlignmentSmallResource     = debug.MsgInvalidAlignmentSmallResource
 	MsgBarrierInteropInvalidLayout       = debug.MsgBarrierInteropInvalidLayout
 	MsgCopyBufferRegionInvalidDst        = debug.MsgCopyBufferRegionInvalidDst
 	MsgCopyBufferRegionInvalidSrc        = debug.MsgCopyBufferRegionInvalidSrc

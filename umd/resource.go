@@ -143,9 +143,18 @@ func (e *CreateError) As(target any) bool {
 func fromResource(command string, err error) error {
 	var fe *resource.FieldError
 	if errors.As(err, &fe) {
-		return createError(command, fe.Field, fe.Value, err, "%s", fe.Rule)
+		return smallPlacement(createError(command, fe.Field, fe.Value, err, "%s", fe.Rule))
 	}
 	return createError(command, "", "", err, "%v", err)
+}
+
+// smallPlacement gives a placement only a small-resource alignment allows,
+// of a texture that does not have one, the real layer's ID.
+func smallPlacement(err error) error {
+	if ce := (*CreateError)(nil); errors.As(err, &ce) && errors.Is(ce.Cause, resource.ErrSmallPlacement) {
+		ce.ID = MsgInvalidAlignmentSmallResource
+	}
+	return err
 }
 
 // surfaceLayout is where a texture's data and metadata lie: the data padded
@@ -214,6 +223,22 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 	if err != nil {
 		return 0, 0, fromResource(cmd, err)
 	}
+	if off := res.ReuseBufferGPUVA.BaseAddressUMD.Offset; heap == nil && !r.Desc.IsBuffer() && off%r.Alignment != 0 &&
+		off%resource.SmallPlacementAlignment == 0 {
+		// The DDI's description carries no Alignment: a placed texture at
+		// an offset only a small-resource alignment allows asks for that
+		// alignment, which it has if it is a small resource (the runtime
+		// held the application to the Alignment it asked for; errata
+		// E-SMALL-PLACEMENT).
+		d := r.Desc
+		d.Alignment = resource.SmallPlacementAlignment
+		if d.SampleDesc.Count > 1 {
+			d.Alignment = resource.SmallMSAAPlacementAlignment
+		}
+		if small, err := resource.New(d); err == nil {
+			r = small
+		}
+	}
 	if err := r.CheckInitialLayout(res.InitialBarrierLayout); err != nil {
 		return 0, 0, fromResource(cmd, err)
 	}
@@ -240,8 +265,8 @@ func (d *Device) createHeapAndResource(heap *ddi.CreateHeap0001, existing ddi.HH
 		if err := hp.Desc.CheckPlacement(offset, &placed); err != nil {
 			var fe *resource.FieldError
 			if errors.As(err, &fe) && fe.Field == "HeapOffset" {
-				return 0, 0, createError(cmd, "ReuseBufferGPUVA.BaseAddress.UMD.Offset", fe.Value, err,
-					"%s (the placed offset, errata E-PLACED-OFFSET)", fe.Rule)
+				return 0, 0, smallPlacement(createError(cmd, "ReuseBufferGPUVA.BaseAddress.UMD.Offset", fe.Value, err,
+					"%s (the placed offset, errata E-PLACED-OFFSET)", fe.Rule))
 			}
 			return 0, 0, fromResource(cmd, err)
 		}

@@ -52,6 +52,9 @@ type work struct {
 	// copy, discard or resolve.
 	written span
 	writers clientMask
+	// unpredicated: the command is not predicated whatever its kind
+	// (EndQuery, ResolveQueryData).
+	unpredicated bool
 }
 
 // begin starts a command; it fails if the command list cannot take it or
@@ -211,7 +214,7 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 		// to the GPU's 16 GiB each could pass the 32-bit duration.
 		dur := uint32(min(32+bytes/256, math.MaxUint32))
 		cl.put(cmdbuf.AppendWork(cl.room(), cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
-			Chained: w.chained}, acc...))
+			Chained: w.chained, Predicated: cl.predicated && predicable(kind) && !w.unpredicated}, acc...))
 		w.chained = true
 		pos := cl.buf.Last()
 		for i := 0; i < n; i++ {
@@ -236,6 +239,16 @@ func (w *work) emitSync(kind cmdbuf.WorkKind, stage cmdbuf.Stage) {
 	w.emit(kind, stage, 0)
 	cl := w.cl
 	if w.failed || cl.flags&ddi.CommandListFlagAllowExtendedAsync != 0 || cl.d.opts.Faults.DropSyncCopy {
+		return
+	}
+	w.syncTail(stage)
+}
+
+// syncTail waits for the command's stage, holding everything after it, and
+// flushes its writes from its clients' write-back caches.
+func (w *work) syncTail(stage cmdbuf.Stage) {
+	cl := w.cl
+	if w.failed {
 		return
 	}
 	flush := cl.caches.of(w.writers).anyOf & cl.caches.writeBack
@@ -285,6 +298,7 @@ func (cl *CommandList) Draw(d Draw) {
 		return
 	}
 	defer cl.leave()
+	cl.draws++
 	w.arguments(d.Arguments)
 	if d.IndexBuffer != nil {
 		w.access("IndexBuffer", *d.IndexBuffer, ddi.AccessIndexBuffer, cmdbuf.DirRead, cmdbuf.ClientVertexFetch)
@@ -670,15 +684,52 @@ func (cl *CommandList) DiscardResource(v View) {
 	}
 }
 
-// SetPredication records the CP's read of a predicate (8 bytes).
-func (cl *CommandList) SetPredication(buffer ddi.HResource, offset uint64) {
+// SetPredication is pfnSetPredication: the CP captures the 8-byte
+// predicate at offset in buffer as it executes the command, and the
+// predicated commands after it in the list (draws, dispatches, indirect
+// execution, copies, resolves, clears: "rendering and resource
+// manipulation") are skipped while it says so (op); buffer 0 (NULL) ends
+// predication, and so does the end of the list: each list starts without
+// it (D3D12 API, SetPredication). The offset must be 8-byte aligned.
+func (cl *CommandList) SetPredication(buffer ddi.HResource, offset uint64, op ddi.PredicationOp) {
 	w := cl.begin("SetPredication", ddi.CommandListTypeDirect, ddi.CommandListTypeCompute)
 	if w == nil {
 		return
 	}
 	defer cl.leave()
+	switch {
+	case op > ddi.PredicationOpNotEqualZero:
+		w.fail(MsgSetPredicationInvalid, "Operation", op.String(), "a predication operation is EQUAL_ZERO or NOT_EQUAL_ZERO (D3D12_PREDICATION_OP)")
+		return
+	case buffer == 0:
+		w.emit(cmdbuf.WorkPredication, cmdbuf.StageCP, cmdbuf.PredicateOff)
+		cl.predicated = false
+		return
+	case offset%8 != 0:
+		w.fail(MsgSetPredicationInvalid, "AlignedBufferOffset", fmt.Sprint(offset), "the predicate's offset must be a multiple of 8")
+		return
+	}
+	param := cmdbuf.PredicateSkipIfZero
+	if op == ddi.PredicationOpNotEqualZero {
+		param = cmdbuf.PredicateSkipIfNonZero
+	}
 	w.access("pBuffer", BufferRange(buffer, offset, 8), ddi.AccessPredication, cmdbuf.DirRead, cmdbuf.ClientCP)
-	w.emit(cmdbuf.WorkPredication, cmdbuf.StageCP, 0)
+	w.emit(cmdbuf.WorkPredication, cmdbuf.StageCP, param)
+	if !w.failed {
+		cl.predicated = true
+	}
+}
+
+// predicable reports whether SetPredication's predicate governs a work
+// kind: rendering and resource manipulation, not discards (which may do
+// nothing anyway), atomic copies, acceleration-structure or video work.
+func predicable(k cmdbuf.WorkKind) bool {
+	switch k {
+	case cmdbuf.WorkDraw, cmdbuf.WorkDispatch, cmdbuf.WorkDispatchRays, cmdbuf.WorkCopy, cmdbuf.WorkResolve,
+		cmdbuf.WorkClear, cmdbuf.WorkExecuteIndirect:
+		return true
+	}
+	return false
 }
 
 // AtomicCopyBufferUINT records an atomic copy of 4 (or, UINT64, 8) bytes,

@@ -68,14 +68,21 @@ const (
 	MsgUnsupportedBarrierLayout          MessageID = 1341
 	MsgCreateResourceAndHeapInvalid      MessageID = 1342
 	MsgBarrierInteropInvalidLayout       MessageID = 1350
+	MsgInvalidAlignmentSmallResource     MessageID = 1380 // CREATERESOURCE_INVALIDALIGNMENT_SMALLRESOURCE
 	MsgCopyBufferRegionInvalidDst        MessageID = 1140
 	MsgCopyBufferRegionInvalidSrc        MessageID = 1141
 	MsgAtomicCopyDstRangeOutOfBounds     MessageID = 1029
 	MsgAtomicCopySrcRangeOutOfBounds     MessageID = 1032
 	MsgAtomicCopyInvalidOffsetAlignment  MessageID = 1033
 	MsgCopyInvalidLayout                 MessageID = 1067
-	MsgDeletedWhileInUse                 MessageID = 921 // OBJECT_DELETED_WHILE_STILL_IN_USE
-	MsgZeroBarriers                      MessageID = 954 // RESOURCE_BARRIER_ZERO_BARRIERS
+	MsgSetPredicationInvalid             MessageID = 734  // SET_PREDICATION_INVALID_PARAMETERS
+	MsgCreateQueryHeapInvalid            MessageID = 729  // CREATEQUERY_HEAP_INVALID_PARAMETERS
+	MsgBeginEndQueryInvalid              MessageID = 731  // BEGIN_END_QUERY_INVALID_PARAMETERS
+	MsgCloseOpenQuery                    MessageID = 732  // CLOSE_COMMAND_LIST_OPEN_QUERY
+	MsgResolveQueryDataInvalid           MessageID = 733  // RESOLVE_QUERY_DATA_INVALID_PARAMETERS
+	MsgResolveQueryInvalidState          MessageID = 1319 // RESOLVE_QUERY_INVALID_QUERY_STATE
+	MsgDeletedWhileInUse                 MessageID = 921  // OBJECT_DELETED_WHILE_STILL_IN_USE
+	MsgZeroBarriers                      MessageID = 954  // RESOURCE_BARRIER_ZERO_BARRIERS
 	// MsgIncompatibleTextureLayout is a command's access of a texture in
 	// a layout that does not allow it (000 "Layout Access Compatibility",
 	// "Barrier-Free Access"), which the real layer's GPU-based validation
@@ -118,6 +125,7 @@ const (
 	MsgUnmatchedBegin      MessageID = 535  // RESOURCE_BARRIER_UNMATCHED_BEGIN
 	MsgIncompatibleState   MessageID = 942  // GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE
 	MsgMismatchingBeginEnd MessageID = 957  // RESOURCE_BARRIER_MISMATCHING_BEGIN_END
+	MsgDuplicateTransition MessageID = 1008 // RESOURCE_BARRIER_DUPLICATE_SUBRESOURCE_TRANSITIONS
 	MsgCreateStateIgnored  MessageID = 1328 // CREATERESOURCE_STATE_IGNORED
 	MsgInteropInvalidState MessageID = 1351 // BARRIER_INTEROP_INVALID_STATE
 )
@@ -135,12 +143,19 @@ var messageNames = map[MessageID]string{
 	MsgUnsupportedBarrierLayout:          "UNSUPPORTED_BARRIER_LAYOUT",
 	MsgCreateResourceAndHeapInvalid:      "CREATERESOURCEANDHEAP_INVALID_PARAMETERS",
 	MsgBarrierInteropInvalidLayout:       "BARRIER_INTEROP_INVALID_LAYOUT",
+	MsgInvalidAlignmentSmallResource:     "CREATERESOURCE_INVALIDALIGNMENT_SMALLRESOURCE",
 	MsgCopyBufferRegionInvalidDst:        "COPYBUFFERREGION_INVALID_DST_RESOURCE",
 	MsgCopyBufferRegionInvalidSrc:        "COPYBUFFERREGION_INVALID_SRC_RESOURCE",
 	MsgAtomicCopyDstRangeOutOfBounds:     "ATOMICCOPYBUFFER_DST_RANGE_OUT_OF_BOUNDS",
 	MsgAtomicCopySrcRangeOutOfBounds:     "ATOMICCOPYBUFFER_SRC_RANGE_OUT_OF_BOUNDS",
 	MsgAtomicCopyInvalidOffsetAlignment:  "ATOMICCOPYBUFFER_INVALID_OFFSET_ALIGNMENT",
 	MsgCopyInvalidLayout:                 "COPY_INVALIDLAYOUT",
+	MsgSetPredicationInvalid:             "SET_PREDICATION_INVALID_PARAMETERS",
+	MsgCreateQueryHeapInvalid:            "CREATEQUERY_HEAP_INVALID_PARAMETERS",
+	MsgBeginEndQueryInvalid:              "BEGIN_END_QUERY_INVALID_PARAMETERS",
+	MsgCloseOpenQuery:                    "CLOSE_COMMAND_LIST_OPEN_QUERY",
+	MsgResolveQueryDataInvalid:           "RESOLVE_QUERY_DATA_INVALID_PARAMETERS",
+	MsgResolveQueryInvalidState:          "RESOLVE_QUERY_INVALID_QUERY_STATE",
 	MsgDeletedWhileInUse:                 "OBJECT_DELETED_WHILE_STILL_IN_USE",
 	MsgZeroBarriers:                      "RESOURCE_BARRIER_ZERO_BARRIERS",
 	MsgIncompatibleTextureLayout:         "GPU_BASED_VALIDATION_INCOMPATIBLE_TEXTURE_LAYOUT",
@@ -171,6 +186,7 @@ var messageNames = map[MessageID]string{
 	MsgUnmatchedBegin:      "RESOURCE_BARRIER_UNMATCHED_BEGIN",
 	MsgIncompatibleState:   "GPU_BASED_VALIDATION_INCOMPATIBLE_RESOURCE_STATE",
 	MsgMismatchingBeginEnd: "RESOURCE_BARRIER_MISMATCHING_BEGIN_END",
+	MsgDuplicateTransition: "RESOURCE_BARRIER_DUPLICATE_SUBRESOURCE_TRANSITIONS",
 	MsgCreateStateIgnored:  "CREATERESOURCE_STATE_IGNORED",
 	MsgInteropInvalidState: "BARRIER_INTEROP_INVALID_STATE",
 }

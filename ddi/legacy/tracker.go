@@ -32,13 +32,14 @@ const (
 	MsgUnmatchedBegin      = debug.MsgUnmatchedBegin
 	MsgIncompatibleState   = debug.MsgIncompatibleState
 	MsgMismatchingBeginEnd = debug.MsgMismatchingBeginEnd
+	MsgDuplicateTransition = debug.MsgDuplicateTransition
 	MsgCreateStateIgnored  = debug.MsgCreateStateIgnored
 	MsgInteropInvalidState = debug.MsgInteropInvalidState
 )
 
 // MessageIDs lists the IDs the legacy layer reports, in order.
 func MessageIDs() []MessageID {
-	return []MessageID{MsgInvalidType, MsgInvalidSubresource, MsgMatchingStates, MsgInvalidCombination, MsgBeforeAfterMismatch, MsgInvalidResource, MsgInvalidFlags, MsgInvalidSplitBarrier, MsgUnmatchedEnd, MsgUnmatchedBegin, MsgIncompatibleState, MsgMismatchingBeginEnd, MsgCreateStateIgnored, MsgInteropInvalidState}
+	return []MessageID{MsgInvalidType, MsgInvalidSubresource, MsgMatchingStates, MsgInvalidCombination, MsgBeforeAfterMismatch, MsgInvalidResource, MsgInvalidFlags, MsgInvalidSplitBarrier, MsgUnmatchedEnd, MsgUnmatchedBegin, MsgIncompatibleState, MsgMismatchingBeginEnd, MsgDuplicateTransition, MsgCreateStateIgnored, MsgInteropInvalidState}
 }
 
 // Tracker is the runtime's record of the legacy state of every subresource
@@ -250,6 +251,10 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 	const cmd = "ResourceBarrier"
 	var out []ddi.Barrier
 	var msgs []Message
+	// named holds the subresources the call's accepted transitions named,
+	// for RESOURCE_BARRIER_DUPLICATE_SUBRESOURCE_TRANSITIONS; its size is
+	// bounded by the subresources of the resources named, which exist.
+	var named map[subKey]struct{}
 	for i, b := range bs {
 		bad := func(id MessageID, h ddi.HResource, sub uint32, field, rule string, args ...any) {
 			msgs = append(msgs, Message{Category: debug.CategoryNone, Call: -1, ID: id, Command: cmd, Barrier: i, Resource: h, Subresource: sub, Field: field,
@@ -310,10 +315,36 @@ func (l *List) ResourceBarrier(bs []Barrier) ([]ddi.Barrier, []Message) {
 			if !l.transition(b, r, bad) {
 				continue
 			}
+			if named == nil {
+				named = make(map[subKey]struct{})
+			}
+			if sub, dup := nameOnce(named, b.Resource, r, b.Subresource); dup {
+				// A warning: the call still does both, in order (the
+				// samples that meet it silence it and run on).
+				msgs = append(msgs, Message{Severity: debug.SeverityWarning, Category: debug.CategoryNone, Call: -1, ID: MsgDuplicateTransition,
+					Command: cmd, Barrier: i, Resource: b.Resource, Subresource: sub, Field: "Subresource",
+					Rule: "an earlier transition of this ResourceBarrier call names the subresource too: transition each subresource once a call"})
+			}
 		}
 		out = append(out, e)
 	}
 	return out, msgs
+}
+
+// nameOnce records the subresources a transition names (sub may be
+// AllSubresources) and reports the first one an earlier transition of the
+// call named, if any.
+func nameOnce(named map[subKey]struct{}, h ddi.HResource, r *tracked, sub uint32) (uint32, bool) {
+	first, end := subresources(r, sub)
+	dup, found := uint32(0), false
+	for s := first; s < end; s++ {
+		k := subKey{h, s}
+		if _, ok := named[k]; ok && !found {
+			dup, found = s, true
+		}
+		named[k] = struct{}{}
+	}
+	return dup, found
 }
 
 // transition checks a transition's halves against the list's record of

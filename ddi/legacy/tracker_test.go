@@ -116,6 +116,33 @@ func TestBarrierValidation(t *testing.T) {
 	}
 }
 
+// TestDuplicateTransitions: a call that transitions a subresource twice
+// draws one warning, on the second transition, and still applies both in
+// order; the same transitions in two calls draw none.
+func TestDuplicateTransitions(t *testing.T) {
+	tr := newTracked(t)
+	l := tr.NewList(ddi.CommandListTypeDirect)
+	out, msgs := l.ResourceBarrier([]Barrier{
+		Transition(texH, AllSubresources, ddi.StateCommon, ddi.StateCopyDest),
+		Transition(bufH, 0, ddi.StateCommon, ddi.StateCopyDest),
+		Transition(texH, 1, ddi.StateCopyDest, ddi.StateCopySource)})
+	require.Equal(t, []MessageID{MsgDuplicateTransition}, ids(msgs))
+	assert.Len(t, out, 3, "a warning refuses nothing")
+	assert.Equal(t, debug.SeverityWarning, msgs[0].Severity)
+	assert.Equal(t, 2, msgs[0].Barrier)
+	assert.Equal(t, uint32(1), msgs[0].Subresource)
+	assert.Contains(t, msgs[0].Error(), "D3D12 WARNING: ResourceBarrier, barrier 2")
+	assert.Contains(t, msgs[0].Error(), "#1008: RESOURCE_BARRIER_DUPLICATE_SUBRESOURCE_TRANSITIONS")
+
+	// Refused transitions name nothing; separate calls are not duplicates.
+	l = tr.NewList(ddi.CommandListTypeDirect)
+	_, msgs = l.ResourceBarrier([]Barrier{Transition(texH, 1, ddi.StateRenderTarget, ddi.StateCopyDest),
+		Transition(texH, 1, ddi.StateNonPixelShaderResource, ddi.StateCopyDest)})
+	assert.Equal(t, []MessageID{MsgBeforeAfterMismatch}, ids(msgs))
+	_, msgs = l.ResourceBarrier([]Barrier{Transition(texH, 1, ddi.StateCopyDest, ddi.StateCopySource)})
+	assert.Empty(t, msgs)
+}
+
 // TestSplitTransitions: a begun subresource is unusable until its end,
 // which repeats its states; both halves in one list.
 func TestSplitTransitions(t *testing.T) {

@@ -48,7 +48,10 @@ type Device interface {
 	Machine() *hwmodel.Machine
 	CreateHeap(kind resource.HeapKind, size uint64) (ddi.HHeap, error)
 	CreateCommitted(desc ddi.CreateResource0088, kind resource.HeapKind) (ddi.HResource, error)
-	CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error)
+	// CreatePlaced places a resource at offset in heap; alignment is the
+	// Alignment the application's description asks for (0, or 4096 for a
+	// small texture), which the runtime checks the offset against.
+	CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088, alignment uint64) (ddi.HResource, error)
 	// DestroyResource and DestroyHeap are pfnDestroyHeapAndResource's two
 	// halves; a refusal is a *debug.Message.
 	DestroyResource(h ddi.HResource) error
@@ -68,6 +71,10 @@ type Device interface {
 	CreateCommandList(t ddi.CommandListType, flags ddi.CommandListFlags) (CommandList, error)
 	// WaitIdle runs everything submitted to completion.
 	WaitIdle() error
+	// CreateQueryHeap creates a query heap (D3D12_QUERY_HEAP_DESC);
+	// QueryHeapRange says where its results lie, 8 bytes a query.
+	CreateQueryHeap(t ddi.QueryHeapType, count uint32) (ddi.HQueryHeap, error)
+	QueryHeapRange(h ddi.HQueryHeap) (addr, size uint64, ok bool)
 	// Messages are the debug layer's execute-time findings so far.
 	Messages() []debug.Message
 }
@@ -104,8 +111,15 @@ type CommandList interface {
 	ClearDepthStencilView(v View, value uint32)
 	ClearUnorderedAccessView(v View, value uint32)
 	DiscardResource(v View)
-	SetPredication(buffer ddi.HResource, offset uint64)
+	// SetPredication starts predication on the 8 bytes at offset in
+	// buffer, or with buffer 0 (NULL) ends it.
+	SetPredication(buffer ddi.HResource, offset uint64, op ddi.PredicationOp)
 	AtomicCopyBufferUINT(dst ddi.HResource, dstOffset uint64, src ddi.HResource, srcOffset uint64, wide bool)
+	// BeginQuery, EndQuery and ResolveQueryData are the D3D12 commands:
+	// ResolveQueryData writes 8 bytes a query into dst from offset.
+	BeginQuery(h ddi.HQueryHeap, t ddi.QueryType, index uint32)
+	EndQuery(h ddi.HQueryHeap, t ddi.QueryType, index uint32)
+	ResolveQueryData(h ddi.HQueryHeap, t ddi.QueryType, start, count uint32, dst ddi.HResource, offset uint64)
 	DecodeFrame(v Video)
 	ProcessFrames(v Video)
 	EncodeFrame(v Video)

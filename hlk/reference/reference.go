@@ -86,8 +86,8 @@ func (d refDevice) CreateCommitted(desc ddi.CreateResource0088, kind resource.He
 	return d.rt.createCommitted(desc, kind)
 }
 
-func (d refDevice) CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
-	return d.rt.createPlaced(heap, offset, desc)
+func (d refDevice) CreatePlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088, alignment uint64) (ddi.HResource, error) {
+	return d.rt.createPlaced(heap, offset, desc, alignment)
 }
 
 func (d refDevice) DestroyResource(h ddi.HResource) error { return d.rt.destroyResource(h) }

@@ -142,7 +142,13 @@ func (rt *ddiRuntime) createHeap(kind resource.HeapKind, size uint64) (ddi.HHeap
 	return hh, nil
 }
 
-func (rt *ddiRuntime) createPlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088) (ddi.HResource, error) {
+// createPlaced is CreatePlacedResource2: the runtime checks the offset
+// against the alignment the application asked for, then passes it in the
+// description, which has no Alignment (errata E-SMALL-PLACEMENT).
+func (rt *ddiRuntime) createPlaced(heap ddi.HHeap, offset uint64, desc ddi.CreateResource0088, alignment uint64) (ddi.HResource, error) {
+	if err := umd.CheckPlacedOffset(desc, offset, alignment); err != nil {
+		return 0, err
+	}
 	desc.ReuseBufferGPUVA.BaseAddressUMD.Offset = offset // errata E-PLACED-OFFSET
 	mark := rt.mark()
 	hr := ddi.HResource(rt.handle())
