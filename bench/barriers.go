@@ -53,18 +53,18 @@ type BarrierRecord struct {
 }
 
 // barrierRecords are a run's records: one per barrier call of every list,
-// in recording order; for the oracle, one per command it put
+// in recording order; for the oracle (and best), one per command it put
 // synchronisation before.
 func barrierRecords(res hlk.Result, s Strategy) []BarrierRecord {
 	var out []BarrierRecord
 	for _, l := range res.Lists {
-		if s == Oracle {
+		if s == Oracle || s == Best {
 			for _, cmd := range slices.Sorted(maps.Keys(l.Costs)) {
 				c := l.Costs[cmd]
 				if syncPackets(c) == 0 {
 					continue
 				}
-				r := fromCounters(l.Name, cmd, "oracle", c)
+				r := fromCounters(l.Name, cmd, string(s), c)
 				r.Drained = nonZero[cmdbuf.StageMask](c.StallsByStage[:]).String()
 				r.Flushed = nonZero[cmdbuf.CacheMask](c.FlushedLines[:]).String()
 				r.Invalidated = nonZero[cmdbuf.CacheMask](c.InvalidatedLines[:]).String()

@@ -76,16 +76,22 @@ func TestEnhancedCheaperThanLegacy(t *testing.T) {
 	}
 }
 
-// The oracle is the limit: no strategy costs fewer cycles (but legacy
-// where a workload says its extra write-backs overlap work, Workload.Even:
-// the oracle is the least synchronisation, which is not always the
-// shortest frame), and the enhanced barriers an expert writes come within
-// 5 % of it on every workload and profile (docs/bench.md "Oracle" says
-// where the rest goes).
+// The oracle is the least synchronisation work, just in time: legacy and
+// enhanced cost no fewer cycles (but legacy where a workload says its
+// extra write-backs overlap work, Workload.Even, and enhanced where the
+// expert left a list's copies synchronous, whose write-backs overlap work
+// too: the least synchronisation is not always the shortest frame; the
+// bound is the limit, TestNothingBelowTheBound), and the enhanced
+// barriers an expert writes come within 5 % of it on every workload and
+// profile (docs/bench.md "Oracle" says where the rest goes).
 func TestEnhancedNearTheOracle(t *testing.T) {
 	cost := map[string]uint64{}
+	sync := map[string][]string{}
 	for _, r := range rows(t) {
 		cost[r.Workload+"/"+r.Profile+"/"+string(r.Strategy)] = r.Cycles
+		if r.Strategy == Enhanced {
+			sync[r.Workload+"/"+r.Profile] = r.SyncCopyLists
+		}
 	}
 	for _, w := range Workloads {
 		for _, p := range hwmodel.ProfileNames() {
@@ -93,6 +99,9 @@ func TestEnhancedNearTheOracle(t *testing.T) {
 			for _, s := range []Strategy{Legacy, Enhanced} {
 				if _, even := w.Even[p]; s == Legacy && even {
 					continue // legacy's early write-backs may overlap work and beat it (Workload.Even)
+				}
+				if s == Enhanced && len(sync[w.Name+"/"+p]) > 0 {
+					continue // so may the synchronous copies' the expert kept
 				}
 				if c := cost[w.Name+"/"+p+"/"+string(s)]; c < o {
 					t.Errorf("%s on %s: %s %d cycles, below the oracle's %d", w.Name, p, s, c, o)
@@ -170,7 +179,8 @@ func TestJSONReportKeys(t *testing.T) {
 		t.Errorf("version %q, note %q", rep.Version, rep.Note)
 	}
 	want := []string{"workload", "shortcomings", "profile", "strategy", "cycles", "stall_cycles", "flushed_lines",
-		"invalidated_lines", "decompressed_bytes", "barrier_calls", "barrier_cycles", "packets", "hazards", "reference_ok"}
+		"invalidated_lines", "decompressed_bytes", "barrier_calls", "barrier_cycles", "packets", "hazards", "reference_ok",
+		"bound_cycles", "decompress_cycles", "cache_cycles"}
 	for _, row := range rep.Rows {
 		for _, k := range want {
 			if _, ok := row[k]; !ok {
@@ -341,11 +351,11 @@ func TestBarrierRecords(t *testing.T) {
 		for _, b := range r.Barriers {
 			drops += b.InvalidatedLines
 			lines += b.FlushedLines
-			want := map[Strategy]string{Legacy: "runtime (ResourceBarrier)", Enhanced: "application", Oracle: "oracle"}[r.Strategy]
+			want := map[Strategy]string{Legacy: "runtime (ResourceBarrier)", Enhanced: "application", Oracle: "oracle", Best: "best"}[r.Strategy]
 			if b.Source != want || b.List != "L" || b.Command == 0 {
 				t.Errorf("%s: record %+v", r.Strategy, b)
 			}
-			if (r.Strategy == Oracle) != (len(b.Barriers) == 0) {
+			if (r.Strategy == Oracle || r.Strategy == Best) != (len(b.Barriers) == 0) {
 				t.Errorf("%s: record %+v: barriers %q", r.Strategy, b, b.Barriers)
 			}
 			// Resources by the names the workload (and --emit) gives them.
@@ -355,7 +365,7 @@ func TestBarrierRecords(t *testing.T) {
 				}
 			}
 		}
-		if r.Strategy != Oracle && len(r.Barriers) != r.BarrierCalls {
+		if r.Strategy != Oracle && r.Strategy != Best && len(r.Barriers) != r.BarrierCalls {
 			t.Errorf("%s: %d records for %d barrier calls", r.Strategy, len(r.Barriers), r.BarrierCalls)
 		}
 		// Barriers are where CACHE packets come from: their lines are the run's.
@@ -747,9 +757,13 @@ execute Q L
 }
 
 // Textures that more than one type of queue uses: the enhanced form gives
-// them generic layouts; the legacy form hands each over, right after its
-// last use in a list, in a state the next queue may use (one call for all
-// after a command). A texture a copy queue shares is refused, for now.
+// them generic layouts and changes the layout back for the compute queue
+// on the direct queue, right after each one's last use there, so the
+// compute queue, whose fence gates the direct queue, needs no barrier;
+// the legacy form hands
+// each over, right after its last use in a list, in a state the next queue
+// may use (one call for all after a command). A texture a copy queue
+// shares is refused, for now.
 func TestCompiledQueues(t *testing.T) {
 	w := &Workload{Name: "t", Frame: `
 texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
@@ -773,9 +787,11 @@ execute QD LD
 `}
 	enh, leg := forms(t, w)
 	requireHas(t, "enhanced", enh, []string{
-		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE layout SHADER_RESOURCE\n",
-		"    texture LUT sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n",
+		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE layout UNORDERED_ACCESS\n",
+		"list LA COMPUTE\n  dispatch uav LUT\n  dispatch uav G\nend\n",
 		"    texture LUT sync NONE -> PIXEL_SHADING access NO_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> SHADER_RESOURCE\n",
+		"  draw ps-srv LUT G rt O\n  call\n    texture LUT sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n" +
+			"    texture G sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n  end\n  draw rt O\n",
 	})
 	if strings.Contains(enh, "DIRECT_QUEUE_") || strings.Contains(enh, "COMPUTE_QUEUE_") {
 		t.Errorf("a queue-specific layout:\n%s", enh)

@@ -36,12 +36,12 @@ const (
 
 // Strategies lists the strategies in report order (Translator runs when
 // Config.Translator is set).
-var Strategies = []Strategy{Legacy, Enhanced, Oracle}
+var Strategies = []Strategy{Legacy, Enhanced, Oracle, Best}
 
 // recorded is the strategy whose scenario a strategy runs: the oracle
 // and a translator run the enhanced one.
 func (s Strategy) recorded() Strategy {
-	if s == Oracle || s == Translator {
+	if s == Oracle || s == Translator || s == Best {
 		return Enhanced
 	}
 	return s
@@ -343,6 +343,8 @@ func (c *compiler) walk(sc *hlk.Scenario) error {
 			}
 			if c.strategy == Legacy {
 				c.handOver(l)
+			} else {
+				c.handOverLayout(l)
 			}
 		}
 		c.exec++

@@ -42,10 +42,12 @@ func workloadTable() string {
 // The workload list and the measured table in docs/bench.md are the
 // code's and the model's: go test ./bench -update rewrites them.
 func TestDocIsCurrent(t *testing.T) {
-	var table bytes.Buffer
+	var table, ratios bytes.Buffer
 	require.NoError(t, WriteTable(&table, rows(t)))
+	require.NoError(t, WriteRatios(&ratios, rows(t)))
 	require.NoError(t, docgen.Check("../docs/bench.md", "go test ./bench -update", []docgen.Section{
 		{Name: "workloads", Body: workloadTable()},
 		{Name: "results", Body: "```\n$ go run ./tools/ebref bench\n" + table.String() + "```\n"},
+		{Name: "ratios", Body: ratios.String()},
 	}, *updateDocs))
 }

@@ -20,14 +20,21 @@ const Modelled = "figures are the simulated GPU's modelled cycles and counts, no
 type Report struct {
 	Version string `json:"version"`
 	Note    string `json:"note"`
-	Rows    []Row  `json:"rows"`
+	// Assumptions are, by profile, the modelling choices that drive its
+	// ratios (Assumptions).
+	Assumptions map[string][]string `json:"assumptions"`
+	Rows        []Row               `json:"rows"`
 }
 
 // WriteJSON writes the rows as the JSON report (docs/bench.md).
 func WriteJSON(w io.Writer, rows []Row) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(Report{Version: hlk.Version(), Note: Modelled, Rows: rows})
+	as := map[string][]string{}
+	for _, p := range profilesOf(rows) {
+		as[p] = Assumptions(rows, p)
+	}
+	return enc.Encode(Report{Version: hlk.Version(), Note: Modelled, Assumptions: as, Rows: rows})
 }
 
 // WriteTable writes a table per profile, a line per workload: each
@@ -64,6 +71,11 @@ func WriteTable(w io.Writer, rows []Row) error {
 		if withT {
 			head += "\ttranslator/enhanced\t" + OverOracle(Translator)
 		}
+		withB := slices.Contains(strategies, Best)
+		if withB {
+			head += "\t" + OverOracle(Best)
+		}
+		head += "\tbound\tenhanced/best\tenhanced/bound\tbest/bound"
 		fmt.Fprintln(tw, head)
 		for _, g := range byWorkload(rows, p) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", g[0].Workload, tags(g[0].Shortcomings),
@@ -76,7 +88,15 @@ func WriteTable(w io.Writer, rows []Row) error {
 			if withT {
 				fmt.Fprintf(tw, "\t%s\t%s", ratio(g, Translator, Enhanced), ratio(g, Translator, Oracle))
 			}
+			if withB {
+				fmt.Fprintf(tw, "\t%s", ratio(g, Best, Oracle))
+			}
+			fmt.Fprintf(tw, "\t%s\t%s\t%s\t%s", boundOf(g), ratio(g, Enhanced, Best), boundRatio(g, Enhanced), boundRatio(g, Best))
 			fmt.Fprintln(tw)
+		}
+		fmt.Fprintln(tw, "\nWhat drives these ratios:")
+		for _, a := range Assumptions(rows, p) {
+			fmt.Fprintf(tw, "  - %s\n", a)
 		}
 	}
 	failed := 0

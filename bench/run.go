@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/ebref/ebref/bench/internal/oracle"
 	"github.com/ebref/ebref/cmdbuf"
@@ -42,6 +44,22 @@ type Row struct {
 	Failures []string `json:"failures,omitempty"`
 	// Barriers is a record per barrier call (Config.Barriers).
 	Barriers []BarrierRecord `json:"barriers,omitempty"`
+	// BoundCycles is the workload's lower bound on the profile, the same
+	// in every row of the two (docs/bench.md "Bound"); 0 where the
+	// enhanced strategy did not run.
+	BoundCycles uint64 `json:"bound_cycles,omitempty"`
+	// Edits are the best strategy's edits of the oracle's program ("none":
+	// the oracle's was the cheapest clean one).
+	Edits string `json:"edits,omitempty"`
+	// DecompressCycles is the command processor's cycles in DECOMPRESS
+	// and METADATA_INIT (docs/bench.md "What drives the ratios").
+	DecompressCycles uint64 `json:"decompress_cycles"`
+	// CacheCycles is the command processor's cycles in synchronous CACHE
+	// packets and the ends of submissions (their write-backs).
+	CacheCycles uint64 `json:"cache_cycles"`
+	// SyncCopyLists are the enhanced form's lists whose copies the expert
+	// left synchronous on the profile, as cheaper (runExpert).
+	SyncCopyLists []string `json:"sync_copy_lists,omitempty"`
 }
 
 // Clean reports whether the run was hazard-free with the reference bytes.
@@ -88,8 +106,8 @@ func Emit(w io.Writer, c Config) error {
 	c = c.withDefaults()
 	for _, wl := range c.Workloads {
 		for _, s := range c.Strategies {
-			if s == Oracle {
-				if _, err := fmt.Fprintf(w, "# ebref bench --emit: %s, oracle: the enhanced scenario, its synchronisation replaced at the packet level when it runs\n\n", wl.Name); err != nil {
+			if s == Oracle || s == Best {
+				if _, err := fmt.Fprintf(w, "# ebref bench --emit: %s, %s: the enhanced scenario, its synchronisation replaced at the packet level when it runs\n\n", wl.Name, s); err != nil {
 					return err
 				}
 				continue
@@ -113,41 +131,138 @@ func Emit(w io.Writer, c Config) error {
 // run that is not clean is a row with its failures.
 func Run(ctx context.Context, c Config) ([]Row, error) {
 	c = c.withDefaults()
-	var rows []Row
-	total := len(c.Workloads) * len(c.Profiles) * len(c.Strategies)
+	type cell struct {
+		w     *Workload
+		prof  *hwmodel.Profile
+		cases map[Strategy]*hlk.Scenario
+		rows  []Row
+		err   error
+	}
+	var cells []*cell
 	for _, w := range c.Workloads {
-		cases := map[Strategy]*hlk.Scenario{}
+		// Compiled once here, so a frame that does not compile is said
+		// before anything runs; each cell parses its own copy below.
 		for _, s := range c.Strategies {
-			sc, err := Scenario(w, s)
-			if err != nil {
+			if s == Translator && c.Translator == nil {
+				return nil, fmt.Errorf("the %s strategy needs a translator (Config.Translator)", s)
+			}
+			if _, err := Scenario(w, s); err != nil {
 				return nil, err
 			}
-			cases[s] = sc
 		}
 		for _, p := range c.Profiles {
 			prof, err := hwmodel.LookupProfile(p)
 			if err != nil {
 				return nil, err
 			}
-			for _, s := range c.Strategies {
-				if err := ctx.Err(); err != nil {
+			cells = append(cells, &cell{w: w, prof: prof})
+		}
+	}
+	total := len(cells) * len(c.Strategies)
+	// Cells run side by side, one per processor (one at a time when
+	// Config.Result sees every run's timelines); rows come back in order.
+	workers := runtime.GOMAXPROCS(0)
+	if c.Result != nil {
+		workers = 1
+	}
+	var mu sync.Mutex
+	done := 0
+	next := make(chan *cell)
+	var wg sync.WaitGroup
+	for range min(workers, max(len(cells), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for cl := range next {
+				cl.rows, cl.err = runCell(ctx, c, cl.w, cl.prof, func(row *Row, w *Workload, p *hwmodel.Profile, s Strategy, res hlk.Result) {
+					mu.Lock()
+					defer mu.Unlock()
+					done++
+					if c.Result != nil {
+						c.Result(w, p, s, res)
+					}
+					if c.Progress != nil {
+						c.Progress(done, total, row)
+					}
+				})
+			}
+		}()
+	}
+	for _, cl := range cells {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- cl
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, cl := range cells {
+		if cl.err != nil {
+			return nil, cl.err
+		}
+		rows = append(rows, cl.rows...)
+	}
+	return rows, nil
+}
+
+// runCell runs every selected strategy of one workload on one profile, in
+// order, and gives each row its bound (from the enhanced run's recording).
+func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, ran func(*Row, *Workload, *hwmodel.Profile, Strategy, hlk.Result)) ([]Row, error) {
+	var rows []Row
+	var rec *recording
+	var expertSrc string
+	var oracleRow *Row
+	var oracleRes hlk.Result
+	for _, s := range c.Strategies {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sc, err := Scenario(w, s)
+		if err != nil {
+			return nil, err
+		}
+		var row Row
+		var res hlk.Result
+		switch s {
+		case Enhanced:
+			row, res, rec, expertSrc, err = runExpert(ctx, w, prof)
+			if err != nil {
+				return nil, err
+			}
+		case Translator:
+			if expertSrc != "" { // the expert's form on this profile
+				cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, s), expertSrc, nil)
+				if err != nil {
 					return nil, err
 				}
-				if s == Translator && c.Translator == nil {
-					return nil, fmt.Errorf("the %s strategy needs a translator (Config.Translator)", s)
-				}
-				row, res := run(ctx, w, cases[s], prof, s, c.Translator)
-				if c.Barriers {
-					row.Barriers = barrierRecords(res, s)
-				}
-				if c.Result != nil {
-					c.Result(w, prof, s, res)
-				}
-				rows = append(rows, row)
-				if c.Progress != nil {
-					c.Progress(len(rows), total, &rows[len(rows)-1])
-				}
+				sc = cases[0]
 			}
+			row, res = run(ctx, w, sc, prof, s, c.Translator)
+		case Best:
+			row, res, _ = runBest(ctx, w, sc, prof, oracleRow, oracleRes)
+		default:
+			row, res = run(ctx, w, sc, prof, s, c.Translator)
+		}
+		if s == Oracle {
+			oracleRow, oracleRes = &row, res
+		}
+		if c.Barriers {
+			row.Barriers = barrierRecords(res, s)
+		}
+		rows = append(rows, row)
+		ran(&rows[len(rows)-1], w, prof, s, res)
+	}
+	if rec != nil {
+		b, err := rec.bound()
+		if err != nil {
+			return nil, fmt.Errorf("%s on %s: the bound: %w", w.Name, prof.Name, err)
+		}
+		for i := range rows {
+			rows[i].BoundCycles = b
 		}
 	}
 	return rows, nil
@@ -187,10 +302,16 @@ func Source(w *Workload, s Strategy) (string, error) {
 }
 
 func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy, t translator.Opener) (Row, hlk.Result) {
-	res := hlk.RunContext(ctx, driverFor(s, t), sc, p, "")
+	return runWith(ctx, w, sc, p, s, driverFor(s, t))
+}
+
+// runWith runs a strategy's scenario on driver d.
+func runWith(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy, d hlk.Driver) (Row, hlk.Result) {
+	res := hlk.RunContext(ctx, d, sc, p, "")
 	c := res.Counters
 	row := Row{Workload: w.Name, Shortcomings: w.Shortcomings, Profile: p.Name, Strategy: s,
 		Cycles: c.Cycles, StallCycles: c.StallCycles, DecompressedBytes: c.DecompressedBytes, MetadataBytes: c.MetadataBytes,
+		DecompressCycles: c.CompressionCycles, CacheCycles: c.CacheCycles + c.BatchEndCycles,
 		Packets: map[string]uint64{}, Hazards: len(res.Hazards), ReferenceOK: true}
 	for i := range c.FlushedLines {
 		row.FlushedLines += c.FlushedLines[i]
@@ -202,7 +323,7 @@ func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile,
 		}
 	}
 	for _, l := range res.Lists {
-		if s != Oracle { // it replaced them
+		if s != Oracle && s != Best { // they replaced them
 			row.BarrierCalls += len(l.Calls)
 			row.BarrierCycles += l.BarrierCycles
 		}
@@ -223,6 +344,8 @@ func driverFor(s Strategy, t translator.Opener) hlk.Driver {
 	switch s {
 	case Oracle:
 		return oracleDriver{Driver: reference.Driver}
+	case Best: // the search's first candidate (runBest tries the rest)
+		return bestDriver{Driver: reference.Driver, edits: bestCandidates[0]}
 	case Translator:
 		return reference.WithTranslator(t)
 	}

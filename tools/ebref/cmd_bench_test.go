@@ -16,7 +16,7 @@ func TestBench(t *testing.T) {
 	code, stdout, stderr := ebref(t, nil, "bench", "--workload", "mip-chain", "--profile", "coherent", "--json", out)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "not calibrated against any hardware")
-	assert.Contains(t, stdout, "coherent (legacy / enhanced / oracle)")
+	assert.Contains(t, stdout, "coherent (legacy / enhanced / oracle / best)")
 	assert.Contains(t, stdout, "\nmip-chain ")
 	raw, err := os.ReadFile(out)
 	require.NoError(t, err)
@@ -27,12 +27,14 @@ func TestBench(t *testing.T) {
 		}
 	}
 	require.NoError(t, json.Unmarshal(raw, &rep))
-	require.Len(t, rep.Rows, 3)
+	require.Len(t, rep.Rows, 4)
 	assert.Equal(t, "legacy", rep.Rows[0].Strategy)
 	assert.Equal(t, "enhanced", rep.Rows[1].Strategy)
 	assert.Equal(t, "oracle", rep.Rows[2].Strategy)
+	assert.Equal(t, "best", rep.Rows[3].Strategy)
 	assert.Less(t, rep.Rows[1].Cycles, rep.Rows[0].Cycles)
 	assert.LessOrEqual(t, rep.Rows[2].Cycles, rep.Rows[1].Cycles)
+	assert.LessOrEqual(t, rep.Rows[3].Cycles, rep.Rows[2].Cycles)
 }
 
 func TestBenchUsageErrors(t *testing.T) {
@@ -42,7 +44,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
-		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle], and translator with a translator)`},
+		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle best], and translator with a translator)`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
