@@ -248,9 +248,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	if err != nil {
 		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
 	}
-	x := &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, qheaps: map[string]ddi.HQueryHeap{}, res: map[string]ddi.HResource{}, names: map[ddi.HResource]string{}, queues: map[string]Queue{},
-		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{},
-		queueTypes: map[string]ddi.CommandListType{}, leg: legacy.NewTracker(), legLists: map[string]*legacy.List{}}
+	x := newExec(sc, dev)
 	dev.Machine().OnPacket(x.attribute)
 	for _, st := range sc.Steps {
 		if err := ctx.Err(); err != nil {
@@ -281,6 +279,13 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 	}
 	x.check()
 	return x.res0
+}
+
+// newExec is the run of a case on an open device, before its first step.
+func newExec(sc *Scenario, dev Device) *exec {
+	return &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, qheaps: map[string]ddi.HQueryHeap{}, res: map[string]ddi.HResource{}, names: map[ddi.HResource]string{}, queues: map[string]Queue{},
+		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{},
+		queueTypes: map[string]ddi.CommandListType{}, leg: legacy.NewTracker(), legLists: map[string]*legacy.List{}}
 }
 
 func (x *exec) observe(o Observed) { x.res0.Observed = append(x.res0.Observed, o) }

@@ -70,7 +70,16 @@ func SuitesFor(n int, seed uint64) ([]Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(out, r), nil
+	out = append(out, r)
+	lr, err := LegacyRandomSuite(max(1, n/legacyShare), seed)
+	if err != nil {
+		return nil, err
+	}
+	vr, err := ValidationRandomSuite(max(1, n/legacyShare), seed)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, lr, vr), nil
 }
 
 // LoadSuites reads every .ebs file under root in fsys, one suite per

@@ -539,11 +539,18 @@ func (v *checker) follows(tg *target, s *subState, before ddi.BarrierSync) bool 
 	case g.SyncBefore == ddi.SyncSplit && s.split.event != 0 && !s.split.matches(tg):
 		return v.bad(MsgSplitMismatch, "SyncBefore", "SPLIT",
 			`the end of a split must repeat its begin's LayoutBefore, LayoutAfter, AccessBefore and AccessAfter (000 "Split Barriers")`)
-	case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0:
+	case s.barriered && g.SyncBefore != ddi.SyncSplit && s.syncAfter&^before != 0 && !v.cl.translated:
+		// (The runtime's translation of a legacy barrier takes its
+		// SyncBefore from its StateBefore, which promotion since the
+		// previous barrier may have reached by work alone: the legacy
+		// layer judges the states, errata E-LEGACY-SEQUENTIAL.)
 		return v.badf(MsgSequentialBarrierSync, "SyncBefore", g.SyncBefore.String(),
 			`must contain the previous barrier's SyncAfter (%s is missing) (000 "Sequential Barriers")`, s.syncAfter&^before)
 	case tg.texture && s.known && g.SyncBefore != ddi.SyncSplit && tg.layoutBefore != ddi.LayoutUndefined &&
-		tg.layoutBefore != s.layout:
+		tg.layoutBefore != s.layout && !(tg.layoutBefore.IsLegacy() && s.layout == ddi.LayoutCommon):
+		// (A LEGACY_* LayoutBefore stands for its state's layout or, after
+		// a promotion, COMMON: 000 "Legacy layouts", as at
+		// ExecuteCommandLists, layoutBeforeError.)
 		// (An end of a split was compared with its begin above.)
 		return v.badf(MsgIncompatibleBarrierLayout, "LayoutBefore", tg.layoutBefore.String(),
 			`the previous barrier in this command list left the subresource in %s (000 "Layout Transitions")`, s.layout)

@@ -514,3 +514,28 @@ func TestLayoutAccessTableIsTheRule(t *testing.T) {
 		}
 	}
 }
+
+// The runtime's translation of a legacy program: RENDER_TARGET -> COMMON,
+// work that promotes the texture to COPY_SOURCE (no barrier), then
+// COPY_SOURCE -> PIXEL_SHADER_RESOURCE, whose SyncBefore COPY does not
+// contain the first barrier's SyncAfter ALL and whose LayoutBefore
+// LEGACY_COPY_SOURCE stands for the COMMON the texture is in. The
+// application's own enhanced barriers are held to both rules; the
+// translation is the legacy layer's to judge (errata E-LEGACY-SEQUENTIAL,
+// 000 "Legacy layouts").
+func TestTranslatedBarrierAfterPromotion(t *testing.T) {
+	f := newFixture(t)
+	first := tex(ddi.SyncRenderTarget, ddi.SyncAll, ddi.AccessRenderTarget, ddi.AccessCommon, ddi.LayoutRenderTarget, ddi.LayoutCommon, f.rt)
+	second := tex(ddi.SyncCopy, ddi.SyncPixelShading, ddi.AccessCopySource, ddi.AccessShaderResource, ddi.LayoutLegacyCopySource, ddi.LayoutLegacyShaderResource, f.rt)
+	rt := f.list(ddi.CommandListTypeDirect)
+	rt.TranslatedBarrier([]ddi.Barrier{first})
+	rt.TranslatedBarrier([]ddi.Barrier{second})
+	require.NoError(t, rt.Err())
+
+	own := f.list(ddi.CommandListTypeDirect)
+	own.Barrier([]ddi.Barrier{first})
+	own.Barrier([]ddi.Barrier{tex(ddi.SyncCopy, ddi.SyncPixelShading, ddi.AccessCopySource, ddi.AccessShaderResource, ddi.LayoutCommon, ddi.LayoutShaderResource, f.rt)})
+	var m *Message
+	require.ErrorAs(t, own.Err(), &m)
+	assert.Equal(t, MsgSequentialBarrierSync, m.ID)
+}

@@ -522,6 +522,10 @@ func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
 			case actual == ddi.StateCommon && s.uses != 0:
 				r.state[k.sub] = s.uses
 				promoted = true
+			default:
+				// Used in the state an earlier list of this submission
+				// promoted it to: still a promotion, which decays.
+				promoted = promotedRead[k]
 			}
 			switch {
 			case s.enhanced && !s.enhancedAfter:

@@ -313,3 +313,22 @@ func TestCopyQueueTextureLayouts(t *testing.T) {
 	assert.Equal(t, bufH, out[1].Buffer().Resource)
 	assert.Equal(t, ddi.AccessCopySource, out[1].Buffer().AccessAfter)
 }
+
+// A texture promoted to a read by one list and used in that state by a
+// later list of the same submission is still a promotion: it decays when
+// the submission ends (000 "Resource State Promotion and Decay"). The
+// random legacy programs' model found the layer keeping it.
+func TestPromotionUsedAgainInALaterListDecays(t *testing.T) {
+	tr := newTracked(t)
+	a, b := tr.NewList(ddi.CommandListTypeDirect), tr.NewList(ddi.CommandListTypeDirect)
+	assert.Empty(t, a.Use("Dispatch", texH, 0, ddi.StateNonPixelShaderResource))
+	assert.Empty(t, b.Use("Dispatch", texH, 0, ddi.StateNonPixelShaderResource))
+	assert.Empty(t, tr.Execute(ddi.CommandListTypeDirect, a, b))
+	assert.Equal(t, ddi.StateCommon, state(tr, texH, 0))
+	// A write promotion used again stays.
+	c, d := tr.NewList(ddi.CommandListTypeDirect), tr.NewList(ddi.CommandListTypeDirect)
+	assert.Empty(t, c.Use("Copy", texH, 1, ddi.StateCopyDest))
+	assert.Empty(t, d.Use("Copy", texH, 1, ddi.StateCopyDest))
+	assert.Empty(t, tr.Execute(ddi.CommandListTypeDirect, c, d))
+	assert.Equal(t, ddi.StateCopyDest, state(tr, texH, 1))
+}

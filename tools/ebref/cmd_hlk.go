@@ -54,7 +54,7 @@ func runHLK(e *env, args []string) (code int) {
 	list := fs.Bool("list", false, "list the selected cases and stop")
 	emit := fs.String("emit", "", "write every suite's scenario files (generated ones included) under this directory and stop")
 	quiet := fs.Bool("quiet", false, "no progress line")
-	random := fs.Int("random", hlk.DefaultRandom, "random programs in the suite random (each a case, and its negative form another)")
+	random := fs.Int("random", hlk.DefaultRandom, "random programs in the suite random (each a case, and its negative form another), and a quarter as many in random-legacy and random-validation")
 	seed := fs.Uint64("seed", hlk.DefaultRandomSeed, "the first random program's seed (the others follow it)")
 	shrinkDir := fs.String("shrink-dir", "",
 		"where failing random programs are written, shrunk to a minimal scenario (default: a new private directory in the temporary directory)")
@@ -364,7 +364,8 @@ const maxRandom = 10000
 // maxShrinks is how many failing random programs a run shrinks.
 const maxShrinks = 3
 
-// shrinkFailures writes the first failing random programs, shrunk to
+// shrinkFailures writes the first failing random programs (suites random,
+// random-legacy, random-validation), shrunk to
 // minimal scenarios, under dir and prints their paths.
 func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 	done := map[string]bool{} // once per case, on the first profile it fails on
@@ -373,7 +374,7 @@ func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 		// many times, in this process and without a recover.
 		// A case that fails on cost alone is not shrunk either: the
 		// shrinker judges correctness, which it keeps.
-		if cr.Suite != "random" || cr.Status != hlk.Fail || cr.Costlier || done[cr.Case] || len(done) == maxShrinks {
+		if !strings.HasPrefix(cr.Suite, "random") || cr.Status != hlk.Fail || cr.Costlier || done[cr.Case] || len(done) == maxShrinks {
 			continue
 		}
 		done[cr.Case] = true
@@ -388,7 +389,11 @@ func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 		if err == nil {
 			err = os.MkdirAll(dir, 0o755)
 		}
-		path := filepath.Join(dir, strings.TrimSuffix(cr.Case, ".ebs")+"-"+cr.Profile+".ebs")
+		name := strings.TrimSuffix(cr.Case, ".ebs")
+		if cr.Suite != "random" { // random-legacy, random-validation: their seeds are the suite random's too
+			name = cr.Suite + "-" + name
+		}
+		path := filepath.Join(dir, name+"-"+cr.Profile+".ebs")
 		if err == nil {
 			err = writeNoFollow(path, []byte(fmt.Sprintf("# %s on %s, shrunk by ebref hlk\nprofiles %s\n%s", cr.Case, cr.Profile, cr.Profile, text)))
 		}
