@@ -73,9 +73,9 @@ func runSize(t *testing.T) string {
 	require.NotZero(t, random, "the default run has a suite random")
 	n := len(hwmodel.ProfileNames())
 	return fmt.Sprintf("The whole default run is %d cases (%d a profile on %d profiles), %d of them\n"+
-		"random programs (%d a profile: %d programs from seed %d, each a case and,\n"+
-		"where it has one, its negative form another).\n",
-		total*n, total, n, random*n, random, DefaultRandom, DefaultRandomSeed)
+		"random programs (%d a profile: %d programs and %d shape programs from seed %d,\n"+
+		"each a case and, where it has one, its negative form another).\n",
+		total*n, total, n, random*n, random, DefaultRandom, DefaultRandom/8, DefaultRandomSeed)
 }
 
 // TestConformanceDocIsCurrent: the suite table in docs/conformance.md and

@@ -92,6 +92,8 @@ func TestMutationCatchesEveryFault(t *testing.T) {
 	require.Len(t, rows, len(Reference.Faults()))
 	for _, r := range rows {
 		assert.Positive(t, r.Caught, "no case catches %s", r.Fault)
+		// No cost bound here: every catch is a safety catch.
+		assert.Equal(t, r.Caught, r.Safety, "%s", r.Fault)
 	}
 	assert.True(t, AllCaught(rows))
 	for _, r := range rows {
@@ -104,20 +106,30 @@ func TestMutationCatchesEveryFault(t *testing.T) {
 	}
 	var b strings.Builder
 	require.NoError(t, WriteMutation(&b, rows))
-	assert.Contains(t, b.String(), "every fault is caught, by at least 3 cases")
+	assert.Contains(t, b.String(), "every fault is caught by safety, by at least 3 cases")
 }
 
 // TestMutationNamesFragileCatches: a fault that changes packets on a
-// profile where fewer than MinCatches cases catch it is reported.
+// profile where fewer than MinCatches cases catch it by safety is
+// reported thin, however many cases catch it by cost; one only the cost
+// record catches is not caught.
 func TestMutationNamesFragileCatches(t *testing.T) {
-	rows := []MutationRow{{Fault: "drop-x", Caught: 4, ByProfile: []MutationProfile{
-		{Profile: "a", Caught: 3, Changed: true}, {Profile: "b", Caught: 1, Changed: true}, {Profile: "c", Caught: 0}}}}
+	rows := []MutationRow{{Fault: "drop-x", Caught: 9, Safety: 4, ByProfile: []MutationProfile{
+		{Profile: "a", Caught: 3, Safety: 3, Changed: true}, {Profile: "b", Caught: 6, Safety: 1, Changed: true}, {Profile: "c", Caught: 0}}}}
 	assert.Equal(t, []string{"b"}, rows[0].Fragile())
 	assert.False(t, NoneFragile(rows))
+	assert.True(t, AllCaught(rows))
 	var b strings.Builder
 	require.NoError(t, WriteMutation(&b, rows))
-	assert.Contains(t, b.String(), "fragile: fewer than 3 cases catch drop-x on b")
+	assert.Contains(t, b.String(), "thin: fewer than 3 cases catch drop-x on b by safety")
 	assert.Contains(t, b.String(), "1!")
+
+	costOnly := []MutationRow{{Fault: "drop-y", Caught: 5, Example: "s/c on a", ByProfile: []MutationProfile{{Profile: "a", Caught: 5, Changed: true}}}}
+	assert.False(t, AllCaught(costOnly))
+	b.Reset()
+	require.NoError(t, WriteMutation(&b, costOnly))
+	assert.Contains(t, b.String(), "NOT CAUGHT BY SAFETY")
+	assert.Contains(t, b.String(), "not caught by safety")
 }
 
 func TestPlanFiltersAndShards(t *testing.T) {

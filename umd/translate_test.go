@@ -513,3 +513,28 @@ func TestBarrierRecordRange(t *testing.T) {
 		}
 	}
 }
+
+// The caches a barrier to NO_ACCESS writes back to (cacheTable.written,
+// E-NO-ACCESS-FLUSH) are those on the path of every client that writes,
+// the blit client (decompression and metadata work) among them. The blit
+// term can only take caches away (an intersection over one path more):
+// a table without it flushes the same caches or more, never fewer, so
+// leaving it out cannot cause a hazard, only cost. On every built-in
+// profile and engine the blit path holds every cache the other writers
+// share, so the term changes nothing at all there: the operator mutant
+// that drops it (tools/mutate, device.go "| blitClient") is equivalent on
+// them. A profile file whose blit path bypassed a cache the writers share
+// would make it a cost difference, still not a safety one.
+func TestWrittenCachesBlitTermIsEquivalent(t *testing.T) {
+	writers, _ := clientRoles(ddi.WriteAccesses)
+	for _, name := range hwmodel.ProfileNames() {
+		p, err := hwmodel.LookupProfile(name)
+		require.NoError(t, err)
+		for e := range hwmodel.NumEngineKinds {
+			tb := newCacheTable(p, hwmodel.EngineKind(e))
+			without := tb.of(writers).every
+			assert.Equal(t, tb.written, tb.written&without, "%s %v: the blit term only narrows", name, hwmodel.EngineKind(e))
+			assert.Equal(t, without, tb.written, "%s %v: the blit path holds what the writers share", name, hwmodel.EngineKind(e))
+		}
+	}
+}

@@ -8,10 +8,20 @@
 // mutants, so it is not part of CI; docs/conformance.md has the command and
 // the score.
 //
+// Beside the score it reports the safety-only score: a mutant killed only
+// by the reference's cost record (a case that passed but cost more than
+// its record) does not count there, since that record judges no other
+// driver. A kill by fewer than three distinct cases is flagged thin.
+//
+// A site in the translator seam (umd/seam.go, umd/reference.go: the code
+// `ebref translator serve` runs, which the driver in process never calls)
+// that survives the plain run is judged again with every Barrier call
+// translated through the mutant's own `ebref translator serve`
+// (--translator), so the seam is judged by the same cases.
+//
 // With --realistic it runs the catalogue of realistic bugs written by hand
-// (tools/mutate/realistic, realistic.go) instead of operator mutants, and
-// reports beside the score the safety-only score: a bug killed only by
-// the reference's cost record does not count there.
+// (tools/mutate/realistic, realistic.go) instead of operator mutants, with
+// the same two scores.
 //
 //	go run ./tools/mutate [--pkg umd] [--since REV] [--match RE] [--every K [--offset I]] [--limit N] [--timeout D] [--hlk "ARGS"]
 //	go run ./tools/mutate --realistic [--match RE] [--timeout D] [--hlk "ARGS"]
@@ -114,6 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "mutating %s: %d sites, %d chosen\n", *pkg, len(all), len(chosen))
 	counts := map[verdict]int{}
+	var safeN, thinN int
 	start := time.Now()
 	for i, s := range chosen {
 		repl, err := s.replace()
@@ -122,21 +133,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		v, detail := r.try(repl)
-		counts[v]++
-		line := fmt.Sprintf("%-8s %s", v, s)
-		if v == survived || v == invalid {
-			line += "  (" + detail + ")"
+		via := ""
+		if v == survived && seamSite(s.Name) {
+			if v2, d2 := r.rerun(r.translatorArgs()); v2 == killed {
+				v, detail, via = v2, d2, ", through the seam"
+			} else {
+				detail += "; through the seam too"
+			}
 		}
+		counts[v]++
+		label := string(v)
+		if v == killed {
+			c := r.judge(detail)
+			if c.safe {
+				safeN++
+			}
+			if c.safe && c.thin() {
+				thinN++
+			}
+			label = c.label()
+			detail = fmt.Sprintf("%d cases by safety%s: %s", c.cases, via, c.first)
+		}
+		line := fmt.Sprintf("%-9s %s  (%s)", label, s, detail)
 		// The running score: a long run shows where it stands.
-		fmt.Fprintf(stdout, "[%d/%d %s] %s\n", i+1, len(chosen), scoreOf(counts), line)
+		fmt.Fprintf(stdout, "[%d/%d %s, safety %s] %s\n", i+1, len(chosen), scoreOf(counts), pct(safeN, counts[killed]+counts[survived]), line)
 	}
 	scored := counts[killed] + counts[survived]
 	score := 0.0
 	if scored > 0 {
 		score = 100 * float64(counts[killed]) / float64(scored)
 	}
-	fmt.Fprintf(stdout, "\n%d mutants in %s: %d killed, %d survived, %d did not compile; score %.1f%% of %d scored\n",
-		len(chosen), time.Since(start).Round(time.Second), counts[killed], counts[survived], counts[invalid], score, scored)
+	fmt.Fprintf(stdout, "\n%d mutants in %s: %d killed (%d by safety, %d of them thin: fewer than %d cases; %d by the cost record alone), %d survived, %d did not compile;"+
+		" score %.1f%%, safety-only %s of %d scored\n",
+		len(chosen), time.Since(start).Round(time.Second), counts[killed], safeN, thinN, minSafetyCases, counts[killed]-safeN,
+		counts[survived], counts[invalid], score, pct(safeN, scored), scored)
 	if score < *minScore {
 		fmt.Fprintf(stderr, "mutate: the score %.1f%% is below --min-score %.1f%%\n", score, *minScore)
 		return 1
@@ -225,6 +255,26 @@ func (s *site) replace() (map[string][]byte, error) {
 	return map[string][]byte{s.File: s.apply(src)}, nil
 }
 
+// seamSite reports whether a site's file (relative to the module root) is
+// the translator seam's: code only `ebref translator serve` runs.
+func seamSite(name string) bool {
+	name = filepath.ToSlash(name)
+	return name == "umd/seam.go" || name == "umd/reference.go"
+}
+
+// translatorArgs are the hlk arguments that translate every Barrier call
+// through the last built ebref's own translator server.
+func (r *runner) translatorArgs() []string {
+	return []string{"--translator", shellQuote(r.bin()) + " translator serve"}
+}
+
+// shellQuote quotes s for --translator, which splits its command line as
+// a POSIX shell would.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
+
+// bin is where try builds ebref.
+func (r *runner) bin() string { return filepath.Join(r.tmp, "ebref") }
+
 // try builds ebref with the files repl replaces (by path; nil: none) and
 // runs the suites, whose report it leaves at r.report().
 func (r *runner) try(repl map[string][]byte) (verdict, string) {
@@ -247,7 +297,7 @@ func (r *runner) try(repl map[string][]byte) (verdict, string) {
 		}
 		overlay = []string{"-overlay", ov}
 	}
-	bin := filepath.Join(r.tmp, "ebref")
+	bin := r.bin()
 	build := exec.Command("go", append(append([]string{"build"}, overlay...), "-o", bin, "./tools/ebref")...)
 	build.Dir = r.root
 	if out, err := build.CombinedOutput(); err != nil {
@@ -256,11 +306,22 @@ func (r *runner) try(repl map[string][]byte) (verdict, string) {
 		}
 		return invalid, firstError(out)
 	}
+	return r.hlk(repl == nil, nil)
+}
+
+// rerun runs the suites again with the ebref try built last, with extra
+// arguments.
+func (r *runner) rerun(extra []string) (verdict, string) { return r.hlk(false, extra) }
+
+// hlk runs the built ebref's suites; base: the unmutated run, whose
+// packet digests survivors are compared with.
+func (r *runner) hlk(base bool, extra []string) (verdict, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
 	report := r.report()
 	os.Remove(report)
-	cmd := exec.CommandContext(ctx, bin, append([]string{"hlk", "--json", report}, r.hlkArgs...)...)
+	args := append(append([]string{"hlk", "--json", report}, r.hlkArgs...), extra...)
+	cmd := exec.CommandContext(ctx, r.bin(), args...)
 	cmd.Dir = r.root
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
@@ -268,7 +329,7 @@ func (r *runner) try(repl map[string][]byte) (verdict, string) {
 	}
 	var exit *exec.ExitError
 	switch {
-	case err == nil && repl == nil:
+	case err == nil && base:
 		if r.base, err = digests(report); err != nil {
 			return invalid, err.Error()
 		}

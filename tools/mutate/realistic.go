@@ -136,13 +136,40 @@ func (b *bug) apply(root string) (map[string][]byte, error) {
 
 func (b *bug) String() string { return fmt.Sprintf("%s (%s)", b.Name, b.Class) }
 
-// safetyKill reads a killed run's report: whether some case failed by
+// minSafetyCases is how many distinct cases must catch a mutant or bug by
+// safety for the catch not to be thin: a case edited for another reason
+// can lose a single catch (hlk.MinCatches, for the driver's own faults).
+const minSafetyCases = 3
+
+// A catch is how a killed run's report failed.
+type catch struct {
+	safe  bool   // some case failed by safety
+	first string // the first such case, or else the first that failed on cost
+	cases int    // the distinct cases (suite/case, on any profile) that failed by safety
+}
+
+// thin reports whether fewer than minSafetyCases cases caught it by safety.
+func (c catch) thin() bool { return c.cases < minSafetyCases }
+
+// label is a killed verdict's word: killed, killed but thin, or COST-ONLY.
+func (c catch) label() string {
+	switch {
+	case !c.safe:
+		return "COST-ONLY"
+	case c.thin():
+		return "thin"
+	}
+	return "killed"
+}
+
+// readCatch reads a killed run's report: whether some case failed by
 // safety (a status that is not conformant and not only the cost record's
-// bound), and the first such case, or else the first that failed on cost.
-func safetyKill(report string) (bool, string, error) {
+// bound), the first such case, or else the first that failed on cost, and
+// how many distinct cases failed by safety.
+func readCatch(report string) (catch, error) {
 	data, err := os.ReadFile(report)
 	if err != nil {
-		return false, "", err
+		return catch{}, err
 	}
 	var rep struct {
 		Cases []struct {
@@ -152,9 +179,11 @@ func safetyKill(report string) (bool, string, error) {
 		}
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
-		return false, "", fmt.Errorf("%s: %w", report, err)
+		return catch{}, fmt.Errorf("%s: %w", report, err)
 	}
+	var out catch
 	cost := ""
+	seen := map[string]bool{}
 	for _, c := range rep.Cases {
 		if c.Status == "Pass" || c.Status == "NotSupported" || c.Status == "Skipped" {
 			continue
@@ -165,13 +194,34 @@ func safetyKill(report string) (bool, string, error) {
 		}
 		what := fmt.Sprintf("%s/%s on %s: %s", c.Suite, c.Case, c.Profile, first)
 		if !c.Costlier {
-			return true, what, nil
+			if !out.safe {
+				out.safe, out.first = true, what
+			}
+			if path := c.Suite + "/" + c.Case; !seen[path] {
+				seen[path] = true
+				out.cases++
+			}
+			continue
 		}
 		if cost == "" {
 			cost = what
 		}
 	}
-	return false, cost, nil
+	if !out.safe {
+		out.first = cost
+	}
+	return out, nil
+}
+
+// judge reads the report of a run try called killed: its catch, or, when
+// the run left no report or no failing case (it did not finish, or
+// crashed), a safety catch by the run itself, which is no cost verdict.
+func (r *runner) judge(detail string) catch {
+	c, err := readCatch(r.report())
+	if err != nil || c.first == "" {
+		return catch{safe: true, first: detail, cases: minSafetyCases}
+	}
+	return c
 }
 
 // runCatalogue runs every bug of the catalogue in dir whose line matches
@@ -207,7 +257,7 @@ func runCatalogue(root, dir string, match interface{ MatchString(string) bool },
 		return 1
 	}
 	fmt.Fprintf(stdout, "the realistic catalogue: %d bugs, %d chosen\n", len(all), len(chosen))
-	var killedN, safeN, survivedN, stale, broken int
+	var killedN, safeN, thinN, survivedN, stale, broken int
 	start := time.Now()
 	for i, b := range chosen {
 		repl, err := b.apply(root)
@@ -227,20 +277,17 @@ func runCatalogue(root, dir string, match interface{ MatchString(string) bool },
 		switch v {
 		case killed:
 			killedN++
-			safe, first, err := safetyKill(r.report())
-			switch {
-			case err != nil: // no report: the run did not finish, which is no cost verdict
-				safe, first = true, detail
-			case first == "":
-				safe, first = true, detail
-			}
-			if safe {
+			c := r.judge(detail)
+			if c.safe {
 				safeN++
-				label = "killed"
-			} else {
-				label = "COST-ONLY"
 			}
-			detail = first
+			if c.safe && c.thin() {
+				thinN++
+				detail = fmt.Sprintf("%s (only %d cases by safety)", c.first, c.cases)
+			} else {
+				detail = c.first
+			}
+			label = c.label()
 		case survived:
 			survivedN++
 		case invalid:
@@ -252,9 +299,9 @@ func runCatalogue(root, dir string, match interface{ MatchString(string) bool },
 		fmt.Fprintf(stdout, "[%d/%d %s, safety %s] %-9s %s: %s\n", i+1, len(chosen), pct(killedN, scored), pct(safeN, scored), label, b, detail)
 	}
 	scored := killedN + survivedN
-	fmt.Fprintf(stdout, "\n%d bugs in %s: %d killed (%d by safety, %d by the cost record alone), %d survived, %d did not apply, %d did not compile;"+
+	fmt.Fprintf(stdout, "\n%d bugs in %s: %d killed (%d by safety, %d of them thin: fewer than %d cases; %d by the cost record alone), %d survived, %d did not apply, %d did not compile;"+
 		" score %s, safety-only %s of %d scored\n",
-		len(chosen), time.Since(start).Round(time.Second), killedN, safeN, killedN-safeN, survivedN, stale, broken,
+		len(chosen), time.Since(start).Round(time.Second), killedN, safeN, thinN, minSafetyCases, killedN-safeN, survivedN, stale, broken,
 		pct(killedN, scored), pct(safeN, scored), scored)
 	if scored > 0 && 100*float64(killedN)/float64(scored) < minScore {
 		fmt.Fprintf(stderr, "mutate: the score %s is below --min-score %.1f%%\n", pct(killedN, scored), minScore)

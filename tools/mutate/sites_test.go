@@ -115,3 +115,49 @@ func TestScoreOfAndMinScoreBounds(t *testing.T) {
 		t.Errorf("--min-score 101: exit %d, %q", code, errb.String())
 	}
 }
+
+// A kill is judged by safety: cases that fail only on cost do not count,
+// distinct cases are counted once over profiles, and fewer than three are
+// thin.
+func TestReadCatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, cases string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(`{"cases":[`+cases+`]}`), 0o644))
+		return p
+	}
+	pass := `{"suite":"s","case":"ok","profile":"p","status":"Pass"}`
+	cost := `{"suite":"s","case":"c","profile":"p","status":"Fail","costlier":true,"messages":["costs more"]}`
+	safe := func(c, p string) string {
+		return `{"suite":"s","case":"` + c + `","profile":"` + p + `","status":"Fail","messages":["hazard"]}`
+	}
+	c, err := readCatch(write("cost.json", pass+","+cost))
+	require.NoError(t, err)
+	assert.False(t, c.safe)
+	assert.Equal(t, "COST-ONLY", c.label())
+	assert.Equal(t, "s/c on p: costs more", c.first)
+
+	c, err = readCatch(write("thin.json", cost+","+safe("a", "p")+","+safe("a", "q")+","+safe("b", "p")))
+	require.NoError(t, err)
+	assert.True(t, c.safe)
+	assert.Equal(t, 2, c.cases, "one case on two profiles counts once")
+	assert.Equal(t, "thin", c.label())
+	assert.Equal(t, "s/a on p: hazard", c.first)
+
+	c, err = readCatch(write("wide.json", safe("a", "p")+","+safe("b", "p")+","+safe("d", "p")))
+	require.NoError(t, err)
+	assert.Equal(t, "killed", c.label())
+
+	r := &runner{tmp: dir} // no report at r.report(): the run did not finish
+	c = r.judge("timed out")
+	assert.Equal(t, "killed", c.label())
+	assert.Equal(t, "timed out", c.first)
+}
+
+func TestSeamSites(t *testing.T) {
+	assert.True(t, seamSite("umd/seam.go"))
+	assert.True(t, seamSite("umd/reference.go"))
+	assert.False(t, seamSite("umd/translate.go"))
+	r := &runner{tmp: "/tmp/it's"}
+	assert.Equal(t, []string{"--translator", `'/tmp/it'"'"'s/ebref' translator serve`}, r.translatorArgs())
+}
