@@ -42,7 +42,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
-		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle], and translator with a translator)`},
+		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (strategies: [legacy enhanced oracle], translator with a translator, [app-legacy app-enhanced] on samples)`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
