@@ -303,7 +303,7 @@ buffer CBSHADOW 1024 in upload state GENERIC_READ
 buffer CBSCENE 1024 in upload state GENERIC_READ
 queue Q DIRECT
 list PRE DIRECT
-  # FrameResource::Init, 284
+  # FrameResource::Init, 285
   clear-ds SHADOW 0x3f800000
   # BeginFrame, 1118
   resource-barrier transition BB PRESENT -> RENDER_TARGET
@@ -527,7 +527,7 @@ func smallResources() *Workload {
 		}
 		fmt.Fprintf(&b, "buffer VB %d%s\n", smallTextures*4*20, map[bool]string{false: " state COMMON", true: ""}[enhanced])
 		fmt.Fprintf(&b, "texture BB 1280x720 flags RENDER_TARGET%s\n", create("PRESENT", "PRESENT"))
-		b.WriteString("queue QC COPY\nqueue QD DIRECT\nfence F\nlist LC COPY\n  # CreateTextures, 527-549: UpdateSubresources for each texture\n")
+		b.WriteString("queue QC COPY\nqueue QD DIRECT\nfence F\nlist LC COPY\n  # CreateTextures, 501-549: UpdateSubresources for each texture (538)\n")
 		for n := range smallTextures {
 			fmt.Fprintf(&b, "  copy-buffer-to-texture T%d@0 U%d 0\n", n, n)
 		}
@@ -537,10 +537,11 @@ func smallResources() *Workload {
 		} else {
 			b.WriteString("  # PopulateCommandList, 729\n  resource-barrier transition BB PRESENT -> RENDER_TARGET\n")
 		}
-		b.WriteString("  clear-rt BB 0\n")
+		b.WriteString("  clear-rt BB 0\n  # 749-754: a DrawInstanced of a quad per texture, one draw here\n  draw vb VB ps-srv")
 		for n := range smallTextures {
-			fmt.Fprintf(&b, "  draw vb VB ps-srv T%d rt BB\n", n)
+			fmt.Fprintf(&b, " T%d", n)
 		}
+		b.WriteString(" rt BB\n")
 		if enhanced {
 			b.WriteString("  # 758-777\n  barrier texture BB sync RENDER_TARGET -> NONE access RENDER_TARGET -> NO_ACCESS layout RENDER_TARGET -> PRESENT\n")
 		} else {
@@ -560,7 +561,9 @@ func smallResources() *Workload {
 				"The sample asks for D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT (4 KiB) and places each texture at n x 4 KiB; the scenario language cannot ask for it yet " +
 				"(issue 34 item 4), so the textures sit 64 KiB apart. The heap's DENY_BUFFERS|DENY_RT_DS_TEXTURES flags cannot be said either. " +
 				"Each upload buffer is GetRequiredIntermediateSize (8,064 bytes: 32 rows of a 256-byte pitch, the last 128) plus 64 KiB, as the sample sizes it; " +
-				"the vertex buffer is 77 quads of four 20-byte vertices.",
+				"the vertex buffer is 77 quads of four 20-byte vertices. " +
+				"One draw reads the 77 textures and stands for the sample's 77 DrawInstanced calls: each draws a quad of the back buffer, " +
+				"which a view cannot name (a texture view is a whole subresource), so 77 draws would each write the whole back buffer.",
 			Legacy:     form(false),
 			Enhanced:   form(true),
 			Uncompiled: "a texture a copy queue shares with another queue is not one the workloads' compiler writes barriers for yet",

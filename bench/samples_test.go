@@ -221,3 +221,42 @@ func TestSampleErrorsNameWorkloadAndLine(t *testing.T) {
 	_, err = ParseStrategy("app-vulkan")
 	assert.ErrorContains(t, err, "app-legacy app-enhanced")
 }
+
+// The JSON report carries a sample's own forms by strategy name, and the
+// bug a form was found with.
+func TestSampleJSON(t *testing.T) {
+	var b strings.Builder
+	r := Row{Workload: "nbody-gravity", Profile: "discrete", Strategy: AppLegacy, ReferenceOK: true,
+		Failures: []string{"BARRIER_INTEROP_INVALID_STATE"}, SampleBug: "why"}
+	require.NoError(t, WriteJSON(&b, []Row{r}))
+	assert.Contains(t, b.String(), `"strategy": "app-legacy"`)
+	assert.Contains(t, b.String(), `"sample_bug": "why"`)
+}
+
+// BenchmarkSample is the CPU cost of recording and simulating one frame
+// of each sample in each of its strategies on each profile
+// (go test ./bench -run NONE -bench Sample -benchmem).
+func BenchmarkSample(b *testing.B) {
+	for _, w := range Samples {
+		for _, s := range append(slices.Clone(Strategies), AppStrategies...) {
+			if !w.Has(s) {
+				continue
+			}
+			sc, err := Scenario(w, s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, buggy := w.Sample.Bugs[s]
+			for _, p := range hwmodel.Profiles() {
+				b.Run(w.Name+"/"+string(s)+"/"+p.Name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if r := hlk.RunContext(context.Background(), driverFor(s, nil), sc, p, ""); r.Status != hlk.Pass && !buggy {
+							b.Fatal(r.Failures)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -70,6 +70,11 @@ func runBench(e *env, args []string) (code int) {
 		}
 		c.Strategies = []bench.Strategy{s}
 	}
+	if len(c.Workloads) == 1 && len(c.Strategies) == 1 && !c.Workloads[0].Has(c.Strategies[0]) {
+		// A sample without that form: say why rather than print an empty table.
+		_, err := bench.Source(c.Workloads[0], c.Strategies[0])
+		return usageError(e, fs, synopsis, "%s: %v", c.Strategies[0], err)
+	}
 	if *emit && *tf.cmd != "" {
 		return usageError(e, fs, synopsis, "--emit writes the scenarios; a translator's are the enhanced ones")
 	}
