@@ -53,9 +53,9 @@ func (r *Row) Failed() bool { return !r.Clean() && r.SampleBug == "" }
 
 // Config selects what Run runs.
 type Config struct {
-	Workloads  []*Workload // nil: Workloads
+	Workloads  []*Workload // nil: All (the frame structures and the samples)
 	Profiles   []string    // nil: every profile
-	Strategies []Strategy  // nil: Strategies
+	Strategies []Strategy  // nil: Strategies and AppStrategies, each where a workload has it (Workload.Has)
 	Barriers   bool        // keep a record per barrier call in each row
 	// Translator, if set, adds the Translator strategy: the enhanced
 	// frame with its Barrier calls translated by it.
