@@ -27,7 +27,15 @@ func rows(t *testing.T) []Row {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(Workloads) * len(hwmodel.ProfileNames()) * len(Strategies); len(rs) != want {
+	want := 0
+	for _, w := range All() {
+		for _, s := range append(slices.Clone(Strategies), AppStrategies...) {
+			if w.Has(s) {
+				want += len(hwmodel.ProfileNames())
+			}
+		}
+	}
+	if len(rs) != want {
 		t.Fatalf("%d rows, want %d", len(rs), want)
 	}
 	return rs
@@ -35,10 +43,11 @@ func rows(t *testing.T) []Row {
 
 // Every strategy of every workload runs hazard-free with the reference
 // bytes on every profile: a cost is only worth comparing for a frame that
-// works.
+// works. The one exception is a sample's own form with the sample's own
+// bug, declared and found as declared (TestSampleBugs).
 func TestEveryRunIsClean(t *testing.T) {
 	for _, r := range rows(t) {
-		if !r.Clean() {
+		if r.Failed() {
 			t.Errorf("%s %s %s: %d hazards, reference equal %v: %v", r.Workload, r.Profile, r.Strategy, r.Hazards, r.ReferenceOK, r.Failures)
 		}
 		if r.Packets["WORK"] == 0 || r.Cycles == 0 {
@@ -231,7 +240,7 @@ func TestCompileRefuses(t *testing.T) {
 	for _, c := range []struct{ frame, want string }{
 		{"texture T 64x64 flags RENDER_TARGET layout RENDER_TARGET\n", "line 1: T: the frame writes no layout or state"},
 		{"texture T 64x64 flags RENDER_TARGET\nqueue Q DIRECT\nlist L DIRECT\n  discard T\nend\nexecute Q L\n", "line 4: discard: the workloads' compiler does not know"},
-		{"buffer B 4096\nqueue Q DIRECT\nlist L DIRECT\n  dispatch cbv B\nend\nexecute Q L\n", "line 4: dispatch cbv: the workloads' compiler does not know this role"},
+		{"buffer B 4096\nqueue Q DIRECT\nlist L DIRECT\n  draw vs-uav B\nend\nexecute Q L\n", "line 4: draw vs-uav: the workloads' compiler does not know this role"},
 		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nexecute Q L\n", "line 5: list L: each list is executed once"},
 		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nreset L\nend\n", "line 5: list L: each list is recorded once"},
 		{"queue Q DIRECT\nexecute Q L\nlist L DIRECT\nend\n", "t.ebs:2:11: no list is named L"},
@@ -414,7 +423,13 @@ func TestSVG(t *testing.T) {
 			inTitle = false
 		}
 	}
-	if want := len(Workloads) * len(Strategies); len(titles) != want {
+	want := 0
+	for _, w := range All() {
+		if w.Has(Oracle) {
+			want += len(Strategies) // the samples' own forms are the table's, not the chart's
+		}
+	}
+	if len(titles) != want {
 		t.Fatalf("%d bars, want %d: %q", len(titles), want, titles)
 	}
 	for _, w := range Workloads {

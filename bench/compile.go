@@ -39,7 +39,8 @@ const (
 var Strategies = []Strategy{Legacy, Enhanced, Oracle, Best}
 
 // recorded is the strategy whose scenario a strategy runs: the oracle
-// and a translator run the enhanced one.
+// and a translator run the enhanced one (a sample's own forms are
+// written, not compiled: Source).
 func (s Strategy) recorded() Strategy {
 	if s == Oracle || s == Translator || s == Best {
 		return Enhanced

@@ -26,6 +26,7 @@ func workloadTable() string {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", w.Name, strings.Join(s, "; "), w.About)
 	}
+	b.WriteString(sampleTable())
 	first := true
 	for _, w := range Workloads {
 		for _, p := range slices.Sorted(maps.Keys(w.Even)) {

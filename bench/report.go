@@ -46,6 +46,8 @@ func WriteJSON(w io.Writer, rows []Row) error {
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "ebref bench: %s.\n", Modelled)
+	all := rows
+	rows = compiled(rows) // the samples' own forms have their table (writeSamples)
 	var strategies []Strategy
 	for _, r := range rows {
 		if !slices.Contains(strategies, r.Strategy) {
@@ -99,9 +101,10 @@ func WriteTable(w io.Writer, rows []Row) error {
 			fmt.Fprintf(tw, "  - %s\n", a)
 		}
 	}
+	writeSamples(tw, all)
 	failed := 0
-	for _, r := range rows {
-		if !r.Clean() {
+	for _, r := range all {
+		if r.Failed() {
 			if failed == 0 {
 				fmt.Fprintln(tw, "\nRuns that were not hazard-free with the reference bytes:")
 			}
@@ -114,6 +117,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 				ref, strings.Join(r.Failures, "; "))
 		}
 	}
+	writeSampleBugs(tw, all)
 	return tw.Flush()
 }
 

@@ -42,6 +42,11 @@ type Row struct {
 	// Failures say why a run is not clean: a hazard, bytes that differ
 	// from the reference, a validation message (none when it is).
 	Failures []string `json:"failures,omitempty"`
+	// SampleBug, on a sample's own form that is not clean, says it is the
+	// sample's own bug as Microsoft wrote it, declared and found where
+	// declared (Sample.Bugs): the report flags it, and it does not fail
+	// the bench.
+	SampleBug string `json:"sample_bug,omitempty"`
 	// Barriers is a record per barrier call (Config.Barriers).
 	Barriers []BarrierRecord `json:"barriers,omitempty"`
 	// BoundCycles is the workload's lower bound on the profile, the same
@@ -65,11 +70,15 @@ type Row struct {
 // Clean reports whether the run was hazard-free with the reference bytes.
 func (r *Row) Clean() bool { return r.Hazards == 0 && r.ReferenceOK && len(r.Failures) == 0 }
 
+// Failed reports whether the run fails the bench: it is not clean, and
+// not for a sample's own declared bug.
+func (r *Row) Failed() bool { return !r.Clean() && r.SampleBug == "" }
+
 // Config selects what Run runs.
 type Config struct {
-	Workloads  []*Workload // nil: Workloads
+	Workloads  []*Workload // nil: All (the frame structures and the samples)
 	Profiles   []string    // nil: every profile
-	Strategies []Strategy  // nil: Strategies
+	Strategies []Strategy  // nil: Strategies and AppStrategies, each where a workload has it (Workload.Has)
 	Barriers   bool        // keep a record per barrier call in each row
 	// Translator, if set, adds the Translator strategy: the enhanced
 	// frame with its Barrier calls translated by it.
@@ -85,13 +94,13 @@ type Config struct {
 // withDefaults fills in what c leaves nil.
 func (c Config) withDefaults() Config {
 	if c.Workloads == nil {
-		c.Workloads = Workloads
+		c.Workloads = All()
 	}
 	if c.Profiles == nil {
 		c.Profiles = hwmodel.ProfileNames()
 	}
 	if c.Strategies == nil {
-		c.Strategies = slices.Clone(Strategies)
+		c.Strategies = append(slices.Clone(Strategies), AppStrategies...)
 		if c.Translator != nil {
 			c.Strategies = append(c.Strategies, Translator)
 		}
@@ -106,6 +115,9 @@ func Emit(w io.Writer, c Config) error {
 	c = c.withDefaults()
 	for _, wl := range c.Workloads {
 		for _, s := range c.Strategies {
+			if !wl.Has(s) {
+				continue
+			}
 			if s == Oracle || s == Best {
 				if _, err := fmt.Fprintf(w, "# ebref bench --emit: %s, %s: the enhanced scenario, its synchronisation replaced at the packet level when it runs\n\n", wl.Name, s); err != nil {
 					return err
@@ -143,6 +155,9 @@ func Run(ctx context.Context, c Config) ([]Row, error) {
 		// Compiled once here, so a frame that does not compile is said
 		// before anything runs; each cell parses its own copy below.
 		for _, s := range c.Strategies {
+			if !w.Has(s) {
+				continue
+			}
 			if s == Translator && c.Translator == nil {
 				return nil, fmt.Errorf("the %s strategy needs a translator (Config.Translator)", s)
 			}
@@ -158,7 +173,14 @@ func Run(ctx context.Context, c Config) ([]Row, error) {
 			cells = append(cells, &cell{w: w, prof: prof})
 		}
 	}
-	total := len(cells) * len(c.Strategies)
+	total := 0
+	for _, cl := range cells {
+		for _, s := range c.Strategies {
+			if cl.w.Has(s) {
+				total++
+			}
+		}
+	}
 	// Cells run side by side, one per processor (one at a time when
 	// Config.Result sees every run's timelines); rows come back in order.
 	workers := runtime.GOMAXPROCS(0)
@@ -218,6 +240,9 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 	var oracleRow *Row
 	var oracleRes hlk.Result
 	for _, s := range c.Strategies {
+		if !w.Has(s) {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -283,12 +308,12 @@ func Scenario(w *Workload, s Strategy) (*hlk.Scenario, error) {
 
 // ParseStrategy accepts a strategy's name.
 func ParseStrategy(name string) (Strategy, error) {
-	for _, s := range append(slices.Clone(Strategies), Translator) {
+	for _, s := range append(append(slices.Clone(Strategies), AppStrategies...), Translator) {
 		if string(s) == name {
 			return s, nil
 		}
 	}
-	return "", fmt.Errorf("no strategy %.64q (the strategies: %v, and %s with a translator)", name, Strategies, Translator)
+	return "", fmt.Errorf("no strategy %.64q (strategies: %v, %s with a translator, %v on samples)", name, Strategies, Translator, AppStrategies)
 }
 
 // Source is a workload written in a strategy's barriers, as scenario text
@@ -297,6 +322,9 @@ func ParseStrategy(name string) (Strategy, error) {
 func Source(w *Workload, s Strategy) (string, error) {
 	if _, err := ParseStrategy(string(s)); err != nil {
 		return "", err
+	}
+	if s.app() {
+		return appSource(w, s)
 	}
 	return compile(w, s.recorded())
 }
@@ -334,6 +362,7 @@ func runWith(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Prof
 	if res.Status != hlk.Pass {
 		row.Failures = res.Failures
 	}
+	row.SampleBug = sampleBug(w, s, &row)
 	return row, res
 }
 

@@ -82,7 +82,7 @@ type svgChart struct {
 // here, and every mark carries the area it covers, so a test can prove that
 // nothing overlaps a label.
 func layoutChart(profile string, rows []Row) svgChart {
-	groups := byWorkload(rows, profile)
+	groups := byWorkload(compiled(rows), profile) // the samples' own forms are the table's (writeSamples)
 	var strategies []Strategy
 	ratio := len(groups) > 0
 	for _, g := range groups {

@@ -53,14 +53,19 @@ var (
 	useArgs       = use{"INDIRECT_ARGUMENT", "EXECUTE_INDIRECT", "INDIRECT_ARGUMENT", "", 0}
 	useIndex      = use{"INDEX_BUFFER", "INDEX_INPUT", "INDEX_BUFFER", "", 0}
 	useVertex     = use{"VERTEX_AND_CONSTANT_BUFFER", "VERTEX_SHADING", "VERTEX_BUFFER", "", 0}
+	// Constant buffer views (buffers only): the transcribed samples bind
+	// them (samples.go).
+	useVertexCBV  = use{"VERTEX_AND_CONSTANT_BUFFER", "VERTEX_SHADING", "CONSTANT_BUFFER", "", 0}
+	usePixelCBV   = use{"VERTEX_AND_CONSTANT_BUFFER", "PIXEL_SHADING", "CONSTANT_BUFFER", "", 0}
+	useComputeCBV = use{"VERTEX_AND_CONSTANT_BUFFER", "COMPUTE_SHADING", "CONSTANT_BUFFER", "", 0}
 )
 
 // uses gives each command's roles their use. A role a command has that
 // is missing here is an error when a workload uses it (compile).
 var uses = map[string]map[string]use{
 	"draw": {"rt": useRT, "ds-write": useDepthWrite, "ds": useDepthRead, "ps-srv": usePixelSRV, "vs-srv": useVertexSRV,
-		"ps-uav": usePixelUAV, "args": useArgs, "ib": useIndex, "vb": useVertex},
-	"dispatch":     {"srv": useComputeSRV, "uav": useComputeUAV, "args": useArgs},
+		"ps-uav": usePixelUAV, "args": useArgs, "ib": useIndex, "vb": useVertex, "vs-cbv": useVertexCBV, "ps-cbv": usePixelCBV},
+	"dispatch":     {"srv": useComputeSRV, "uav": useComputeUAV, "args": useArgs, "cbv": useComputeCBV},
 	"clear-rt":     {"0": useClearRT},
 	"clear-ds":     {"0": useClearDS},
 	"clear-uav":    {"0": useClearUAV},

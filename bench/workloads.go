@@ -20,6 +20,9 @@ type Workload struct {
 	// the legacy one there, measured: where the shortcomings cost nothing
 	// on that hardware (the goal of enhanced cheaper holds elsewhere).
 	Even map[string]string
+	// Sample, for a frame transcribed from a public sample, says where
+	// it comes from and carries the sample's own barriers (samples.go).
+	Sample *Sample
 }
 
 // Shortcomings names the eleven legacy shortcomings, 1-based as workloads
@@ -316,10 +319,10 @@ list L DIRECT
 	return b.String()
 }
 
-// Lookup returns a workload by name.
+// Lookup returns a workload by name (a frame structure or a sample).
 func Lookup(name string) (*Workload, error) {
 	var names []string
-	for _, w := range Workloads {
+	for _, w := range All() {
 		if w.Name == name {
 			return w, nil
 		}

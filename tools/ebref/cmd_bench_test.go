@@ -44,7 +44,9 @@ func TestBenchUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
-		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (the strategies: [legacy enhanced oracle best], and translator with a translator)`},
+		{[]string{"--workload", "execute-indirect", "--strategy", "app-enhanced"}, "execute-indirect has no app-enhanced form"},
+		{[]string{"--workload", "small-resources", "--strategy", "oracle"}, "a texture a copy queue shares with another queue"},
+		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (strategies: [legacy enhanced oracle best], translator with a translator, [app-legacy app-enhanced] on samples)`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := ebref(t, nil, append([]string{"bench"}, c.args...)...)
