@@ -269,6 +269,17 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 			row, res = run(ctx, w, sc, prof, s, c.Translator)
 		case Best:
 			row, res, _ = runBest(ctx, w, sc, prof, oracleRow, oracleRes)
+		case AppLegacy, AppEnhanced:
+			if rec != nil {
+				row, res = run(ctx, w, sc, prof, s, c.Translator)
+				break
+			}
+			// No compiled enhanced run to bound (small-resources has
+			// none, or it was not selected): the sample's own form does
+			// the same work (TestSampleFormsDoTheSameWork), so its
+			// recording bounds every program that does it.
+			rec = &recording{}
+			row, res = runWith(ctx, w, sc, prof, s, captureDriver{Driver: driverFor(s, c.Translator), rec: rec})
 		default:
 			row, res = run(ctx, w, sc, prof, s, c.Translator)
 		}
