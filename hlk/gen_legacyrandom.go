@@ -220,9 +220,9 @@ func lgLayout(s ddi.ResourceStates) string {
 // a subresource the legacy layer has not taken over (judged false: its
 // initial layout, which promotion leaves), finds a list's first
 // transition from state w in it: only then is the legacy layer's
-// message the only one. (A legacy-created resource the runtime never
-// transitioned is the driver's to judge today; see the report of issue
-// 33 item 3.)
+// message the only one. (Every resource these programs create comes
+// through the legacy path, which the legacy layer judges from creation:
+// regressions/legacy-created-one-message.ebs.)
 func lgDriverAgrees(e *lgEvent, u *lgUnit, w ddi.ResourceStates) bool {
 	if e.judged || u.res.kind == "sa" {
 		return true
@@ -399,8 +399,10 @@ func (g *lgGen) newRes(name, kind string) *lgRes {
 	}
 	r.decl += " state " + initial.String()
 	for i := range subs {
-		judged := kind == "buf" || lgLayout(initial) == "LEGACY"
-		r.units = append(r.units, &lgUnit{res: r, sub: i, state: initial, initial: initial, judged: judged})
+		// Every resource here is created through the legacy path, which
+		// the runtime tells the driver (umd.Device.LegacyCreated): the
+		// legacy layer judges it from the start.
+		r.units = append(r.units, &lgUnit{res: r, sub: i, state: initial, initial: initial, judged: true})
 	}
 	return r
 }

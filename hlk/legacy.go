@@ -78,6 +78,16 @@ func (x *exec) legacyCreated(st *ResourceStep, h ddi.HResource) {
 	}
 	if st.HasState {
 		x.legacyObserve(x.leg.Create(h, r, subs, st.State), "", st.Pos)
+		// The runtime created it through the legacy path: a driver whose
+		// debug layer checks layouts leaves this resource's to the legacy
+		// layer until the application's own barrier names it, as after
+		// a translated barrier (umd.Device.LegacyCreated): one mistake,
+		// one message.
+		if lc, ok := x.dev.(interface{ LegacyCreated(ddi.HResource) error }); ok {
+			if err := lc.LegacyCreated(h); err != nil {
+				x.createErr(st.Pos, err)
+			}
+		}
 		return
 	}
 	x.leg.CreateEnhanced(h, r, subs)

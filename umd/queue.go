@@ -136,6 +136,25 @@ func (r *Resource) setLayout(sub uint32, l ddi.BarrierLayout, byRuntime bool) {
 	}
 }
 
+// LegacyCreated tells the debug layer that the runtime created the
+// resource through the legacy path, from an initial state (the layout
+// ddi/legacy.InitialLayout gives): until a barrier of the application's
+// own sets a subresource's layout, what lists do with it is the legacy
+// layer's to judge (#942, #527), as after a translated barrier
+// (TranslatedBarrier), so one mistake is one message.
+func (d *Device) LegacyCreated(h ddi.HResource) error {
+	r := d.resource(h)
+	if r == nil {
+		return fmt.Errorf("umd: LegacyCreated: no resource has handle 0x%x", uint64(h))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for sub := range r.Desc.SubresourceCount() {
+		r.setLayout(sub, r.layoutOf(sub), true)
+	}
+	return nil
+}
+
 // legacyJudged reports whether the legacy layer judges what a list does
 // with a subresource: its layout is a LEGACY_* one, or the runtime's
 // translation of a legacy barrier set it (d.mu held).
