@@ -514,9 +514,11 @@ func smallResources() *Workload {
 		} else {
 			b.WriteString("\n# D3D12SmallResources legacy path (m_bIsEnhancedBarriersEnabled false), placed resources\n")
 		}
-		fmt.Fprintf(&b, "heap H default %d\n", smallTextures*65536)
+		// 412-453: each texture asks for the 4 KiB small-resource
+		// alignment and is placed at n x 4 KiB.
+		fmt.Fprintf(&b, "heap H default %d\n", smallTextures*4096)
 		for n := range smallTextures {
-			fmt.Fprintf(&b, "texture T%d 32x32 flags SHADER_RESOURCE%s at H %d\n", n, create("COMMON", "COMMON"), n*65536)
+			fmt.Fprintf(&b, "texture T%d 32x32 flags SHADER_RESOURCE%s at H %d align 4096\n", n, create("COMMON", "COMMON"), n*4096)
 		}
 		for n := range smallTextures {
 			up := ""
@@ -558,8 +560,8 @@ func smallResources() *Workload {
 				"the upload buffers, UpdateSubresources on the copy queue, the fence the CPU waits for), 684-784 (PopulateCommandList: back buffer barriers, clear, a draw per texture), " +
 				"631-656 (OnRender); D3D12SmallResources.h:39-45 (77 textures of 32x32x4 bytes); Main.cpp:18 (1280x720)",
 			Notes: "The upload and one frame: the sample uploads when it starts and when space toggles placed and committed textures, then draws every frame without a texture barrier. " +
-				"The sample asks for D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT (4 KiB) and places each texture at n x 4 KiB; the scenario language cannot ask for it yet " +
-				"(issue 34 item 4), so the textures sit 64 KiB apart. The heap's DENY_BUFFERS|DENY_RT_DS_TEXTURES flags cannot be said either. " +
+				"The sample asks for D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT (4 KiB) and places each texture at n x 4 KiB, as the scenario does (align 4096). " +
+				"The heap's DENY_BUFFERS|DENY_RT_DS_TEXTURES flags cannot be said. " +
 				"Each upload buffer is GetRequiredIntermediateSize (8,064 bytes: 32 rows of a 256-byte pitch, the last 128) plus 64 KiB, as the sample sizes it; " +
 				"the vertex buffer is 77 quads of four 20-byte vertices. " +
 				"One draw reads the 77 textures and stands for the sample's 77 DrawInstanced calls: each draws a quad of the back buffer, " +
