@@ -235,6 +235,7 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 				return fmt.Errorf("line %d: %s: the frame writes no layout or state; the strategy gives them", s.Line, s.Name)
 			}
 			d := resource.DescFromCreateResource(&s.Desc)
+			d.Alignment = s.Align // align N: a small resource's size is its 4 KiB multiple
 			r, err := resource.New(d)
 			if err != nil {
 				return fmt.Errorf("line %d: %s: %w", s.Line, s.Name, err)

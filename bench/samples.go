@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/resource"
 )
 
 // The strategies that run a transcribed sample's own barriers as written.
@@ -497,6 +500,19 @@ expect reference
 // GridHeight 7).
 const smallTextures = 77
 
+// smallTextureSize is D3D12SmallResources' info.SizeInBytes: the size
+// ebref's GetResourceAllocationInfo (resource.New) gives its 32x32
+// R8G8B8A8_UNORM texture with the 4 KiB small-resource alignment (8 KiB:
+// ebref pitches rows to 256 bytes, where a GPU's tiling may fit 4 KiB).
+func smallTextureSize() uint64 {
+	r, err := resource.New(resource.Desc{Dimension: ddi.ResourceTypeTexture2D, Width: 32, Height: 32, DepthOrArraySize: 1, MipLevels: 1,
+		Format: ddi.FormatR8G8B8A8Unorm, SampleDesc: ddi.SampleDesc{Count: 1}, Flags: ddi.ResourceFlagShaderResource, Alignment: resource.SmallPlacementAlignment})
+	if err != nil || r.Alignment != resource.SmallPlacementAlignment {
+		panic(fmt.Sprintf("bench: the small-resources texture is not a small resource: %v", err))
+	}
+	return r.Size
+}
+
 // smallResources is D3D12SmallResources: its 77 32x32 textures placed in
 // one heap and uploaded on the copy queue, then the frame that draws a
 // quad of each.
@@ -515,10 +531,12 @@ func smallResources() *Workload {
 			b.WriteString("\n# D3D12SmallResources legacy path (m_bIsEnhancedBarriersEnabled false), placed resources\n")
 		}
 		// 412-453: each texture asks for the 4 KiB small-resource
-		// alignment and is placed at n x 4 KiB.
-		fmt.Fprintf(&b, "heap H default %d\n", smallTextures*4096)
-		for n := range smallTextures {
-			fmt.Fprintf(&b, "texture T%d 32x32 flags SHADER_RESOURCE%s at H %d align 4096\n", n, create("COMMON", "COMMON"), n*4096)
+		// alignment and is placed at n x info.SizeInBytes, what
+		// GetResourceAllocationInfo gives for it (smallTextureSize).
+		size := smallTextureSize()
+		fmt.Fprintf(&b, "heap H default %d\n", smallTextures*size)
+		for n := range uint64(smallTextures) {
+			fmt.Fprintf(&b, "texture T%d 32x32 flags SHADER_RESOURCE%s at H %d align 4096\n", n, create("COMMON", "COMMON"), n*size)
 		}
 		for n := range smallTextures {
 			up := ""
@@ -560,7 +578,7 @@ func smallResources() *Workload {
 				"the upload buffers, UpdateSubresources on the copy queue, the fence the CPU waits for), 684-784 (PopulateCommandList: back buffer barriers, clear, a draw per texture), " +
 				"631-656 (OnRender); D3D12SmallResources.h:39-45 (77 textures of 32x32x4 bytes); Main.cpp:18 (1280x720)",
 			Notes: "The upload and one frame: the sample uploads when it starts and when space toggles placed and committed textures, then draws every frame without a texture barrier. " +
-				"The sample asks for D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT (4 KiB) and places each texture at n x 4 KiB, as the scenario does (align 4096). " +
+				"The sample asks for D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT (4 KiB) and places each texture at n x info.SizeInBytes (here 8 KiB: ebref pitches rows to 256 bytes), as the scenario does (align 4096). " +
 				"The heap's DENY_BUFFERS|DENY_RT_DS_TEXTURES flags cannot be said. " +
 				"Each upload buffer is GetRequiredIntermediateSize (8,064 bytes: 32 rows of a 256-byte pitch, the last 128) plus 64 KiB, as the sample sizes it; " +
 				"the vertex buffer is 77 quads of four 20-byte vertices. " +
