@@ -136,5 +136,43 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 		}
 	}
 	best.SyncCopyLists = sync
+	sites, err := splitSites(src)
+	if err != nil {
+		return Row{}, hlk.Result{}, nil, "", fmt.Errorf("%s (%s): %w", w.Name, Enhanced, err)
+	}
+	if len(sites) == 0 {
+		return best, bestRes, bestRec, src, nil
+	}
+	// Split barriers (000 "Split Barriers"): all of them first, then
+	// each alone dropped (from all) or added (to none), keeping each
+	// change the machine judges clean and cheaper.
+	base := src
+	var kept []splitSite
+	if row, res, rec, err := try(withSplits(base, sites)); err != nil {
+		return Row{}, hlk.Result{}, nil, "", err
+	} else if row.Clean() && row.Cycles < best.Cycles {
+		best, bestRes, bestRec, src = row, res, rec, withSplits(base, sites)
+		kept = slices.Clone(sites)
+	}
+	for _, s := range sites {
+		if len(sites) == 1 {
+			break // the one candidate was all of them
+		}
+		i := slices.Index(kept, s)
+		cand := append(slices.Clone(kept), s)
+		if i >= 0 {
+			cand = slices.Delete(slices.Clone(kept), i, i+1)
+		}
+		text := withSplits(base, cand)
+		row, res, rec, err := try(text)
+		if err != nil {
+			return Row{}, hlk.Result{}, nil, "", err
+		}
+		if row.Clean() && row.Cycles < best.Cycles {
+			best, bestRes, bestRec, src, kept = row, res, rec, text, cand
+		}
+	}
+	best.SyncCopyLists = sync
+	best.SplitBarriers = splitNames(kept)
 	return best, bestRes, bestRec, src, nil
 }

@@ -54,7 +54,8 @@ type Row struct {
 	// enhanced strategy did not run.
 	BoundCycles uint64 `json:"bound_cycles,omitempty"`
 	// Edits are the best strategy's edits of the oracle's program ("none":
-	// the oracle's was the cheapest clean one).
+	// the oracle's was the cheapest clean one), or of the expert's program
+	// as written ("expert", "expert+EDITS": runBest).
 	Edits string `json:"edits,omitempty"`
 	// DecompressCycles is the command processor's cycles in DECOMPRESS
 	// and METADATA_INIT (docs/bench.md "What drives the ratios").
@@ -65,6 +66,9 @@ type Row struct {
 	// SyncCopyLists are the enhanced form's lists whose copies the expert
 	// left synchronous on the profile, as cheaper (runExpert).
 	SyncCopyLists []string `json:"sync_copy_lists,omitempty"`
+	// SplitBarriers are the resources whose barriers the expert split on
+	// the profile, as cheaper (runExpert, bench/split.go).
+	SplitBarriers []string `json:"split_barriers,omitempty"`
 }
 
 // Clean reports whether the run was hazard-free with the reference bytes.
@@ -239,6 +243,8 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 	var expertSrc string
 	var oracleRow *Row
 	var oracleRes hlk.Result
+	var expertRow *Row
+	var expertRes hlk.Result
 	for _, s := range c.Strategies {
 		if !w.Has(s) {
 			continue
@@ -268,7 +274,15 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 			}
 			row, res = run(ctx, w, sc, prof, s, c.Translator)
 		case Best:
-			row, res, _ = runBest(ctx, w, sc, prof, oracleRow, oracleRes)
+			var expert *hlk.Scenario
+			if expertSrc != "" {
+				cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced), expertSrc, nil)
+				if err != nil {
+					return nil, err
+				}
+				expert = cases[0]
+			}
+			row, res, _ = runBest(ctx, w, sc, prof, oracleRow, oracleRes, expert, expertRow, expertRes)
 		case AppLegacy, AppEnhanced:
 			if rec != nil {
 				row, res = run(ctx, w, sc, prof, s, c.Translator)
@@ -285,6 +299,9 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 		}
 		if s == Oracle {
 			oracleRow, oracleRes = &row, res
+		}
+		if s == Enhanced {
+			expertRow, expertRes = &row, res
 		}
 		if c.Barriers {
 			row.Barriers = barrierRecords(res, s)

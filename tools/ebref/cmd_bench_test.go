@@ -106,7 +106,7 @@ func TestBenchBarriersAndTrace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "a chart per profile that ran")
 	assert.Contains(t, stdout, "ebref bench --barriers:")
-	assert.Contains(t, stdout, "compute-to-pixel on discrete, enhanced: 4 records")
+	assert.Contains(t, stdout, "compute-to-pixel on discrete, enhanced: 6 records") // two of them split begins
 	// Resources by the workload's names, as --emit writes them, not by handle.
 	code, emitted, stderr := ebref(t, nil, "bench", "--emit", "--workload", "compute-to-pixel")
 	require.Equal(t, 0, code, stderr)
