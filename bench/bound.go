@@ -137,9 +137,8 @@ type deps []dep
 func (r *recording) after(d deps, k hwmodel.EngineKind, rc cmdbuf.Client, lo, hi uint64, write bool) uint64 {
 	var t uint64
 	type writer struct {
-		end  uint64
-		wc   cmdbuf.Client
-		last uint64 // the end of the last line counted
+		end uint64
+		wc  cmdbuf.Client
 	}
 	var lines map[writer]uint64
 	var last map[writer]uint64

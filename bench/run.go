@@ -148,11 +148,10 @@ func Emit(w io.Writer, c Config) error {
 func Run(ctx context.Context, c Config) ([]Row, error) {
 	c = c.withDefaults()
 	type cell struct {
-		w     *Workload
-		prof  *hwmodel.Profile
-		cases map[Strategy]*hlk.Scenario
-		rows  []Row
-		err   error
+		w    *Workload
+		prof *hwmodel.Profile
+		rows []Row
+		err  error
 	}
 	var cells []*cell
 	for _, w := range c.Workloads {
