@@ -14,6 +14,7 @@ import (
 
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -711,7 +712,7 @@ func requireHas(t *testing.T, strategy, src string, wants []string) {
 func requireRunsClean(t *testing.T, srcs ...string) {
 	t.Helper()
 	for _, src := range srcs {
-		cases, err := hlk.Parse("t.ebs", src, nil)
+		cases, err := scenario.Parse("t.ebs", src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

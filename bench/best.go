@@ -10,6 +10,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -81,8 +82,8 @@ var bestCandidates = []edit{
 // rewrite) where the expert kept splits or synchronous copies (elsewhere
 // its program is the oracle's start); such a best's Edits start with
 // "expert".
-func runBest(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, oracleRow *Row, oracleRes hlk.Result,
-	expert *hlk.Scenario, expertRow *Row, expertRes hlk.Result) (Row, hlk.Result, int) {
+func runBest(ctx context.Context, w *Workload, sc *scenario.Scenario, p *hwmodel.Profile, oracleRow *Row, oracleRes hlk.Result,
+	expert *scenario.Scenario, expertRow *Row, expertRes hlk.Result) (Row, hlk.Result, int) {
 	runs := 0
 	if oracleRow == nil {
 		r, res := run(ctx, w, sc, p, Oracle, nil)

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -62,14 +62,14 @@ func compile(w *Workload, s Strategy) (string, error) {
 			return "", fmt.Errorf("%s: %w", w.Name, err)
 		}
 	}
-	cases, err := hlk.Parse(w.Name+".ebs", frame, nil)
+	cases, err := scenario.Parse(w.Name+".ebs", frame, nil)
 	if err != nil {
 		return "", err
 	}
 	if len(cases) != 1 {
 		return "", fmt.Errorf("%s: the frame must be one scenario, not %d", w.Name, len(cases))
 	}
-	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*hlk.ListStep{}, before: map[int][]string{},
+	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*scenario.ListStep{}, before: map[int][]string{},
 		owners: map[string][]owner{}, after: map[int][]string{}}
 	if err := c.collect(cases[0]); err != nil {
 		return "", fmt.Errorf("%s: %w", w.Name, err)
@@ -204,7 +204,7 @@ type compiler struct {
 	strategy Strategy
 	res      map[string]*tracked
 	order    []*tracked
-	lists    map[string]*hlk.ListStep
+	lists    map[string]*scenario.ListStep
 	exec     int
 	before   map[int][]string // lines to insert before a line (1-based), by line
 	// owners are each heap's byte ranges by holder, kept from the first
@@ -219,18 +219,18 @@ type compiler struct {
 
 // step is one command of the frame, in its list.
 type step struct {
-	l   *hlk.ListStep
-	cmd hlk.Cmd
+	l   *scenario.ListStep
+	cmd scenario.Cmd
 }
 
-func (c *compiler) collect(sc *hlk.Scenario) error {
+func (c *compiler) collect(sc *scenario.Scenario) error {
 	executed := map[string]bool{}
 	heaps := map[string]uint64{} // sizes
 	for _, st := range sc.Steps {
 		switch s := st.(type) {
-		case *hlk.HeapStep:
+		case *scenario.HeapStep:
 			heaps[s.Name] = s.Size
-		case *hlk.ResourceStep:
+		case *scenario.ResourceStep:
 			if s.HasLayout || s.HasState {
 				return fmt.Errorf("line %d: %s: the frame writes no layout or state; the strategy gives them", s.Line, s.Name)
 			}
@@ -248,7 +248,7 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 				heap: s.Heap, at: s.Offset, end: s.Offset + r.Size}
 			c.res[s.Name] = t
 			c.order = append(c.order, t)
-		case *hlk.ListStep:
+		case *scenario.ListStep:
 			if s.Reset { // a second `list` of one name is the parser's error
 				return fmt.Errorf("line %d: list %s: each list is recorded once", s.Line, s.Name)
 			}
@@ -265,7 +265,7 @@ func (c *compiler) collect(sc *hlk.Scenario) error {
 					}
 				}
 			}
-		case *hlk.ExecuteStep:
+		case *scenario.ExecuteStep:
 			for _, l := range s.Lists {
 				if ls := c.lists[l]; ls != nil {
 					for _, cmd := range ls.Cmds {
@@ -329,9 +329,9 @@ func (c *compiler) restart() {
 
 // walk follows the frame in submission order: a list's commands run when
 // the list is executed.
-func (c *compiler) walk(sc *hlk.Scenario) error {
+func (c *compiler) walk(sc *scenario.Scenario) error {
 	for _, st := range sc.Steps {
-		e, ok := st.(*hlk.ExecuteStep)
+		e, ok := st.(*scenario.ExecuteStep)
 		if !ok {
 			continue
 		}
@@ -378,7 +378,7 @@ func allows(q, s string) bool {
 // transition, right after the texture's last use in the list, to the next
 // use's state, or to COMMON where this queue may not use that one; one
 // call after each command.
-func (c *compiler) handOver(l *hlk.ListStep) {
+func (c *compiler) handOver(l *scenario.ListStep) {
 	at := map[int][]string{}
 	for _, t := range c.order {
 		last := -1
@@ -411,7 +411,7 @@ func (c *compiler) handOver(l *hlk.ListStep) {
 }
 
 // names reports whether a command names resource name.
-func names(cmd hlk.Cmd, name string) bool {
+func names(cmd scenario.Cmd, name string) bool {
 	for _, views := range cmd.Views {
 		for _, v := range views {
 			if v.Res == name {
@@ -476,7 +476,7 @@ type need struct {
 // the command then puts the deactivations in a call of their own. It
 // leaves the resource's last use unset, so no other barrier of it follows
 // in the call.
-func (c *compiler) activate(l *hlk.ListStep, t *tracked, needs []need) (deact []string, act string) {
+func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (deact []string, act string) {
 	if t.heap == "" {
 		return nil, ""
 	}
@@ -606,7 +606,7 @@ func (c *compiler) hold(t *tracked) {
 // ranges are independent), and the command's uses share one barrier,
 // their syncs and accesses joined, as sequential barriers on one buffer in
 // one call must (000 "Sequential Barriers").
-func (c *compiler) bufferBarrier(l *hlk.ListStep, t *tracked, needs []need) string {
+func (c *compiler) bufferBarrier(l *scenario.ListStep, t *tracked, needs []need) string {
 	var syncBefore, accessBefore, syncAfter, accessAfter []string
 	for _, n := range needs {
 		if n.t != t {
@@ -686,10 +686,10 @@ func (t *tracked) use(lo, hi uint64, st subState) {
 // copyRegion is the region of its destination a copy-texture writes,
 // or an error naming the box or point that leaves a subresource (the
 // region is followed per texel, so it must lie inside).
-func (c *compiler) copyRegion(cmd hlk.Cmd) (*region, error) {
+func (c *compiler) copyRegion(cmd scenario.Cmd) (*region, error) {
 	// DST@SUB X Y Z SRC@SUB [box]
 	dst, src := cmd.Views["0"][0], cmd.Views["4"][0]
-	dims := func(v hlk.ViewRef) ([3]uint64, error) {
+	dims := func(v scenario.ViewRef) ([3]uint64, error) {
 		t := c.res[v.Res]
 		if t == nil {
 			return [3]uint64{}, fmt.Errorf("line %d: %s is not a resource of the frame", cmd.Line, v.Res)
@@ -733,7 +733,7 @@ var axes = [3]string{"x", "y", "z"}
 
 // bytesOf is the bytes [lo, hi) of a buffer a view uses, or an error
 // naming the range that leaves it.
-func bytesOf(cmd hlk.Cmd, t *tracked, lo, size uint64) (uint64, uint64, error) {
+func bytesOf(cmd scenario.Cmd, t *tracked, lo, size uint64) (uint64, uint64, error) {
 	if n := t.r.DataSize; lo > n || size > n-lo {
 		return 0, 0, fmt.Errorf("line %d: %s: %d bytes from %d leave %s (%d bytes)", cmd.Line, cmd.Op, size, lo, t.name, n)
 	}
@@ -755,7 +755,7 @@ func (c *compiler) asyncCopies() bool { return c.strategy != Legacy }
 // no barrier after its last uses: copies into it in the same list, of
 // regions it does not meet, with asynchronous copies (000 "Synchronous
 // Copy, Discard and Resolve": independent copies may overlap).
-func (c *compiler) besideCopies(prev subState, n need, l *hlk.ListStep) bool {
+func (c *compiler) besideCopies(prev subState, n need, l *scenario.ListStep) bool {
 	// One list (which runs once): one submission.
 	if !c.asyncCopies() || n.copy == nil || prev.u != useCopyDst || n.u != useCopyDst || prev.list != l.Name ||
 		len(prev.copied) >= maxCopied {
@@ -769,7 +769,7 @@ func (c *compiler) besideCopies(prev subState, n need, l *hlk.ListStep) bool {
 	return true
 }
 
-func (c *compiler) command(l *hlk.ListStep, cmd hlk.Cmd) error {
+func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
 	roles, ok := uses[cmd.Op]
 	if !ok {
 		return fmt.Errorf("line %d: %s: the workloads' compiler does not know this command's uses", cmd.Line, cmd.Op)
@@ -899,7 +899,7 @@ func (c *compiler) call(lines []string) []string {
 // subresources (a resource followed by subresource; bufferBarrier is the
 // enhanced form's buffers'): one barrier for the whole resource when every
 // subresource's last use was the same, one per subresource otherwise.
-func (c *compiler) barriers(l *hlk.ListStep, n need) []string {
+func (c *compiler) barriers(l *scenario.ListStep, n need) []string {
 	subs := []int{n.sub}
 	if n.sub < 0 {
 		uniform := true
@@ -1069,7 +1069,7 @@ func (c *compiler) text(frame string) string {
 	}
 	if c.asyncCopies() {
 		for _, l := range c.lists {
-			if slices.ContainsFunc(l.Cmds, func(cmd hlk.Cmd) bool { return syncCommands[cmd.Op] }) {
+			if slices.ContainsFunc(l.Cmds, func(cmd scenario.Cmd) bool { return syncCommands[cmd.Op] }) {
 				created[l.Line] = " flags ALLOW_EXTENDED_ASYNC"
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -24,7 +25,7 @@ import (
 // (multi-queue on discrete: 9 cycles below legacy, against 16 above with
 // the change on the compute queue). The change into the direct queue's
 // layout stays before the texture's first use there (SyncBefore NONE).
-func (c *compiler) handOverLayout(l *hlk.ListStep) {
+func (c *compiler) handOverLayout(l *scenario.ListStep) {
 	if l.Type.String() != handOverOn {
 		return
 	}
@@ -111,7 +112,7 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 		return Row{}, hlk.Result{}, nil, "", err
 	}
 	try := func(src string) (Row, hlk.Result, *recording, error) {
-		cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced), src, nil)
+		cases, err := scenario.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced), src, nil)
 		if err != nil {
 			return Row{}, hlk.Result{}, nil, fmt.Errorf("%s (%s): %w", w.Name, Enhanced, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -265,7 +266,7 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 			}
 		case Translator:
 			if expertSrc != "" { // the expert's form on this profile
-				cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, s), expertSrc, nil)
+				cases, err := scenario.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, s), expertSrc, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -273,9 +274,9 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 			}
 			row, res = run(ctx, w, sc, prof, s, c.Translator)
 		case Best:
-			var expert *hlk.Scenario
+			var expert *scenario.Scenario
 			if expertSrc != "" {
-				cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced), expertSrc, nil)
+				cases, err := scenario.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced), expertSrc, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -321,12 +322,12 @@ func runCell(ctx context.Context, c Config, w *Workload, prof *hwmodel.Profile, 
 }
 
 // Scenario is a workload written in a strategy's barriers, parsed.
-func Scenario(w *Workload, s Strategy) (*hlk.Scenario, error) {
+func Scenario(w *Workload, s Strategy) (*scenario.Scenario, error) {
 	src, err := Source(w, s)
 	if err != nil {
 		return nil, err
 	}
-	cases, err := hlk.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, s), src, nil)
+	cases, err := scenario.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, s), src, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", w.Name, s, err)
 	}
@@ -356,12 +357,12 @@ func Source(w *Workload, s Strategy) (string, error) {
 	return compile(w, s.recorded())
 }
 
-func run(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy, t translator.Opener) (Row, hlk.Result) {
+func run(ctx context.Context, w *Workload, sc *scenario.Scenario, p *hwmodel.Profile, s Strategy, t translator.Opener) (Row, hlk.Result) {
 	return runWith(ctx, w, sc, p, s, driverFor(s, t))
 }
 
 // runWith runs a strategy's scenario on driver d.
-func runWith(ctx context.Context, w *Workload, sc *hlk.Scenario, p *hwmodel.Profile, s Strategy, d hlk.Driver) (Row, hlk.Result) {
+func runWith(ctx context.Context, w *Workload, sc *scenario.Scenario, p *hwmodel.Profile, s Strategy, d hlk.Driver) (Row, hlk.Result) {
 	res := hlk.RunContext(ctx, d, sc, p, "")
 	c := res.Counters
 	row := Row{Workload: w.Name, Shortcomings: w.Shortcomings, Profile: p.Name, Strategy: s,

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -82,10 +83,10 @@ func workLines(src string) []string {
 // barrier: the strategies differ in their barriers only.
 func TestSampleFormsDoTheSameWork(t *testing.T) {
 	for _, w := range Samples {
-		cases, err := hlk.Parse(w.Name+".ebs", w.Frame, nil)
+		cases, err := scenario.Parse(w.Name+".ebs", w.Frame, nil)
 		require.NoError(t, err, w.Name)
 		for _, st := range cases[0].Steps {
-			if l, ok := st.(*hlk.ListStep); ok {
+			if l, ok := st.(*scenario.ListStep); ok {
 				for _, c := range l.Cmds {
 					assert.NotContains(t, []string{"barrier", "resource-barrier"}, c.Op, "%s: line %d", w.Name, c.Line)
 				}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/scenario"
 )
 
 // splitSite is one barrier of the enhanced form that may be split (000
@@ -32,7 +32,7 @@ var syncPair = regexp.MustCompile(` sync (\S+) -> (\S+) `)
 // the last command or barrier that names the resource and the barrier.
 // Nothing touches the resource between the halves, as the spec asks.
 func splitSites(src string) ([]splitSite, error) {
-	cases, err := hlk.Parse("split.ebs", src, nil)
+	cases, err := scenario.Parse("split.ebs", src, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +44,9 @@ func splitSites(src string) ([]splitSite, error) {
 	var sites []splitSite
 	for _, st := range cases[0].Steps {
 		switch s := st.(type) {
-		case *hlk.ResourceStep:
+		case *scenario.ResourceStep:
 			placed[s.Name] = s.Heap != ""
-		case *hlk.ListStep:
+		case *scenario.ListStep:
 			for i, cmd := range s.Cmds {
 				for _, b := range cmd.Barriers {
 					name := b.Res.Res
@@ -87,7 +87,7 @@ func splitSites(src string) ([]splitSite, error) {
 
 // touches reports whether a command names a resource: in a view, or as a
 // barrier's resource.
-func touches(cmd hlk.Cmd, name string) bool {
+func touches(cmd scenario.Cmd, name string) bool {
 	if names(cmd, name) {
 		return true
 	}

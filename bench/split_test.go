@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -48,7 +48,7 @@ expect reference
 	if !strings.Contains(out, "    texture A sync SPLIT -> PIXEL_SHADING access") {
 		t.Errorf("no end in the barrier's place:\n%s", out)
 	}
-	cases, err := hlk.Parse("split.ebs", out, nil)
+	cases, err := scenario.Parse("split.ebs", out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

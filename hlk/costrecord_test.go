@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +27,7 @@ expect reference RT OUT
 
 func runFlushCase(t *testing.T, c Config) *Report {
 	t.Helper()
-	sc, err := Parse("t.ebs", flushCase, nil)
+	sc, err := scenario.Parse("t.ebs", flushCase, nil)
 	require.NoError(t, err)
 	c.Suites = []Suite{{Name: "t", Cases: sc}}
 	rep, err := Execute(context.Background(), c)

@@ -1,15 +1,11 @@
-// Package hlk is ebref's conformance harness: a scenario language, suites
-// written in it, and a runner that executes them against a user-mode
-// driver on every hardware profile of the simulated GPU and reports per
-// case.
+// Package hlk is ebref's conformance harness: suites written in the
+// scenario language (package hlk/scenario), and a runner that executes
+// them against a user-mode driver on every hardware profile of the
+// simulated GPU and reports per case.
 //
-// A scenario file (.ebs, docs/scenarios.md) declares heaps, resources,
-// queues and fences, records command lists of work and barriers, submits
-// them, and states expectations: bytes equal to the sequentially
-// consistent reference, given bytes, hazards or their absence, validation
-// messages by ID, packet and cost bounds. Parse reads one (sections,
-// includes and parameters make it several cases); Run runs one case on a
-// profile.
+// A case's expectations are bytes equal to the sequentially consistent
+// reference, given bytes, hazards or their absence, validation messages by
+// ID, packet and cost bounds. Run runs one parsed case on a profile.
 //
 // Suites loads the default set: the directories under hlk/suites (the
 // spec's HLK areas, barrier rules, validation, costs) and the suites
@@ -24,7 +20,7 @@
 // plug in another implementation.
 //
 // This package imports cmdbuf, ddi, ddi/debug, ddi/legacy, hlk/driver,
-// hwmodel, internal/printable, resource and umd/translator, and nothing else
-// of ebref: it judges a driver through hlk/driver's interfaces and imports
-// none.
+// hlk/scenario, hwmodel, internal/printable, resource and umd/translator,
+// and nothing else of ebref: it judges a driver through hlk/driver's
+// interfaces and imports none.
 package hlk

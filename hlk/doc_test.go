@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/internal/docgen"
 	"github.com/stretchr/testify/assert"
@@ -22,7 +23,7 @@ func TestScenarioDocExamplesParse(t *testing.T) {
 	require.GreaterOrEqual(t, len(blocks), 4)
 	for i, b := range blocks {
 		name := fmt.Sprintf("scenarios.md example %d", i+1)
-		cases, err := Parse(name, b[1], nil)
+		cases, err := scenario.Parse(name, b[1], nil)
 		require.NoError(t, err, name)
 		for _, sc := range cases {
 			for _, pn := range hwmodel.ProfileNames() {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -12,7 +13,7 @@ import (
 // reference driver on one profile: the dependent copy without its barrier
 // races in an extended-async list, and the judge names the hazard.
 func ExampleRun() {
-	cases, err := hlk.Parse("race.ebs", `
+	cases, err := scenario.Parse("race.ebs", `
 scenario "a dependent copy without its barrier"
 buffer SRC 4096 in upload
 write SRC 0 fill 0x5a 4096

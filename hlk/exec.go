@@ -14,6 +14,7 @@ import (
 	"github.com/ebref/ebref/ddi/debug"
 	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hlk/driver"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -104,7 +105,7 @@ type CounterSample struct {
 
 // ExpectResult is one expectation's outcome.
 type ExpectResult struct {
-	Pos    Pos
+	Pos    scenario.Pos
 	Text   string // the expectation, restated
 	OK     bool
 	Detail string // what was found
@@ -117,7 +118,7 @@ type Observed struct {
 	List     string          // the list it arose in ("" for creation and execution)
 	Field    string
 	Text     string
-	Pos      Pos // the statement that caused it
+	Pos      scenario.Pos // the statement that caused it
 	expected bool
 }
 
@@ -201,7 +202,7 @@ func (d *ListDump) CommandAt(offset int) int {
 type exec struct {
 	xfail *translator.Error // the translator's first failure, if any
 
-	sc     *Scenario
+	sc     *scenario.Scenario
 	dev    Device
 	heaps  map[string]ddi.HHeap
 	qheaps map[string]ddi.HQueryHeap
@@ -229,18 +230,18 @@ type exec struct {
 
 // Run runs a case on a profile with a driver. It does not recover panics:
 // the runner does.
-func Run(d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
+func Run(d Driver, sc *scenario.Scenario, p *hwmodel.Profile, fault string) Result {
 	return RunContext(context.Background(), d, sc, p, fault)
 }
 
 // RunContext is Run that stops once ctx is done: between statements, and
 // inside the GPU's run through the device's context.
-func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile, fault string) Result {
+func RunContext(ctx context.Context, d Driver, sc *scenario.Scenario, p *hwmodel.Profile, fault string) Result {
 	if len(sc.Profiles) > 0 && !slices.Contains(sc.Profiles, p.Name) {
 		return Result{Status: Skipped, Failures: []string{fmt.Sprintf("the case is for %s only", strings.Join(sc.Profiles, ", "))}}
 	}
 	for _, f := range sc.Requires {
-		if !features[f](p) {
+		if !scenario.Features[f](p) {
 			return Result{Status: NotSupported, Failures: []string{fmt.Sprintf("profile %s lacks %s", p.Name, f)}}
 		}
 	}
@@ -262,7 +263,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 		}
 		x.observe(Observed{Severity: debug.SeverityError, Text: fmt.Sprintf("running: %v", err)})
 	}
-	x.deviceMessages(Pos{})
+	x.deviceMessages(scenario.Pos{})
 	m := dev.Machine()
 	x.res0.Hazards = append([]hwmodel.Hazard(nil), m.Hazards()...)
 	x.res0.Faults = append([]hwmodel.Fault(nil), m.Faults()...)
@@ -273,7 +274,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 		}
 	}
 	for _, st := range sc.Steps {
-		if ls, ok := st.(*ListStep); ok {
+		if ls, ok := st.(*scenario.ListStep); ok {
 			x.res0.Lists = append(x.res0.Lists, *x.dumps[ls.Recording])
 		}
 	}
@@ -282,7 +283,7 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 }
 
 // newExec is the run of a case on an open device, before its first step.
-func newExec(sc *Scenario, dev Device) *exec {
+func newExec(sc *scenario.Scenario, dev Device) *exec {
 	return &exec{sc: sc, dev: dev, heaps: map[string]ddi.HHeap{}, qheaps: map[string]ddi.HQueryHeap{}, res: map[string]ddi.HResource{}, names: map[ddi.HResource]string{}, queues: map[string]Queue{},
 		fences: map[string]Fence{}, lists: map[string]CommandList{}, dumps: map[string]*ListDump{}, last: map[string]*ListDump{}, gone: map[string]bool{},
 		queueTypes: map[string]ddi.CommandListType{}, leg: legacy.NewTracker(), legLists: map[string]*legacy.List{}}
@@ -292,7 +293,7 @@ func (x *exec) observe(o Observed) { x.res0.Observed = append(x.res0.Observed, o
 
 // deviceMessages observes the debug layer's messages not seen yet, as
 // caused by the statement at pos.
-func (x *exec) deviceMessages(pos Pos) {
+func (x *exec) deviceMessages(pos scenario.Pos) {
 	ms := x.dev.Messages()
 	for _, m := range ms[x.msgs:] {
 		x.observe(Observed{Severity: m.Severity, ID: m.ID, Field: m.Field, Text: m.Error(), Pos: pos})
@@ -302,7 +303,7 @@ func (x *exec) deviceMessages(pos Pos) {
 
 // createErr records a creation or run error, as a validation message when
 // it is one.
-func (x *exec) createErr(pos Pos, err error) {
+func (x *exec) createErr(pos scenario.Pos, err error) {
 	o := Observed{Severity: debug.SeverityError, Text: err.Error(), Pos: pos}
 	var m *debug.Message // a creation error is one too (its As method)
 	if errors.As(err, &m) {
@@ -311,21 +312,21 @@ func (x *exec) createErr(pos Pos, err error) {
 	x.observe(o)
 }
 
-func (x *exec) step(st Step) {
+func (x *exec) step(st scenario.Step) {
 	switch s := st.(type) {
-	case *HeapStep:
+	case *scenario.HeapStep:
 		h, err := x.dev.CreateHeap(s.Kind, s.Size)
 		if err != nil {
 			x.createErr(s.Pos, err)
 		}
 		x.heaps[s.Name] = h
-	case *QueryHeapStep:
+	case *scenario.QueryHeapStep:
 		h, err := x.dev.CreateQueryHeap(s.Type, s.Count)
 		if err != nil {
 			x.createErr(s.Pos, err)
 		}
 		x.qheaps[s.Name] = h
-	case *ResourceStep:
+	case *scenario.ResourceStep:
 		var h ddi.HResource
 		var err error
 		desc := s.Desc
@@ -353,18 +354,18 @@ func (x *exec) step(st Step) {
 			x.names[h] = s.Name
 		}
 		x.res[s.Name] = h
-	case *QueueStep:
+	case *scenario.QueueStep:
 		q, err := x.dev.CreateQueue(s.Type)
 		if err != nil {
 			x.createErr(s.Pos, err)
 		}
 		x.queues[s.Name] = q
 		x.queueTypes[s.Name] = s.Type
-	case *FenceStep:
+	case *scenario.FenceStep:
 		x.fences[s.Name] = x.dev.CreateFence()
-	case *ListStep:
+	case *scenario.ListStep:
 		x.record(s)
-	case *ExecuteStep:
+	case *scenario.ExecuteStep:
 		q := x.queues[s.Queue]
 		if q == nil {
 			return // its creation failed, which was reported
@@ -388,7 +389,7 @@ func (x *exec) step(st Step) {
 			x.legacyObserve(x.leg.Execute(x.queueTypes[s.Queue], legLists...), "", s.Pos)
 		}
 		x.deviceMessages(s.Pos) // the debug layer's findings about this submission
-	case *FenceOpStep:
+	case *scenario.FenceOpStep:
 		q, f := x.queues[s.Queue], x.fences[s.Fence]
 		if q == nil || f == nil {
 			return
@@ -402,15 +403,15 @@ func (x *exec) step(st Step) {
 		if err != nil {
 			x.createErr(s.Pos, err)
 		}
-	case *WriteStep:
+	case *scenario.WriteStep:
 		if err := x.dev.WriteBuffer(x.res[s.Resource], s.Offset, s.Bytes()); err != nil {
 			x.createErr(s.Pos, err)
 		}
-	case *WaitIdleStep:
+	case *scenario.WaitIdleStep:
 		if err := x.dev.WaitIdle(); err != nil {
 			x.createErr(s.Pos, err)
 		}
-	case *DestroyStep:
+	case *scenario.DestroyStep:
 		var err error
 		switch s.Kind {
 		case "resource":
@@ -433,7 +434,7 @@ func (x *exec) step(st Step) {
 }
 
 // record creates or resets a list, records it and closes it.
-func (x *exec) record(s *ListStep) {
+func (x *exec) record(s *scenario.ListStep) {
 	dump := &ListDump{Name: s.Recording, Type: s.Type}
 	x.dumps[s.Recording], x.last[s.Name] = dump, dump
 	var cl CommandList
@@ -458,7 +459,7 @@ func (x *exec) record(s *ListStep) {
 	}
 	leg := x.legLists[s.Name]
 	tl := &touchList{CommandList: cl, x: x}
-	var failedAt Pos
+	var failedAt scenario.Pos
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
 		switch c.Op {
@@ -503,7 +504,7 @@ func (x *exec) record(s *ListStep) {
 
 // listErr is the observation of a list's error (recording it, closing or
 // resetting it).
-func (x *exec) listErr(list string, pos Pos, err error) Observed {
+func (x *exec) listErr(list string, pos scenario.Pos, err error) Observed {
 	o := Observed{Severity: debug.SeverityError, List: list, Text: err.Error(), Pos: pos}
 	var m *debug.Message
 	if errors.As(err, &m) {
@@ -620,7 +621,7 @@ func (x *exec) sample(pc hwmodel.PacketCost) {
 }
 
 // handle resolves a view's resource.
-func (x *exec) handle(v ViewRef) ddi.HResource {
+func (x *exec) handle(v scenario.ViewRef) ddi.HResource {
 	if v.IsRaw {
 		return ddi.HResource(v.Raw)
 	}
@@ -628,7 +629,7 @@ func (x *exec) handle(v ViewRef) ddi.HResource {
 }
 
 // view resolves a view.
-func (x *exec) view(v ViewRef) driver.View {
+func (x *exec) view(v scenario.ViewRef) driver.View {
 	h := x.handle(v)
 	switch {
 	case v.HasRange:
@@ -639,7 +640,7 @@ func (x *exec) view(v ViewRef) driver.View {
 	return driver.WholeTexture(h) // a buffer ignores the subresources
 }
 
-func (x *exec) views(c Cmd, role string) []driver.View {
+func (x *exec) views(c scenario.Cmd, role string) []driver.View {
 	var out []driver.View
 	for _, v := range c.Views[role] {
 		out = append(out, x.view(v))
@@ -648,7 +649,7 @@ func (x *exec) views(c Cmd, role string) []driver.View {
 }
 
 // one is a role's single view (nil if absent).
-func (x *exec) one(c Cmd, role string) *driver.View {
+func (x *exec) one(c scenario.Cmd, role string) *driver.View {
 	vs := c.Views[role]
 	if len(vs) == 0 {
 		return nil
@@ -659,7 +660,7 @@ func (x *exec) one(c Cmd, role string) *driver.View {
 
 // barrierCall records one barrier call, through the 0094 entry point or
 // (DDI0088) the 0088 one, and returns its barriers as they print, by handle and by name.
-func (x *exec) barrierCall(cl CommandList, c Cmd) (text, named []string) {
+func (x *exec) barrierCall(cl CommandList, c scenario.Cmd) (text, named []string) {
 	bs := x.barriers(c.Barriers)
 	text, named = make([]string, len(bs)), make([]string, len(bs))
 	if !c.DDI0088 {
@@ -683,7 +684,7 @@ func (x *exec) name(h ddi.HResource) string { return x.names[h] }
 // barriers0088 makes a 0088 call's records of its specs and of what
 // barriers made of them: the same but for ranged barriers, which carry the
 // 0088 members.
-func (x *exec) barriers0088(specs []BarrierSpec, bs []ddi.Barrier) []ddi.Barrier0088 {
+func (x *exec) barriers0088(specs []scenario.BarrierSpec, bs []ddi.Barrier) []ddi.Barrier0088 {
 	bs88 := make([]ddi.Barrier0088, len(bs))
 	for i, s := range specs {
 		if b, ok := bs[i].As0088(); ok || bs[i].Type != ddi.BarrierTypeRanged {
@@ -703,7 +704,7 @@ func (x *exec) barriers0088(specs []BarrierSpec, bs []ddi.Barrier) []ddi.Barrier
 }
 
 // barriers fills in the handles and subresources of a call's barriers.
-func (x *exec) barriers(specs []BarrierSpec) []ddi.Barrier {
+func (x *exec) barriers(specs []scenario.BarrierSpec) []ddi.Barrier {
 	out := make([]ddi.Barrier, len(specs))
 	for i, s := range specs {
 		b := s.Barrier
@@ -730,7 +731,7 @@ func (x *exec) barriers(specs []BarrierSpec) []ddi.Barrier {
 
 // subresources turns a written range into the DDI's; missing slices or
 // planes are all of the resource's.
-func (x *exec) subresources(h ddi.HResource, s *SubSpec) ddi.SubresourceRange {
+func (x *exec) subresources(h ddi.HResource, s *scenario.SubSpec) ddi.SubresourceRange {
 	switch {
 	case s.All:
 		return ddi.SubresourceRange{IndexOrFirstMipLevel: ddi.AllSubresources}
@@ -758,7 +759,7 @@ func (x *exec) subresources(h ddi.HResource, s *SubSpec) ddi.SubresourceRange {
 }
 
 // command records a work command.
-func (x *exec) command(cl CommandList, c Cmd) {
+func (x *exec) command(cl CommandList, c scenario.Cmd) {
 	pos := func(i int) driver.View { return x.view(c.Views[fmt.Sprint(i)][0]) }
 	h := func(i int) ddi.HResource { return pos(i).Resource }
 	sub := func(i int) uint32 { return c.Views[fmt.Sprint(i)][0].Sub }
@@ -951,7 +952,7 @@ var noteKinds = []struct{ prefix, name string }{
 	{NoteCostlier, "costlier than the reference's record"},
 }
 
-func (x *exec) expectation(e Expect) ExpectResult {
+func (x *exec) expectation(e scenario.Expect) ExpectResult {
 	r := &x.res0
 	er := ExpectResult{Pos: e.Pos, Text: e.String()}
 	switch e.Kind {
@@ -962,7 +963,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 			er.OK, er.Detail = true, r.Hazards[0].Message
 			return er
 		}
-		ref := x.expectation(Expect{Pos: e.Pos, Kind: "reference", Res: e.Res})
+		ref := x.expectation(scenario.Expect{Pos: e.Pos, Kind: "reference", Res: e.Res})
 		er.OK = !ref.OK
 		er.Detail = "no hazard; every resource " + ref.Detail
 		if !ref.OK {
@@ -973,8 +974,8 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		names := e.Res
 		if len(names) == 0 {
 			for _, st := range x.sc.Steps {
-				if rs, ok := st.(*ResourceStep); ok && !x.gone[rs.Name] {
-					names = append(names, ViewRef{Res: rs.Name})
+				if rs, ok := st.(*scenario.ResourceStep); ok && !x.gone[rs.Name] {
+					names = append(names, scenario.ViewRef{Res: rs.Name})
 				}
 			}
 		}
@@ -1032,7 +1033,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 			return er
 		}
 		if !bytes.Equal(got, e.Bytes) {
-			er.Detail = fmt.Sprintf("found % x", abbreviate(got))
+			er.Detail = fmt.Sprintf("found % x", got[:min(len(got), 32)])
 			return er
 		}
 		er.OK, er.Detail = true, "equal"
@@ -1087,7 +1088,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		}
 		er.Detail = "none unclaimed; found " + orNone(seen)
 	case "packets":
-		op, _ := lookupOpcode(e.Op)
+		op, _ := scenario.LookupOpcode(e.Op)
 		var n uint64
 		if e.List != "" {
 			for _, l := range x.last[e.List].Lines {
@@ -1100,7 +1101,7 @@ func (x *exec) expectation(e Expect) ExpectResult {
 		}
 		er.OK, er.Detail = compare(n, e.Cmp, e.N), fmt.Sprint(n)
 	case "cost":
-		n := metrics[e.Op](r.Counters)
+		n := scenario.Metrics[e.Op](r.Counters)
 		er.OK, er.Detail = compare(n, e.Cmp, e.N), fmt.Sprint(n)
 	}
 	return er
@@ -1129,78 +1130,9 @@ func orNone(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func abbreviate(b []byte) []byte {
-	if len(b) > 32 {
-		return b[:32]
-	}
-	return b
-}
-
-// String restates an expectation.
-func (e Expect) String() string {
-	s := e.Kind
-	switch e.Kind {
-	case "reference", "detected":
-		// A builder: a line may name a resource many thousand times.
-		var b strings.Builder
-		b.WriteString(s)
-		for _, v := range e.Res {
-			b.WriteString(" " + v.String())
-		}
-		s = b.String()
-	case "bytes":
-		s += fmt.Sprintf(" %s = % x", e.Res[0], abbreviate(e.Bytes))
-	case "hazard":
-		s += " " + e.Hazard.String()
-		if len(e.Res) > 0 {
-			s += " on " + e.Res[0].String()
-		}
-	case "error", "warning":
-		s += fmt.Sprintf(" %d (%s)", e.ID, messageName(e.ID))
-		if e.List != "" {
-			s += " in " + e.List
-		}
-		if e.Field != "" {
-			s += " field " + e.Field
-		}
-		if e.Counted {
-			s += fmt.Sprintf(" count %d", e.N)
-		}
-		if e.Text != "" {
-			s += fmt.Sprintf(" text %q", e.Text)
-		}
-	case "packets":
-		if e.List != "" {
-			s += " in " + e.List
-		}
-		s += fmt.Sprintf(" %s %s %d", e.Op, e.Cmp, e.N)
-	case "cost":
-		s += fmt.Sprintf(" %s %s %d", e.Op, e.Cmp, e.N)
-	}
-	return s
-}
-
-// String writes a view as the language does.
-func (v ViewRef) String() string {
-	s := v.Res
-	if v.IsRaw {
-		s = fmt.Sprintf("0x%x", v.Raw)
-		if v.Raw == 0 {
-			s = "NULL"
-		}
-	}
-	switch {
-	case v.HasRange:
-		s += fmt.Sprintf("[%d+%d]", v.Offset, v.Size)
-	case v.HasSub:
-		s += fmt.Sprintf("@%d", v.Sub)
-	}
-	return s
-}
-
 // viewRegion is the bytes a view of an expectation names: a buffer range's
 // own bytes, or the whole resource. detail says why there are none.
-func (x *exec) viewRegion(v ViewRef) (reg hwmodel.Region, detail string) {
+func (x *exec) viewRegion(v scenario.ViewRef) (reg hwmodel.Region, detail string) {
 	_, reg, ok := x.dev.Describe(x.handle(v))
 	if !ok {
 		if x.gone[v.Res] {

@@ -3,6 +3,7 @@ package hlk
 import (
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,18 +28,18 @@ execute Q L
 expect hazard read-after-write on MID
 expect reference DST[4096+4096]
 `
-	sc, err := Parse("t.ebs", src, nil)
+	sc, err := scenario.Parse("t.ebs", src, nil)
 	require.NoError(t, err)
 	r := Run(Reference, sc[0], p, "")
 	assert.Equal(t, Pass, r.Status, "%v", r.Failures)
 
 	// The first half, which the racing copy wrote wrong, does decide.
-	sc, err = Parse("t.ebs", src+"expect reference DST[0+4096]\n", nil)
+	sc, err = scenario.Parse("t.ebs", src+"expect reference DST[0+4096]\n", nil)
 	require.NoError(t, err)
 	r = Run(Reference, sc[0], p, "")
 	assert.Equal(t, Fail, r.Status)
 
-	sc, err = Parse("t.ebs", "buffer B 1GiB in upload\nwrite B 0 01020304\nexpect bytes B[0+4] = 01020304\n", nil)
+	sc, err = scenario.Parse("t.ebs", "buffer B 1GiB in upload\nwrite B 0 01020304\nexpect bytes B[0+4] = 01020304\n", nil)
 	require.NoError(t, err)
 	bytes := allocated(func() { r = Run(Reference, sc[0], p, "") })
 	assert.Equal(t, Pass, r.Status, "%v", r.Failures)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,12 +57,12 @@ func randomBarrier(r *rand.Rand) ddi.Barrier {
 }
 
 // reparse parses a call block and rebuilds its records as the runner does.
-func reparse(t *testing.T, block string) []BarrierSpec {
+func reparse(t *testing.T, block string) []scenario.BarrierSpec {
 	t.Helper()
-	sc, err := Parse("t.ebs", "list L direct\n"+block+"end\n", nil)
+	sc, err := scenario.Parse("t.ebs", "list L direct\n"+block+"end\n", nil)
 	require.NoError(t, err, block)
 	require.Len(t, sc, 1)
-	ls := sc[0].Steps[0].(*ListStep)
+	ls := sc[0].Steps[0].(*scenario.ListStep)
 	require.Len(t, ls.Cmds, 1)
 	return ls.Cmds[0].Barriers
 }
@@ -93,7 +94,7 @@ func TestFormatBarrierRoundTrips(t *testing.T) {
 		var block strings.Builder
 		block.WriteString("call\n")
 		for i := range bs {
-			line := FormatBarrier(&bs[i])
+			line := scenario.FormatBarrier(&bs[i])
 			require.NotContains(t, line, "#", "nothing is lost from %s", bs[i].String())
 			fmt.Fprintf(&block, "  %s\n", line)
 		}
@@ -106,7 +107,7 @@ func TestFormatBarrierRoundTrips(t *testing.T) {
 		block.Reset()
 		block.WriteString("call-0088\n")
 		for i := range b88 {
-			fmt.Fprintf(&block, "  %s\n", FormatBarrier0088(&b88[i]))
+			fmt.Fprintf(&block, "  %s\n", scenario.FormatBarrier0088(&b88[i]))
 		}
 		block.WriteString("end\n")
 		if len(b88) > 0 {
@@ -128,7 +129,7 @@ func TestFormatBarrierSaysWhatItLoses(t *testing.T) {
 		{ddi.Barrier{Type: 9}, "unknown type"},
 		{ddi.NewTextureBarrier(ddi.TextureBarrier{Resource: 7, Subresources: ddi.SubresourceRange{IndexOrFirstMipLevel: 3, NumPlanes: 2}}), "which an index ignores"},
 	} {
-		line := FormatBarrier(&c.b)
+		line := scenario.FormatBarrier(&c.b)
 		assert.Contains(t, line, c.want)
 		reparse(t, "call\n  "+line+"\nend\n")
 	}

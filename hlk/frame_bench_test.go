@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkGBufferFrame(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases, err := Parse("frame-gbuffer.ebs", string(src), nil)
+	cases, err := scenario.Parse("frame-gbuffer.ebs", string(src), nil)
 	if err != nil || len(cases) != 1 {
 		b.Fatal(err, len(cases))
 	}
@@ -77,7 +78,7 @@ func (k *keptDriver) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
 func TestFrameMemoryFollowsTouchedBytes(t *testing.T) {
 	src, err := os.ReadFile("testdata/frame-gbuffer.ebs")
 	require.NoError(t, err)
-	cases, err := Parse("frame-gbuffer.ebs", strings.ReplaceAll(string(src), "3840x2160", "1920x1080"), nil)
+	cases, err := scenario.Parse("frame-gbuffer.ebs", strings.ReplaceAll(string(src), "3840x2160", "1920x1080"), nil)
 	require.NoError(t, err)
 	require.Len(t, cases, 1)
 	const touched = 6 * 1920 * 1080 * 4 // six surfaces, 4 bytes a pixel

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -429,11 +430,11 @@ func (g *rGen) newResource(name string) *rRes {
 		x.kind = "ms"
 		x.decl = fmt.Sprintf("texture %s 8x8 samples 4 flags RENDER_TARGET|SHADER_RESOURCE", name)
 	}
-	cases, err := Parse("random", x.decl, nil)
+	cases, err := scenario.Parse("random", x.decl, nil)
 	if err != nil {
 		panic(err) // the declarations above are this file's constants
 	}
-	st := cases[0].Steps[0].(*ResourceStep)
+	st := cases[0].Steps[0].(*scenario.ResourceStep)
 	if x.r, err = resource.New(resource.DescFromCreateResource(&st.Desc)); err != nil {
 		panic(err)
 	}

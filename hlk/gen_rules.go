@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -36,11 +37,11 @@ var candidateDecls = []string{
 var candidates = func() []candidate {
 	var out []candidate
 	for _, d := range candidateDecls {
-		cases, err := Parse("candidates", d, nil)
+		cases, err := scenario.Parse("candidates", d, nil)
 		if err != nil {
 			panic(err)
 		}
-		st := cases[0].Steps[0].(*ResourceStep)
+		st := cases[0].Steps[0].(*scenario.ResourceStep)
 		r, err := resource.New(resource.DescFromCreateResource(&st.Desc))
 		if err != nil {
 			panic(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,7 +85,7 @@ func TestShapeProgramsPassAndTheirNegativesAreSeen(t *testing.T) {
 			if text == "" {
 				continue
 			}
-			cases, err := Parse("shape.ebs", text, nil)
+			cases, err := scenario.Parse("shape.ebs", text, nil)
 			require.NoError(t, err, "seed %d form %d:\n%s", seed, i, text)
 			require.Len(t, cases, 1)
 			for _, prof := range []string{"discrete", "coherent"} {
@@ -110,7 +111,7 @@ func TestShapeProgramsShrink(t *testing.T) {
 	require.NoError(t, err)
 	for seed := uint64(1); seed <= 40; seed++ {
 		p, _, _ := GenerateShapes(seed)
-		cases, err := Parse("p.ebs", p, nil)
+		cases, err := scenario.Parse("p.ebs", p, nil)
 		require.NoError(t, err)
 		if Run(Reference, cases[0], prof, "drop-wait").Status != Fail {
 			continue
@@ -118,7 +119,7 @@ func TestShapeProgramsShrink(t *testing.T) {
 		out, err := Shrink(context.Background(), Reference, "p.ebs", p, prof, "drop-wait")
 		require.NoError(t, err)
 		assert.Less(t, strings.Count(out, "\n"), strings.Count(p, "\n"), "seed %d", seed)
-		c, err := Parse("shrunk.ebs", out, nil)
+		c, err := scenario.Parse("shrunk.ebs", out, nil)
 		require.NoError(t, err, out)
 		assert.Equal(t, Fail, Run(Reference, c[0], prof, "drop-wait").Status, out)
 		return

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +34,7 @@ func TestHostileModel(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			scs, err := LoadFile(fsys, c.file)
+			scs, err := scenario.LoadFile(fsys, c.file)
 			require.NoError(t, err)
 			require.Len(t, scs, 1)
 			var r Result

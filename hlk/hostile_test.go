@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/internal/memtest"
 	"github.com/stretchr/testify/assert"
@@ -36,15 +37,15 @@ func TestHostileFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			var err error
-			bytes := allocated(func() { _, err = LoadFile(fsys, c.file) })
-			var pe *ParseError
+			bytes := allocated(func() { _, err = scenario.LoadFile(fsys, c.file) })
+			var pe *scenario.ParseError
 			require.True(t, errors.As(err, &pe), "want a *ParseError, got %v", err)
 			assert.Equal(t, c.where, pe.Pos.String())
 			assert.Contains(t, err.Error(), c.what)
 			assert.Less(t, bytes, uint64(256<<20), "parsing allocated %d bytes", bytes)
 		})
 	}
-	sc, err := LoadFile(fsys, "bom.ebs")
+	sc, err := scenario.LoadFile(fsys, "bom.ebs")
 	require.NoError(t, err, "a byte-order mark is not an error")
 	require.Len(t, sc, 1)
 }
@@ -88,14 +89,14 @@ func TestNumbersAreNeverCut(t *testing.T) {
 		{"buffer B 0x", "t.ebs:1:10", "expected a number"},
 	}
 	for _, c := range cases {
-		_, err := Parse("t.ebs", c.src, nil)
-		var pe *ParseError
+		_, err := scenario.Parse("t.ebs", c.src, nil)
+		var pe *scenario.ParseError
 		if assert.True(t, errors.As(err, &pe), "%q: want a *ParseError, got %v", c.src, err) {
 			assert.Equal(t, c.where, pe.Pos.String(), c.src)
 			assert.Contains(t, err.Error(), c.what, c.src)
 		}
 	}
-	sc, err := Parse("t.ebs", "buffer B 0x10\nbuffer C 16\nbuffer D 1KiB\nbuffer E 0\n", nil)
+	sc, err := scenario.Parse("t.ebs", "buffer B 0x10\nbuffer C 16\nbuffer D 1KiB\nbuffer E 0\n", nil)
 	require.NoError(t, err)
 	assert.Len(t, sc[0].Steps, 4)
 }
@@ -103,7 +104,7 @@ func TestNumbersAreNeverCut(t *testing.T) {
 // TestTitlesTakeParameters: ${NAME} in a scenario title is substituted,
 // as in any string.
 func TestTitlesTakeParameters(t *testing.T) {
-	sc, err := Parse("t.ebs", "scenario \"copy on ${Q}\"\nparam Q DIRECT COPY\nqueue X ${Q}\n", nil)
+	sc, err := scenario.Parse("t.ebs", "scenario \"copy on ${Q}\"\nparam Q DIRECT COPY\nqueue X ${Q}\n", nil)
 	require.NoError(t, err)
 	require.Len(t, sc, 2)
 	assert.Equal(t, "copy on DIRECT", sc[0].Title)
@@ -119,7 +120,7 @@ func TestBytesExpectationKeepsToItsView(t *testing.T) {
 		"buffer B 4096\nexpect bytes B[0+1] = 00 00\n":     "2 bytes expected of the 1-byte view",
 		"buffer B 4096\nexpect bytes B[4000+96] = 00 00\n": "",
 	} {
-		sc, err := Parse("t.ebs", src, nil)
+		sc, err := scenario.Parse("t.ebs", src, nil)
 		require.NoError(t, err)
 		r := Run(Reference, sc[0], p, "")
 		if detail == "" {
@@ -135,9 +136,9 @@ func TestBytesExpectationKeepsToItsView(t *testing.T) {
 // in memory proportional to its length (it once took 128 s for 200,000
 // names on three profiles, copying the line once per name).
 func TestLongExpectationIsRestatedLinearly(t *testing.T) {
-	e := Expect{Kind: "detected"}
+	e := scenario.Expect{Kind: "detected"}
 	for range 20000 {
-		e.Res = append(e.Res, ViewRef{Res: "B"})
+		e.Res = append(e.Res, scenario.ViewRef{Res: "B"})
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -169,8 +170,8 @@ func TestParsingIsBoundedInBytes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
-			bytes := allocated(func() { _, err = Parse("t.ebs", c.src, nil) })
-			var pe *ParseError
+			bytes := allocated(func() { _, err = scenario.Parse("t.ebs", c.src, nil) })
+			var pe *scenario.ParseError
 			require.True(t, errors.As(err, &pe), "want a *ParseError, got %v", err)
 			if c.where != "" {
 				assert.Equal(t, c.where, pe.Pos.String())
@@ -182,17 +183,9 @@ func TestParsingIsBoundedInBytes(t *testing.T) {
 	}
 
 	// A parameter used only in the title is used: titles are substituted.
-	sc, err := Parse("t.ebs", "scenario \"size ${N}\"\nparam N 1 2\nbuffer B 4096\n", nil)
+	sc, err := scenario.Parse("t.ebs", "scenario \"size ${N}\"\nparam N 1 2\nbuffer B 4096\n", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "size 2", sc[1].Title)
-
-	mt, mb := 0, 0
-	budgetSpent = func(tk, by int) { mt, mb = max(mt, tk), max(mb, by) }
-	_, err = Suites()
-	budgetSpent = nil
-	require.NoError(t, err)
-	assert.Less(t, mt, maxCaseTokens/10, "the default suites' largest file in tokens")
-	assert.Less(t, mb, maxCaseBytes/10, "the default suites' largest file in bytes")
 }
 
 // TestWhatIsNotTextSaysWhatItIs: a byte that is not UTF-8, a UTF-16 file,
@@ -207,8 +200,8 @@ func TestWhatIsNotTextSaysWhatItIs(t *testing.T) {
 		{"scenario \"red \x1b[31m title\"\nbuffer B 4096", "t.ebs:1:15", "control character U+001B in a string"},
 		{"buffer B 4096\nbuffer C 40\x7f96", "t.ebs:2:12", "unexpected control character U+007F"},
 	} {
-		_, err := Parse("t.ebs", c.src, nil)
-		var pe *ParseError
+		_, err := scenario.Parse("t.ebs", c.src, nil)
+		var pe *scenario.ParseError
 		if assert.True(t, errors.As(err, &pe), "%q: got %v", c.src, err) {
 			assert.Equal(t, c.where, pe.Pos.String(), c.src)
 			assert.Contains(t, err.Error(), c.what, c.src)

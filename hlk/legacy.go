@@ -6,6 +6,7 @@ import (
 
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/ddi/legacy"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -63,7 +64,7 @@ var legacyUses = map[string]map[string]ddi.ResourceStates{
 }
 
 // legacyObserve records the legacy layer's messages.
-func (x *exec) legacyObserve(msgs []legacy.Message, list string, pos Pos) {
+func (x *exec) legacyObserve(msgs []legacy.Message, list string, pos scenario.Pos) {
 	for _, m := range msgs {
 		x.observe(Observed{Severity: m.Severity, ID: m.ID, List: list, Field: m.Field, Text: m.Error(), Pos: pos})
 	}
@@ -71,7 +72,7 @@ func (x *exec) legacyObserve(msgs []legacy.Message, list string, pos Pos) {
 
 // legacyCreated records a resource the driver created: in its legacy state
 // (st.HasState), or as one that enhanced barriers keep.
-func (x *exec) legacyCreated(st *ResourceStep, h ddi.HResource) {
+func (x *exec) legacyCreated(st *scenario.ResourceStep, h ddi.HResource) {
 	r, subs, ok := legacyResource(st.Desc)
 	if !ok {
 		return
@@ -97,7 +98,7 @@ func (x *exec) legacyCreated(st *ResourceStep, h ddi.HResource) {
 // translates it, and the driver gets one Barrier call of what it let
 // through (none if it let nothing through), whose barriers it returns as
 // they print, by handle and by name.
-func (x *exec) legacyCall(cl CommandList, l *legacy.List, list string, c Cmd) (text, named []string) {
+func (x *exec) legacyCall(cl CommandList, l *legacy.List, list string, c scenario.Cmd) (text, named []string) {
 	bs := make([]legacy.Barrier, len(c.Legacy))
 	for i, s := range c.Legacy {
 		b := s.Barrier
@@ -132,7 +133,7 @@ func (x *exec) legacyHandle(name string) ddi.HResource {
 
 // legacyUse tells the legacy layer what a work command uses, and an
 // enhanced barrier call which resources it names.
-func (x *exec) legacyUse(l *legacy.List, list string, c Cmd) {
+func (x *exec) legacyUse(l *legacy.List, list string, c scenario.Cmd) {
 	if c.Op == "barrier" {
 		for _, b := range c.Barriers {
 			if b.HasRes && b.Res.Res != "" {

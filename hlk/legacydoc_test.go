@@ -9,6 +9,7 @@ import (
 
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/ddi/legacy"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/internal/docgen"
 )
@@ -131,14 +132,14 @@ func legacyCosts(t *testing.T) string {
 			var cost [2]hwmodel.Counters
 			for i, legacyForm := range []bool{true, false} {
 				src := dependencyCase(d, legacyForm)
-				cases, err := Parse("dependency.ebs", src, nil)
+				cases, err := scenario.Parse("dependency.ebs", src, nil)
 				require.NoError(t, err, src)
 				r := Run(Reference, cases[0], prof, "")
 				require.Equal(t, Pass, r.Status, "%s (legacy %t) on %s: %v\n%s", d.name, legacyForm, p, r.Failures, src)
 				cost[i] = r.Counters
 			}
 			cell := func(c hwmodel.Counters) string {
-				return fmt.Sprintf("%d, %d, %d/%d, %d", c.Cycles, c.StallCycles, sum(c.FlushedLines[:]), sum(c.InvalidatedLines[:]), c.DecompressedBytes)
+				return fmt.Sprintf("%d, %d, %d/%d, %d", c.Cycles, c.StallCycles, scenario.Metrics["flushed-lines"](c), scenario.Metrics["invalidated-lines"](c), c.DecompressedBytes)
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f |\n", d.name, p, cell(cost[0]), cell(cost[1]),
 				float64(cost[0].Cycles)/float64(max(cost[1].Cycles, 1)))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,7 +31,7 @@ func TestLegacyRandomModel(t *testing.T) {
 	compared, decayed := 0, 0
 	for seed := uint64(1); seed <= 80; seed++ {
 		p := GenerateLegacy(seed)
-		cases, err := Parse(fmt.Sprintf("seed-%d.ebs", seed), p.Positive, nil)
+		cases, err := scenario.Parse(fmt.Sprintf("seed-%d.ebs", seed), p.Positive, nil)
 		require.NoError(t, err)
 		sc := cases[0]
 		dev, err := Reference.Open(prof, DeviceOptions{Debug: sc.Debug, Context: context.Background()})
@@ -39,7 +40,7 @@ func TestLegacyRandomModel(t *testing.T) {
 		n := 0
 		for _, st := range sc.Steps {
 			x.step(st)
-			if _, ok := st.(*ExecuteStep); !ok {
+			if _, ok := st.(*scenario.ExecuteStep); !ok {
 				continue
 			}
 			require.Less(t, n, len(p.States), "seed %d: more submissions than the model has", seed)
@@ -102,7 +103,7 @@ func TestLegacyProgramsShrink(t *testing.T) {
 	shrunk := 0
 	for seed := uint64(1); seed <= 60 && shrunk < 1; seed++ {
 		p := GenerateLegacy(seed)
-		cases, err := Parse("p.ebs", p.Positive, nil)
+		cases, err := scenario.Parse("p.ebs", p.Positive, nil)
 		require.NoError(t, err)
 		if Run(Reference, cases[0], prof, "drop-flush").Status != Fail {
 			continue
@@ -110,7 +111,7 @@ func TestLegacyProgramsShrink(t *testing.T) {
 		out, err := Shrink(context.Background(), Reference, "p.ebs", p.Positive, prof, "drop-flush")
 		require.NoError(t, err)
 		assert.Less(t, strings.Count(out, "\n"), strings.Count(p.Positive, "\n"), "seed %d", seed)
-		c, err := Parse("shrunk.ebs", out, nil)
+		c, err := scenario.Parse("shrunk.ebs", out, nil)
 		require.NoError(t, err, out)
 		assert.Equal(t, Fail, Run(Reference, c[0], prof, "drop-flush").Status, out)
 		assert.Equal(t, Pass, Run(Reference, c[0], prof, "").Status, out)

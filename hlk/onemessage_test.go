@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ebref/ebref/ddi/debug"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -89,7 +90,7 @@ expect no-hazard
 	require.NoError(t, err)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sc, err := Parse("t.ebs", c.src, nil)
+			sc, err := scenario.Parse("t.ebs", c.src, nil)
 			require.NoError(t, err)
 			require.Len(t, sc, 1)
 			r := Run(Reference, sc[0], p, "")

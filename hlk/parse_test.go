@@ -7,15 +7,16 @@ import (
 	"time"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func parseOne(t *testing.T, src string) *Scenario {
+func parseOne(t *testing.T, src string) *scenario.Scenario {
 	t.Helper()
-	cases, err := Parse("t.ebs", src, nil)
+	cases, err := scenario.Parse("t.ebs", src, nil)
 	require.NoError(t, err)
 	require.Len(t, cases, 1)
 	return cases[0]
@@ -61,17 +62,17 @@ expect cost cycles < 100000
 	assert.Equal(t, []string{"compression"}, sc.Requires)
 	assert.True(t, sc.Debug)
 	require.Len(t, sc.Steps, 11)
-	b := sc.Steps[1].(*ResourceStep)
+	b := sc.Steps[1].(*scenario.ResourceStep)
 	assert.Equal(t, uint64(64<<10), b.Desc.Width)
 	assert.Equal(t, resource.HeapUpload, b.Kind)
-	tx := sc.Steps[2].(*ResourceStep)
+	tx := sc.Steps[2].(*scenario.ResourceStep)
 	assert.Equal(t, "H", tx.Heap)
 	assert.Equal(t, uint64(0x10000), tx.Offset)
 	assert.Equal(t, ddi.FormatD32Float, tx.Desc.Format)
 	assert.Equal(t, uint16(3), tx.Desc.DepthOrArraySize)
-	v := sc.Steps[3].(*ResourceStep)
+	v := sc.Steps[3].(*scenario.ResourceStep)
 	assert.Equal(t, ddi.ResourceTypeTexture3D, v.Desc.ResourceType)
-	l := sc.Steps[6].(*ListStep)
+	l := sc.Steps[6].(*scenario.ListStep)
 	require.Len(t, l.Cmds, 5)
 	assert.Equal(t, "draw", l.Cmds[0].Op)
 	assert.True(t, l.Cmds[0].Views["vb"][0].HasRange)
@@ -85,13 +86,13 @@ expect cost cycles < 100000
 	assert.Equal(t, ddi.Range{Begin: 8, End: 16}, l.Cmds[2].Barriers[2].Barrier.Ranged().Range)
 	assert.Equal(t, &[6]uint32{0, 0, 0, 4, 4, 1}, boxArray(l.Cmds[3]))
 	assert.True(t, l.Cmds[4].Flag)
-	w := sc.Steps[10].(*WriteStep)
+	w := sc.Steps[10].(*scenario.WriteStep)
 	assert.Equal(t, []byte{1, 2, 3, 4}, w.Data)
 	require.Len(t, sc.Expects, 7)
 	assert.Equal(t, "<=", sc.Expects[5].Cmp)
 }
 
-func boxArray(c Cmd) *[6]uint32 {
+func boxArray(c scenario.Cmd) *[6]uint32 {
 	b := c.Box
 	return &[6]uint32{b.Left, b.Top, b.Front, b.Right, b.Bottom, b.Back}
 }
@@ -112,7 +113,7 @@ list L COPY
 end
 `,
 	}
-	_, err := Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) {
+	_, err := scenario.Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) {
 		s, ok := files[p]
 		if !ok {
 			return "", errors.New("no such file")
@@ -123,14 +124,14 @@ end
 	assert.Contains(t, err.Error(), "dir/main.ebs:6:8")
 
 	files["dir/main.ebs"] = strings.Replace(files["dir/main.ebs"], "param X A B", "param X DIRECT COMPUTE", 1)
-	cases, err := Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) { return files[p], nil })
+	cases, err := scenario.Parse("dir/main.ebs", files["dir/main.ebs"], func(p string) (string, error) { return files[p], nil })
 	require.NoError(t, err)
 	require.Len(t, cases, 7)
 	assert.Equal(t, "dir/main.ebs: one [X=DIRECT Y=1]", cases[0].Name())
 	assert.Equal(t, "dir/main.ebs: one [X=COMPUTE Y=3]", cases[5].Name())
 	assert.Equal(t, "dir/main.ebs: two", cases[6].Name())
 	assert.Len(t, cases[0].Steps, 3, "the included buffer, the queue, the list")
-	assert.Equal(t, uint64(3), cases[5].Steps[2].(*ListStep).Cmds[0].Views["uav"][0].Offset)
+	assert.Equal(t, uint64(3), cases[5].Steps[2].(*scenario.ListStep).Cmds[0].Views["uav"][0].Offset)
 }
 
 // Every parse error names the file, line and column and what was
@@ -150,7 +151,7 @@ list L DIRECT
     ranged NULL sync ALL -> ALL access COMMON -> COMMON flags ATOMIC_COPY
   end
 end`)
-	l := sc.Steps[1].(*ListStep)
+	l := sc.Steps[1].(*scenario.ListStep)
 	require.Len(t, l.Cmds, 4)
 	r := l.Cmds[0].Barriers[0].Barrier.Ranged()
 	assert.Equal(t, ddi.RangedBarrier{Flags: ddi.RangedBarrierFlagAtomicCopy | ddi.RangedBarrierFlagRelease, Range: ddi.Range{Begin: 8, End: 16}}, *r)
@@ -240,8 +241,8 @@ func TestParseErrors(t *testing.T) {
 		{"buffer end 4", "t.ebs:1:8", "end is a keyword"},
 	}
 	for _, c := range cases {
-		_, err := Parse("t.ebs", c.src, nil)
-		var pe *ParseError
+		_, err := scenario.Parse("t.ebs", c.src, nil)
+		var pe *scenario.ParseError
 		if !assert.True(t, errors.As(err, &pe), "%q: want a ParseError, got %v", c.src, err) {
 			continue
 		}
@@ -252,7 +253,7 @@ func TestParseErrors(t *testing.T) {
 
 // An include cycle ends in an error, not a hang.
 func TestIncludeCycle(t *testing.T) {
-	_, err := Parse("a.ebs", `include "a.ebs"`, func(string) (string, error) { return `include "a.ebs"`, nil })
+	_, err := scenario.Parse("a.ebs", `include "a.ebs"`, func(string) (string, error) { return `include "a.ebs"`, nil })
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "nest deeper")
 }
@@ -266,11 +267,11 @@ func FuzzParse(f *testing.F) {
 	f.Add("buffer B 4\nlist L DIRECT\n  barrier buffer B sync COPY -> COPY\nend\n")
 	f.Add("param X a b\nscenario \"s\"\nbuffer ${X} 4\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		_, err := Parse("f.ebs", src, func(string) (string, error) { return "buffer INC 4\n", nil })
+		_, err := scenario.Parse("f.ebs", src, func(string) (string, error) { return "buffer INC 4\n", nil })
 		if err == nil {
 			return
 		}
-		var pe *ParseError
+		var pe *scenario.ParseError
 		if !errors.As(err, &pe) {
 			t.Fatalf("not a *ParseError: %v", err)
 		}
@@ -296,7 +297,7 @@ func suiteSeeds() []string {
 func TestParamExplosionIsRefused(t *testing.T) {
 	src := "param A 1 2 3 4 5 6 7 8\nparam B 1 2 3 4 5 6 7 8\nparam C 1 2 3 4 5 6 7 8\nparam D 1 2 3 4 5 6 7 8\nparam E 1 2\n" +
 		"buffer X${A}${B}${C}${D}${E} 4\n"
-	_, err := Parse("t.ebs", src, nil)
+	_, err := scenario.Parse("t.ebs", src, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "t.ebs:5:1: the parameters make more than 4096 cases")
 }
@@ -314,7 +315,7 @@ func FuzzRun(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		cases, err := Parse("f.ebs", src, func(string) (string, error) { return "", errors.New("no includes") })
+		cases, err := scenario.Parse("f.ebs", src, func(string) (string, error) { return "", errors.New("no includes") })
 		if err != nil {
 			return
 		}
@@ -357,19 +358,19 @@ func smallSeeds(n, size int) []string {
 
 // small says whether a case's resources and writes are small enough to
 // run quickly.
-func small(sc *Scenario) bool {
+func small(sc *scenario.Scenario) bool {
 	for _, st := range sc.Steps {
 		switch s := st.(type) {
-		case *HeapStep:
+		case *scenario.HeapStep:
 			if s.Size > 1<<24 {
 				return false
 			}
-		case *ResourceStep:
+		case *scenario.ResourceStep:
 			d := s.Desc
 			if d.Width*uint64(max(d.Height, 1))*uint64(max(d.DepthOrArraySize, 1)) > 1<<22 || d.MipLevels > 16 || d.SampleDesc.Count > 16 {
 				return false
 			}
-		case *WriteStep:
+		case *scenario.WriteStep:
 			if s.Size() > 1<<20 {
 				return false
 			}
@@ -381,7 +382,7 @@ func small(sc *Scenario) bool {
 // TestParseHeaderNoneSpellings: the header's spellings of every barrier
 // enum's zero parse where the language takes enum names (issue 34, item 6).
 func TestParseHeaderNoneSpellings(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 texture T 32x32 flags RENDER_TARGET|SHADER_RESOURCE layout RENDER_TARGET
 buffer B 4096
 list L DIRECT
@@ -398,10 +399,10 @@ end
 // operation (EQUAL_ZERO by default, the header's spellings too), and NULL,
 // which ends predication and needs no offset.
 func TestParsePredication(t *testing.T) {
-	sc, err := Parse("t.ebs", "buffer B 64\nlist L DIRECT\n  predication B 8 D3D12_PREDICATION_OP_NOT_EQUAL_ZERO\n"+
+	sc, err := scenario.Parse("t.ebs", "buffer B 64\nlist L DIRECT\n  predication B 8 D3D12_PREDICATION_OP_NOT_EQUAL_ZERO\n"+
 		"  predication B 16\n  predication NULL\n  predication NULL 0 EQUAL_ZERO\nend\n", nil)
 	require.NoError(t, err)
-	cmds := sc[0].Steps[1].(*ListStep).Cmds
+	cmds := sc[0].Steps[1].(*scenario.ListStep).Cmds
 	require.Len(t, cmds, 4)
 	assert.Equal(t, []uint64{8}, cmds[0].Args)
 	assert.Equal(t, uint64(ddi.PredicationOpNotEqualZero), cmds[0].Op2)

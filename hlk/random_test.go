@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,7 +173,7 @@ func TestShrinkKeepsTheFailure(t *testing.T) {
 	shrunk := 0
 	for seed := uint64(1); seed <= 40 && shrunk < 2; seed++ {
 		p := GenerateRandom(seed)
-		cases, err := Parse("p.ebs", p.Positive, nil)
+		cases, err := scenario.Parse("p.ebs", p.Positive, nil)
 		require.NoError(t, err)
 		if Run(Reference, cases[0], prof, "drop-invalidate").Status != Fail {
 			continue
@@ -181,7 +182,7 @@ func TestShrinkKeepsTheFailure(t *testing.T) {
 		require.NoError(t, err)
 		assert.Less(t, strings.Count(out, "\n"), strings.Count(p.Positive, "\n"), "seed %d", seed)
 		assert.NotContains(t, out, "#", "comments go")
-		c, err := Parse("shrunk.ebs", out, nil)
+		c, err := scenario.Parse("shrunk.ebs", out, nil)
 		require.NoError(t, err, out)
 		assert.Equal(t, Fail, Run(Reference, c[0], prof, "drop-invalidate").Status, out)
 		assert.Equal(t, Pass, Run(Reference, c[0], prof, "").Status, out)
@@ -228,7 +229,7 @@ expect reference A B OUT EXTRA
 	out, err := Shrink(context.Background(), Reference, "p.ebs", text, prof, "drop-flush")
 	require.NoError(t, err)
 	assert.NotContains(t, out, "EXTRA", "a resource only bound beside others goes:\n%s", out)
-	c, err := Parse("shrunk.ebs", out, nil)
+	c, err := scenario.Parse("shrunk.ebs", out, nil)
 	require.NoError(t, err, out)
 	assert.Equal(t, Fail, Run(Reference, c[0], prof, "drop-flush").Status, out)
 	assert.Equal(t, Pass, Run(Reference, c[0], prof, "").Status, out)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -147,7 +148,7 @@ func (r *Report) Counts() map[Status]int {
 // job is one case on one profile.
 type job struct {
 	suite   string
-	sc      *Scenario
+	sc      *scenario.Scenario
 	profile *hwmodel.Profile
 }
 
@@ -541,7 +542,7 @@ func counters(c hwmodel.Counters) map[string]uint64 {
 	}
 	m := map[string]uint64{}
 	for _, n := range caseMetrics {
-		m[n] = metrics[n](c)
+		m[n] = scenario.Metrics[n](c)
 	}
 	for _, op := range casePackets {
 		m["packets-"+op.String()] = c.PacketCount(op)
@@ -556,7 +557,7 @@ func counters(c hwmodel.Counters) map[string]uint64 {
 // opcode ("packets-WAIT"), and the faults and hazards.
 func CounterMap(c hwmodel.Counters) map[string]uint64 {
 	m := map[string]uint64{"faults": c.Faults, "hazards": c.Hazards}
-	for n, f := range metrics {
+	for n, f := range scenario.Metrics {
 		m[n] = f(c)
 	}
 	nonZero := func(k string, v uint64) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -318,7 +319,7 @@ func (w wrapped) Open(p *hwmodel.Profile, o DeviceOptions) (Device, error) {
 }
 
 func TestStatusesFromAnotherDriver(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 buffer B 4096 flags UNORDERED_ACCESS
 queue Q DIRECT
 list L DIRECT
@@ -353,7 +354,7 @@ expect reference B
 }
 
 func TestSkippedAndNotSupported(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 scenario "only on discrete"
 profiles discrete
 scenario "needs compression"
@@ -376,7 +377,7 @@ require compression
 // An expectation that does not hold fails the case and says what was
 // found instead; an unexpected error or hazard fails it too.
 func TestExpectationsThatFail(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 buffer B 4096 flags UNORDERED_ACCESS
 buffer C 4096
 queue Q DIRECT
@@ -409,7 +410,7 @@ expect cost cycles < 1
 	// though not the one expected.
 	assert.NotEmpty(t, r.Hazards)
 
-	unexpected, err := Parse("t.ebs", `
+	unexpected, err := scenario.Parse("t.ebs", `
 buffer B 4096
 list L DIRECT
   barrier buffer B sync NONE -> COPY access COPY_DEST -> COPY_SOURCE
@@ -428,7 +429,7 @@ end
 func TestExpectedMessagesAreCounted(t *testing.T) {
 	p, _ := hwmodel.LookupProfile("discrete")
 	run := func(expect string) Result {
-		sc, err := Parse("t.ebs", `
+		sc, err := scenario.Parse("t.ebs", `
 texture T 16x16 mips 2 flags SHADER_RESOURCE layout COMMON
 list L DIRECT
   barrier texture T sync COPY -> COPY access COPY_DEST -> COPY_SOURCE layout COMMON -> COMMON \
@@ -470,7 +471,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 // run stops (the machine checks the case's context mid-work) instead of
 // running on in the background.
 func TestTimeoutStopsTheCase(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 texture T 16384x16384 flags UNORDERED_ACCESS layout UNORDERED_ACCESS
 queue Q DIRECT
 list L DIRECT
@@ -501,7 +502,7 @@ execute Q L
 // of its submissions; a list executed twice costs twice; calls are
 // numbered as their MARKERs.
 func TestCommandCosts(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 texture RT 64x64 flags RENDER_TARGET|SHADER_RESOURCE layout RENDER_TARGET
 texture OUT 64x64 flags RENDER_TARGET layout RENDER_TARGET
 queue Q direct
@@ -567,7 +568,7 @@ execute Q L
 // with the resources named as the scenario names them, for a Barrier call
 // and for what the runtime made of a ResourceBarrier call.
 func TestBarrierCallsNamed(t *testing.T) {
-	sc, err := Parse("t.ebs", `
+	sc, err := scenario.Parse("t.ebs", `
 buffer POOL 4096 flags UNORDERED_ACCESS
 buffer OUT 4096 flags UNORDERED_ACCESS state COMMON
 queue Q direct

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ebref/ebref/ddi/debug"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 )
 
@@ -132,7 +133,7 @@ func isBarrierLine(t string) bool {
 // run runs a text; ok is false when it does not parse as one case.
 func (s *shrinker) run(lines []string) (Result, bool) {
 	s.runs++
-	cases, err := Parse(s.name, strings.Join(lines, "\n")+"\n", nil)
+	cases, err := scenario.Parse(s.name, strings.Join(lines, "\n")+"\n", nil)
 	if err != nil || len(cases) != 1 {
 		return Result{}, false
 	}
@@ -234,7 +235,7 @@ func (s *shrinker) fails(lines []string) bool {
 	// A failure a fault causes stays the fault's: the reduction still
 	// passes without it.
 	if s.fault != "" {
-		cases, err := Parse(s.name, strings.Join(lines, "\n")+"\n", nil)
+		cases, err := scenario.Parse(s.name, strings.Join(lines, "\n")+"\n", nil)
 		s.runs++
 		return err == nil && len(cases) == 1 && RunContext(s.ctx, s.d, cases[0], s.p, "").Status == Pass
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,9 +98,9 @@ func splitCostForm(split bool) string {
 // the single barrier costs when the frames do (the begin carries the work
 // it starts: before, a pair showed 22 + 10 cycles against 884,792).
 func TestSplitPairCostIsItsCalls(t *testing.T) {
-	single, err := Parse("single.ebs", splitCostForm(false), nil)
+	single, err := scenario.Parse("single.ebs", splitCostForm(false), nil)
 	require.NoError(t, err)
-	split, err := Parse("split.ebs", splitCostForm(true), nil)
+	split, err := scenario.Parse("split.ebs", splitCostForm(true), nil)
 	require.NoError(t, err)
 	require.Len(t, split, len(single))
 	for _, name := range hwmodel.ProfileNames() {
@@ -108,7 +109,7 @@ func TestSplitPairCostIsItsCalls(t *testing.T) {
 		for i := range split {
 			var barrier [2]uint64
 			var frame [2]uint64
-			for form, sc := range []*Scenario{single[i], split[i]} {
+			for form, sc := range []*scenario.Scenario{single[i], split[i]} {
 				r := Run(Reference, sc, p, "")
 				require.Equal(t, Pass, r.Status, "%s on %s: %v", sc.Name(), name, r.Failures)
 				var async, carried uint64

@@ -3,6 +3,7 @@ package hlk
 import (
 	"embed"
 	"fmt"
+	"github.com/ebref/ebref/hlk/scenario"
 	"io/fs"
 	"maps"
 	"path"
@@ -14,7 +15,7 @@ import (
 // hlk/suites, or one the package generates from ddi's rule tables.
 type Suite struct {
 	Name  string
-	Cases []*Scenario
+	Cases []*scenario.Scenario
 	// Files are the scenario sources by file name, so a failing case
 	// can be shown and run on its own (`ebref hlk --emit`).
 	Files map[string]string
@@ -118,7 +119,7 @@ func loadSuites(fsys fs.FS, root, prefix string) ([]Suite, error) {
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		s := Suite{Name: d, Files: map[string]string{}}
 		for _, f := range slices.Sorted(maps.Keys(byDir[d])) {
-			cases, err := Parse(prefix+f, byDir[d][f], func(p string) (string, error) {
+			cases, err := scenario.Parse(prefix+f, byDir[d][f], func(p string) (string, error) {
 				b, err := fs.ReadFile(fsys, strings.TrimPrefix(p, prefix))
 				return string(b), err
 			})
@@ -143,7 +144,7 @@ func loadSuites(fsys fs.FS, root, prefix string) ([]Suite, error) {
 func suiteFromSources(name string, files map[string]string) (Suite, error) {
 	s := Suite{Name: name, Files: files}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
-		cases, err := Parse(f, files[f], nil)
+		cases, err := scenario.Parse(f, files[f], nil)
 		if err != nil {
 			return s, err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk/driver"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -137,7 +138,7 @@ func subset(a, b byteSet) (uint64, bool) {
 // (a discard), why the program cannot describe it (unknown: then it is
 // not compared), and the resources it names (for messages).
 type touched struct {
-	cmd           Cmd
+	cmd           scenario.Cmd
 	reads, writes byteSet
 	copies        bool // a copy: its i-th read lands on its i-th write
 	atMost        bool // a discard: its WORK may write less, or be absent
@@ -151,7 +152,7 @@ type touched struct {
 type touchList struct {
 	driver.CommandList
 	x    *exec
-	cmd  Cmd
+	cmd  scenario.Cmd
 	cmds []touched
 	cur  *touched
 }

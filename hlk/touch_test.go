@@ -9,6 +9,7 @@ import (
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk/driver"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -259,7 +260,7 @@ func TestByteSets(t *testing.T) {
 func TestTouchesCoverEveryCommand(t *testing.T) {
 	s, err := suiteFromSources("write-read", genWriteRead())
 	require.NoError(t, err)
-	more, err := Parse("more.ebs", `
+	more, err := scenario.Parse("more.ebs", `
 scenario "copy-resource"
 buffer A 4096
 buffer B 4096
@@ -287,7 +288,7 @@ end
 	for _, sc := range append(s.Cases, more...) {
 		work := false
 		for _, st := range sc.Steps {
-			if ls, ok := st.(*ListStep); ok {
+			if ls, ok := st.(*scenario.ListStep); ok {
 				for _, c := range ls.Cmds {
 					if c.Op != "barrier" && c.Op != "resource-barrier" {
 						recorded[c.Op], work = true, true

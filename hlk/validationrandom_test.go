@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,7 +43,7 @@ func TestValidationProgramsIsolateOneRule(t *testing.T) {
 				tables[table] = true
 			}
 		}
-		cases, err := Parse("v.ebs", p, nil)
+		cases, err := scenario.Parse("v.ebs", p, nil)
 		require.NoError(t, err, p)
 		require.Equal(t, Pass, Run(Reference, cases[0], prof, "").Status, p)
 		// The host's lines, each as often as the host has it: what the
@@ -66,7 +67,7 @@ func TestValidationProgramsIsolateOneRule(t *testing.T) {
 		if strings.Contains(valid, "\n  call\n  end") || strings.Contains(valid, "\n  call-0088\n  end") {
 			continue // the cell was put into a call of one barrier's own: none is left
 		}
-		cases, err = Parse("valid.ebs", valid+"expect no-hazard\n", nil)
+		cases, err = scenario.Parse("valid.ebs", valid+"expect no-hazard\n", nil)
 		require.NoError(t, err, valid)
 		r := Run(Reference, cases[0], prof, "")
 		assert.Equal(t, Pass, r.Status, "seed %d without its invalid barrier: %v\n%s", seed, r.Failures, valid)

@@ -24,7 +24,7 @@ const module = "github.com/ebref/ebref/"
 // floors: the hardware (hwmodel) and the packet format (cmdbuf) at the
 // bottom with the DDI's data (ddi); the runtime's legacy translation
 // (ddi/legacy) beside the driver, never inside it; the driver (umd) the
-// only room where the DDI and the hardware meet; the harness (hlk) on the
+// only room where the DDI and the hardware meet; the harness (hlk) above the
 // driver's floor without importing it; bench and the tools on top. A new
 // package fails this test until it is given its floor here.
 var floor = map[string]int{
@@ -55,9 +55,10 @@ var floor = map[string]int{
 	// database/sql/driver is for SQL drivers: a driver imports them.
 	"hlk/driver": 3,
 
-	"umd": 4,
-	"hlk": 4, // beside the driver: it judges any driver, so imports none
+	"umd":          4,
+	"hlk/scenario": 4, // the scenario language: what the harness runs and bench prints
 
+	"hlk":           5, // above the driver's floor: it judges any driver, so imports none
 	"hlk/reference": 5, // ebref's own driver, as the harness drives it
 
 	"bench": 6,

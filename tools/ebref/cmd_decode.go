@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ebref/ebref/ddi"
-	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/scenario"
 )
 
 func runDecode(e *env, args []string) int {
@@ -52,7 +52,7 @@ func runDecode(e *env, args []string) int {
 		for i := range bs {
 			recs = append(recs, &bs[i])
 		}
-		ebsLine = func(i int) string { return hlk.FormatBarrier0088(&bs[i]) }
+		ebsLine = func(i int) string { return scenario.FormatBarrier0088(&bs[i]) }
 		decodeErr = err
 		callKeyword, recordType = "call-0088", "D3D12DDIARG_BARRIER_0088, 80 bytes each"
 	} else {
@@ -60,7 +60,7 @@ func runDecode(e *env, args []string) int {
 		for i := range bs {
 			recs = append(recs, &bs[i])
 		}
-		ebsLine = func(i int) string { return hlk.FormatBarrier(&bs[i]) }
+		ebsLine = func(i int) string { return scenario.FormatBarrier(&bs[i]) }
 		decodeErr = err
 	}
 	if decodeErr != nil {

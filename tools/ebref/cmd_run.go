@@ -13,6 +13,7 @@ import (
 
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 )
@@ -191,17 +192,17 @@ func writeRunSummary(w io.Writer, profiles []string, tally map[string][2]int) {
 
 // loadScenario reads a scenario file from disk ("-": standard input, which
 // may not include other files).
-func loadScenario(e *env, name string) ([]*hlk.Scenario, error) {
+func loadScenario(e *env, name string) ([]*scenario.Scenario, error) {
 	src, err := readInput(e.stdin, name, "scenario file", maxScenarioBytes)
 	if err != nil {
 		return nil, err
 	}
 	if name == "-" {
-		return hlk.Parse("<stdin>", string(src), nil)
+		return scenario.Parse("<stdin>", string(src), nil)
 	}
 	// Positions name the files as given; includes are relative to the
 	// file that includes them, and bounded as it is.
-	return hlk.Parse(filepath.ToSlash(name), string(src), func(p string) (string, error) {
+	return scenario.Parse(filepath.ToSlash(name), string(src), func(p string) (string, error) {
 		b, err := readInput(nil, filepath.FromSlash(p), "scenario file", maxScenarioBytes)
 		return string(b), err
 	})
@@ -322,7 +323,7 @@ func callName(c hlk.BarrierCall) string {
 
 // printCase prints one case's run: packets per list (each Barrier MARKER
 // followed by the call's barriers), hazards, costs, expectations.
-func printCase(w io.Writer, sc *hlk.Scenario, profile string, r hlk.Result) {
+func printCase(w io.Writer, sc *scenario.Scenario, profile string, r hlk.Result) {
 	fmt.Fprintf(w, "== %s on %s: %s\n", sc.Name(), profile, r.Status)
 	if r.Status == hlk.Skipped || r.Status == hlk.NotSupported {
 		for _, f := range r.Failures {

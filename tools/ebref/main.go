@@ -23,8 +23,8 @@
 // `ebref --version` prints the version and build a report records.
 //
 // This command imports bench, caps, cmdbuf, ddi, hlk, hlk/reference,
-// hwmodel, internal/dditrace, umd and umd/translator, and nothing else of
-// ebref.
+// hlk/scenario, hwmodel, internal/dditrace, umd and umd/translator, and
+// nothing else of ebref.
 package main
 
 import (

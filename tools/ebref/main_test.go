@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
-	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -153,9 +153,9 @@ func TestDecodeEBS(t *testing.T) {
 		"  ranged 0x3000 subresource 0 range 64+64 flags ATOMIC_COPY|RELEASE # [3]",
 		"end",
 	}, "\n")+"\n", stdout)
-	sc, err := hlk.Parse("t.ebs", "list L direct\n"+stdout+"end\n", nil)
+	sc, err := scenario.Parse("t.ebs", "list L direct\n"+stdout+"end\n", nil)
 	require.NoError(t, err)
-	require.Len(t, sc[0].Steps[0].(*hlk.ListStep).Cmds[0].Barriers, 4)
+	require.Len(t, sc[0].Steps[0].(*scenario.ListStep).Cmds[0].Barriers, 4)
 
 	var bs []ddi.Barrier0088
 	for _, b := range sample()[:3] {

@@ -1,4 +1,4 @@
-package hlk
+package scenario
 
 import (
 	"fmt"

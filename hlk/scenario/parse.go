@@ -1,4 +1,4 @@
-package hlk
+package scenario
 
 import (
 	"bytes"
@@ -468,7 +468,7 @@ func (p *parser) statement(kw token, c *cursor) error {
 	case "require":
 		for c.more() {
 			t := c.next()
-			if _, ok := features[t.text]; !ok {
+			if _, ok := Features[t.text]; !ok {
 				return &ParseError{t.pos, fmt.Sprintf("no feature %s (have %s)", t.text, strings.Join(featureNames(), ", "))}
 			}
 			sc.Requires = append(sc.Requires, t.text)
@@ -1427,7 +1427,7 @@ func (p *parser) expect(kw token, c *cursor) error {
 		if err != nil {
 			return err
 		}
-		if _, ok := lookupOpcode(t.text); !ok {
+		if _, ok := LookupOpcode(t.text); !ok {
 			return &ParseError{t.pos, fmt.Sprintf("no opcode %s (have %s)", t.text, strings.Join(opcodeNames(), ", "))}
 		}
 		e.Op = t.text
@@ -1439,7 +1439,7 @@ func (p *parser) expect(kw token, c *cursor) error {
 		if err != nil {
 			return err
 		}
-		if _, ok := metrics[t.text]; !ok {
+		if _, ok := Metrics[t.text]; !ok {
 			return &ParseError{t.pos, fmt.Sprintf("no cost metric %s (have %s)", t.text, strings.Join(metricNames(), ", "))}
 		}
 		e.Op = t.text
@@ -1869,9 +1869,6 @@ var messageIDs = func() map[string]debug.MessageID {
 	return m
 }()
 
-// messageName is the name of a driver's or the legacy layer's message.
-func messageName(id debug.MessageID) string { return id.Name() }
-
 func parseMessageID(t token) (debug.MessageID, error) {
 	if t.kind == tNumber {
 		v, err := parseUint(t)
@@ -1886,7 +1883,7 @@ func parseMessageID(t token) (debug.MessageID, error) {
 	return 0, &ParseError{t.pos, fmt.Sprintf("no message %s: expected a number or a name such as INCOMPATIBLE_BARRIER_LAYOUT", t.text)}
 }
 
-func lookupOpcode(name string) (cmdbuf.Opcode, bool) {
+func LookupOpcode(name string) (cmdbuf.Opcode, bool) {
 	for _, op := range cmdbuf.Opcodes() {
 		if op.String() == name {
 			return op, true

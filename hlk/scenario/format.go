@@ -1,4 +1,4 @@
-package hlk
+package scenario
 
 import (
 	"fmt"
@@ -125,4 +125,73 @@ func handle(h ddi.HResource) string {
 		return "NULL"
 	}
 	return fmt.Sprintf("0x%x", uint64(h))
+}
+
+func abbreviate(b []byte) []byte {
+	if len(b) > 32 {
+		return b[:32]
+	}
+	return b
+}
+
+// String restates an expectation.
+func (e Expect) String() string {
+	s := e.Kind
+	switch e.Kind {
+	case "reference", "detected":
+		// A builder: a line may name a resource many thousand times.
+		var b strings.Builder
+		b.WriteString(s)
+		for _, v := range e.Res {
+			b.WriteString(" " + v.String())
+		}
+		s = b.String()
+	case "bytes":
+		s += fmt.Sprintf(" %s = % x", e.Res[0], abbreviate(e.Bytes))
+	case "hazard":
+		s += " " + e.Hazard.String()
+		if len(e.Res) > 0 {
+			s += " on " + e.Res[0].String()
+		}
+	case "error", "warning":
+		s += fmt.Sprintf(" %d (%s)", e.ID, e.ID.Name())
+		if e.List != "" {
+			s += " in " + e.List
+		}
+		if e.Field != "" {
+			s += " field " + e.Field
+		}
+		if e.Counted {
+			s += fmt.Sprintf(" count %d", e.N)
+		}
+		if e.Text != "" {
+			s += fmt.Sprintf(" text %q", e.Text)
+		}
+	case "packets":
+		if e.List != "" {
+			s += " in " + e.List
+		}
+		s += fmt.Sprintf(" %s %s %d", e.Op, e.Cmp, e.N)
+	case "cost":
+		s += fmt.Sprintf(" %s %s %d", e.Op, e.Cmp, e.N)
+	}
+	return s
+}
+
+// String writes a view as the language does.
+func (v ViewRef) String() string {
+	s := v.Res
+	if v.IsRaw {
+		s = fmt.Sprintf("0x%x", v.Raw)
+		if v.Raw == 0 {
+			s = "NULL"
+		}
+	}
+	switch {
+	case v.HasRange:
+		s += fmt.Sprintf("[%d+%d]", v.Offset, v.Size)
+	case v.HasSub:
+		s += fmt.Sprintf("@%d", v.Sub)
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package hlk
+package scenario
 
 import (
 	"maps"
@@ -9,7 +9,7 @@ import (
 
 // features are what `require` can ask of a profile; a case requiring one
 // its profile lacks is NotSupported there.
-var features = map[string]func(p *hwmodel.Profile) bool{
+var Features = map[string]func(p *hwmodel.Profile) bool{
 	// compression: the profile compresses some kind of texture.
 	"compression": func(p *hwmodel.Profile) bool {
 		c := p.Compresses
@@ -20,11 +20,11 @@ var features = map[string]func(p *hwmodel.Profile) bool{
 	"caches": func(p *hwmodel.Profile) bool { return len(p.Caches) > 1 },
 }
 
-func featureNames() []string { return slices.Sorted(maps.Keys(features)) }
+func featureNames() []string { return slices.Sorted(maps.Keys(Features)) }
 
 // metrics are what `expect cost` can bound: the machine's counters summed
 // over its engines.
-var metrics = map[string]func(c hwmodel.Counters) uint64{
+var Metrics = map[string]func(c hwmodel.Counters) uint64{
 	"cycles":             func(c hwmodel.Counters) uint64 { return c.Cycles },
 	"issue-cycles":       func(c hwmodel.Counters) uint64 { return c.IssueCycles },
 	"wait-cycles":        func(c hwmodel.Counters) uint64 { return c.WaitCycles },
@@ -42,7 +42,7 @@ var metrics = map[string]func(c hwmodel.Counters) uint64{
 	"submissions":        func(c hwmodel.Counters) uint64 { return c.Submissions },
 }
 
-func metricNames() []string { return slices.Sorted(maps.Keys(metrics)) }
+func metricNames() []string { return slices.Sorted(maps.Keys(Metrics)) }
 
 func sum(v []uint64) (s uint64) {
 	for _, x := range v {
