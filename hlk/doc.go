@@ -9,8 +9,9 @@
 //
 // Suites loads the default set: the directories under hlk/suites (the
 // spec's HLK areas, barrier rules, validation, costs) and the suites
-// generated from package ddi's rule tables and from the write × read
-// product of operations. Execute runs a Config (filters, shards, jobs, a
+// package hlk/gen writes (rule tables, products of operations, random
+// programs); Shrink reduces a failing program to a smaller one that still
+// fails. Execute runs a Config (filters, shards, jobs, a
 // fault to inject) into a Report, written as a console summary, JSON or
 // JUnit XML; Merge joins sharded reports; Mutation runs once per fault the
 // driver offers and shows which cases catch each.
@@ -20,7 +21,7 @@
 // plug in another implementation.
 //
 // This package imports cmdbuf, ddi, ddi/debug, ddi/legacy, hlk/driver,
-// hlk/scenario, hwmodel, internal/printable, resource and umd/translator,
-// and nothing else of ebref: it judges a driver through hlk/driver's
+// hlk/gen, hlk/scenario, hwmodel, internal/printable, resource and
+// umd/translator, and nothing else of ebref: it judges a driver through hlk/driver's
 // interfaces and imports none.
 package hlk

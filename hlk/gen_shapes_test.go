@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"context"
+	"github.com/ebref/ebref/hlk/gen"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,10 +17,10 @@ import (
 // another seed.
 func TestShapeProgramsAreDeterministic(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
-		p, n, d := GenerateShapes(seed)
-		p2, n2, d2 := GenerateShapes(seed)
+		p, n, d := gen.GenerateShapes(seed)
+		p2, n2, d2 := gen.GenerateShapes(seed)
 		assert.Equal(t, []string{p, n, d}, []string{p2, n2, d2}, "seed %d", seed)
-		other, _, _ := GenerateShapes(seed + 1000)
+		other, _, _ := gen.GenerateShapes(seed + 1000)
 		assert.NotEqual(t, p, other, "seed %d", seed)
 	}
 }
@@ -58,7 +59,7 @@ func TestShapeProgramsBuildTheMissingShapes(t *testing.T) {
 	var all, destroys strings.Builder
 	negatives := 0
 	for seed := uint64(1); seed <= 300; seed++ {
-		p, n, d := GenerateShapes(seed)
+		p, n, d := gen.GenerateShapes(seed)
 		all.WriteString(p)
 		if n != "" {
 			negatives++
@@ -80,7 +81,7 @@ func TestShapeProgramsBuildTheMissingShapes(t *testing.T) {
 // no negative one is masked, and placed buffers in use are refused.
 func TestShapeProgramsPassAndTheirNegativesAreSeen(t *testing.T) {
 	for seed := uint64(1); seed <= 24; seed++ {
-		p, n, d := GenerateShapes(seed)
+		p, n, d := gen.GenerateShapes(seed)
 		for i, text := range []string{p, n, d} {
 			if text == "" {
 				continue
@@ -110,7 +111,7 @@ func TestShapeProgramsShrink(t *testing.T) {
 	prof, err := hwmodel.LookupProfile("discrete")
 	require.NoError(t, err)
 	for seed := uint64(1); seed <= 40; seed++ {
-		p, _, _ := GenerateShapes(seed)
+		p, _, _ := gen.GenerateShapes(seed)
 		cases, err := scenario.Parse("p.ebs", p, nil)
 		require.NoError(t, err)
 		if Run(Reference, cases[0], prof, "drop-wait").Status != Fail {

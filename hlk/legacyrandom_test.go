@@ -3,6 +3,7 @@ package hlk
 import (
 	"context"
 	"fmt"
+	"github.com/ebref/ebref/hlk/gen"
 	"strings"
 	"testing"
 
@@ -15,10 +16,10 @@ import (
 
 func TestLegacyProgramsAreDeterministic(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
-		a, b := GenerateLegacy(seed), GenerateLegacy(seed)
+		a, b := gen.GenerateLegacy(seed), gen.GenerateLegacy(seed)
 		assert.Equal(t, a, b, "seed %d", seed)
 	}
-	assert.NotEqual(t, GenerateLegacy(1).Positive, GenerateLegacy(2).Positive)
+	assert.NotEqual(t, gen.GenerateLegacy(1).Positive, gen.GenerateLegacy(2).Positive)
 }
 
 // The model of legacy state the generator writes barriers from predicts,
@@ -30,7 +31,7 @@ func TestLegacyRandomModel(t *testing.T) {
 	require.NoError(t, err)
 	compared, decayed := 0, 0
 	for seed := uint64(1); seed <= 80; seed++ {
-		p := GenerateLegacy(seed)
+		p := gen.GenerateLegacy(seed)
 		cases, err := scenario.Parse(fmt.Sprintf("seed-%d.ebs", seed), p.Positive, nil)
 		require.NoError(t, err)
 		sc := cases[0]
@@ -71,7 +72,7 @@ func TestLegacyRandomModel(t *testing.T) {
 func TestLegacyNegativeForms(t *testing.T) {
 	drops, befores, late := 0, 0, 0
 	for seed := uint64(1); seed <= 100; seed++ {
-		p := GenerateLegacy(seed)
+		p := gen.GenerateLegacy(seed)
 		for _, neg := range []string{p.Drop, p.Before} {
 			if neg == "" {
 				continue
@@ -102,7 +103,7 @@ func TestLegacyProgramsShrink(t *testing.T) {
 	require.NoError(t, err)
 	shrunk := 0
 	for seed := uint64(1); seed <= 60 && shrunk < 1; seed++ {
-		p := GenerateLegacy(seed)
+		p := gen.GenerateLegacy(seed)
 		cases, err := scenario.Parse("p.ebs", p.Positive, nil)
 		require.NoError(t, err)
 		if Run(Reference, cases[0], prof, "drop-flush").Status != Fail {

@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"context"
+	"github.com/ebref/ebref/hlk/gen"
 	"strings"
 	"testing"
 
@@ -14,9 +15,9 @@ import (
 // A seed is a program: the same text every time, another for another seed.
 func TestRandomProgramsAreDeterministic(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
-		a, b := GenerateRandom(seed), GenerateRandom(seed)
+		a, b := gen.GenerateRandom(seed), gen.GenerateRandom(seed)
 		assert.Equal(t, a, b, "seed %d", seed)
-		assert.NotEqual(t, a.Positive, GenerateRandom(seed+1000).Positive, "seed %d", seed)
+		assert.NotEqual(t, a.Positive, gen.GenerateRandom(seed+1000).Positive, "seed %d", seed)
 		assert.Contains(t, a.Positive, "--seed ")
 	}
 }
@@ -68,7 +69,7 @@ func TestRandomProgramsVary(t *testing.T) {
 	var all strings.Builder
 	negatives := 0
 	for seed := uint64(1); seed <= 300; seed++ {
-		p := GenerateRandom(seed)
+		p := gen.GenerateRandom(seed)
 		all.WriteString(p.Positive)
 		if p.Negative != "" {
 			negatives++
@@ -86,42 +87,13 @@ func TestRandomProgramsVary(t *testing.T) {
 	assert.Regexp(t, `(?m)^texture R\d+ .* at H 0x0\n(buffer|texture) R\d+ .* at H 0x0$`, text, "no two resources share memory")
 }
 
-// A footprint copy and its way back name the bytes they started with, so
-// a later copy of the same bytes is seen to change nothing (and its race
-// to be invisible): the generator once dropped the barrier before such a
-// copy and expected the judge to notice (seeds 801-3800 with 3D textures).
-func TestFootprintRoundTripKeepsItsName(t *testing.T) {
-	g := &rGen{shapeOf: map[uint64]string{}}
-	up := uint64(1<<62 | 4)
-	tex := g.rowsOf("color", up)
-	g.shapeOf[tex] = "color"
-	assert.NotEqual(t, up, tex, "a texture holds the rows of the segment, not the segment")
-	back := g.rowsOf("buffer", tex)
-	assert.Equal(t, tex, g.rowsOf("color", back), "texture -> buffer -> texture of one shape")
-	assert.Equal(t, tex, g.rowsOf("color", up), "the same upload again")
-	assert.NotEqual(t, tex, g.rowsOf("vol", back), "another shape takes other bytes of the buffer")
-	assert.NotEqual(t, g.rowsOf("video/0", up), g.rowsOf("video/1", up), "luma and chroma take other rows")
-
-	// A segment's rows copied into a texture and back change no byte of it.
-	seg := &rRes{name: "B", kind: "buffer"}
-	frame := &rRes{name: "T", kind: "color"}
-	su, tu := &rUnit{res: seg, ver: 7}, &rUnit{res: frame, ver: 9}
-	seg.units, frame.units = []*rUnit{su}, []*rUnit{tu}
-	copyOp := &rOps[opIndex("copy-buffer-to-texture %s X")]
-	g.contents(copyOp, []rView{{res: frame, units: frame.units}, {res: seg, units: seg.units}})
-	tu.ver = tu.next
-	backOp := &rOps[opIndex("copy-texture-to-buffer")]
-	g.contents(backOp, []rView{{res: seg, units: seg.units}, {res: frame, units: frame.units}})
-	assert.Equal(t, su.ver, su.next, "buffer -> texture -> the same buffer")
-}
-
 // A negative form is its positive one with one barrier call (or split
 // pair) marked dropped and `expect detected`; restoring the marks gives
 // the positive program back.
 func TestRandomNegativeFormsDropOneBarrier(t *testing.T) {
 	n := 0
 	for seed := uint64(1); seed <= 100; seed++ {
-		p := GenerateRandom(seed)
+		p := gen.GenerateRandom(seed)
 		if p.Negative == "" {
 			continue
 		}
@@ -172,7 +144,7 @@ func TestShrinkKeepsTheFailure(t *testing.T) {
 	require.NoError(t, err)
 	shrunk := 0
 	for seed := uint64(1); seed <= 40 && shrunk < 2; seed++ {
-		p := GenerateRandom(seed)
+		p := gen.GenerateRandom(seed)
 		cases, err := scenario.Parse("p.ebs", p.Positive, nil)
 		require.NoError(t, err)
 		if Run(Reference, cases[0], prof, "drop-invalidate").Status != Fail {
@@ -195,7 +167,7 @@ func TestShrinkKeepsTheFailure(t *testing.T) {
 func TestShrinkRefusesWhatDoesNotFail(t *testing.T) {
 	prof, err := hwmodel.LookupProfile("discrete")
 	require.NoError(t, err)
-	_, err = Shrink(context.Background(), Reference, "p.ebs", GenerateRandom(1).Positive, prof, "")
+	_, err = Shrink(context.Background(), Reference, "p.ebs", gen.GenerateRandom(1).Positive, prof, "")
 	assert.ErrorContains(t, err, "does not fail on discrete")
 	s, err := Suites()
 	require.NoError(t, err)

@@ -3,6 +3,7 @@ package hlk
 import (
 	"embed"
 	"fmt"
+	"github.com/ebref/ebref/hlk/gen"
 	"github.com/ebref/ebref/hlk/scenario"
 	"io/fs"
 	"maps"
@@ -28,22 +29,6 @@ type Suite struct {
 //go:embed all:suites
 var suitesFS embed.FS
 
-// generators are the suites built in Go, each returning scenario files
-// (name → text).
-var generators = []struct {
-	name string
-	gen  func() map[string]string
-}{
-	{"rules/layout-access", genLayoutAccess},
-	{"rules/access-sync", genAccessSync},
-	{"rules/queue-layouts", genQueueLayouts},
-	{"rules/queue-accesses", genQueueAccesses},
-	{"rules/queue-syncs", genQueueSyncs},
-	{"write-read", genWriteRead},
-	{"legacy/state-pairs", genLegacy},
-	{"validation/work-args", genWorkArgs},
-}
-
 // Suites loads the default set: every directory of scenario files under
 // hlk/suites (a suite per directory, named by its path) and the generated
 // suites, with DefaultRandom random programs from DefaultRandomSeed.
@@ -57,10 +42,10 @@ func SuitesFor(n int, seed uint64) ([]Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range generators {
-		s, err := suiteFromSources(g.name, g.gen())
+	for _, g := range gen.Tables {
+		s, err := suiteFromSources(g.Name, g.Files())
 		if err != nil {
-			return nil, fmt.Errorf("hlk: generated suite %s: %w", g.name, err)
+			return nil, fmt.Errorf("hlk: generated suite %s: %w", g.Name, err)
 		}
 		out = append(out, s)
 	}
@@ -72,11 +57,11 @@ func SuitesFor(n int, seed uint64) ([]Suite, error) {
 		return nil, err
 	}
 	out = append(out, r)
-	lr, err := LegacyRandomSuite(max(1, n/legacyShare), seed)
+	lr, err := LegacyRandomSuite(max(1, n/gen.LegacyShare), seed)
 	if err != nil {
 		return nil, err
 	}
-	vr, err := ValidationRandomSuite(max(1, n/legacyShare), seed)
+	vr, err := ValidationRandomSuite(max(1, n/gen.LegacyShare), seed)
 	if err != nil {
 		return nil, err
 	}

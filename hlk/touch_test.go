@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"context"
+	"github.com/ebref/ebref/hlk/gen"
 	"regexp"
 	"strings"
 	"testing"
@@ -258,7 +259,13 @@ func TestByteSets(t *testing.T) {
 // bytes late fails every case that records work, and the failures name
 // every kind of command: no command escapes the comparison.
 func TestTouchesCoverEveryCommand(t *testing.T) {
-	s, err := suiteFromSources("write-read", genWriteRead())
+	var files map[string]string
+	for _, g := range gen.Tables {
+		if g.Name == "write-read" {
+			files = g.Files()
+		}
+	}
+	s, err := suiteFromSources("write-read", files)
 	require.NoError(t, err)
 	more, err := scenario.Parse("more.ebs", `
 scenario "copy-resource"

@@ -2,6 +2,7 @@ package hlk
 
 import (
 	"context"
+	"github.com/ebref/ebref/hlk/gen"
 	"strings"
 	"testing"
 
@@ -11,20 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Every rule table has refused cells, and each expects its rule's
-// message on the member the table names.
-func TestRefusedCells(t *testing.T) {
-	n := map[string]int{}
-	for _, c := range refusedCells {
-		n[c.table]++
-		assert.Regexp(t, `^INCOMPATIBLE_BARRIER_(ACCESS|SYNC|LAYOUT) field (AccessBefore|SyncBefore|LayoutBefore)$`, c.expect, c.title)
-		assert.Contains(t, c.barrier, "sync ", c.title)
-	}
-	for _, table := range []string{"layout-access", "access-sync", "queue-layouts", "queue-accesses", "queue-syncs"} {
-		assert.Positive(t, n[table], table)
-	}
-}
-
 // A validation program is its host's prefix with one invalid barrier:
 // without that barrier and its expectation the prefix is a valid program
 // (no message, no hazard), so the message the case expects is the cell's.
@@ -33,11 +20,11 @@ func TestValidationProgramsIsolateOneRule(t *testing.T) {
 	require.NoError(t, err)
 	tables := map[string]bool{}
 	for seed := uint64(1); seed <= 40; seed++ {
-		p := GenerateValidation(seed)
+		p := gen.GenerateValidation(seed)
 		if p == "" {
 			continue
 		}
-		assert.Equal(t, p, GenerateValidation(seed), "deterministic")
+		assert.Equal(t, p, gen.GenerateValidation(seed), "deterministic")
 		for _, table := range []string{"layout-access", "access-sync", "queue-layouts", "queue-accesses", "queue-syncs"} {
 			if strings.Contains(p, "the "+table+" table") {
 				tables[table] = true
@@ -49,7 +36,7 @@ func TestValidationProgramsIsolateOneRule(t *testing.T) {
 		// The host's lines, each as often as the host has it: what the
 		// generator added (VX and its barrier) is what is left over.
 		host := map[string]int{}
-		for _, l := range strings.Split(GenerateRandom(seed).Positive, "\n") {
+		for _, l := range strings.Split(gen.GenerateRandom(seed).Positive, "\n") {
 			host[l]++
 		}
 		var kept []string

@@ -58,13 +58,15 @@ var floor = map[string]int{
 	"umd":          4,
 	"hlk/scenario": 4, // the scenario language: what the harness runs and bench prints
 
-	"hlk":           5, // above the driver's floor: it judges any driver, so imports none
-	"hlk/reference": 5, // ebref's own driver, as the harness drives it
+	"hlk/gen": 5, // programs written in the language
 
-	"bench": 6,
+	"hlk":           6, // above the driver's floor: it judges any driver, so imports none
+	"hlk/reference": 6, // ebref's own driver, as the harness drives it
 
-	"tools/ebref":  7,
-	"tools/mutate": 7,
+	"bench": 7,
+
+	"tools/ebref":  8,
+	"tools/mutate": 8,
 }
 
 // never are imports no floor may make, whatever the levels say.

@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -233,7 +233,7 @@ func genWriteRead() map[string]string {
 				g := files[name]
 				if g == nil {
 					g = &genFile{}
-					g.header("every writer × reader pair on %s lists, with the minimal barrier between them (gen_writeread.go)", q)
+					g.header("every writer × reader pair on %s lists, with the minimal barrier between them (writeread.go)", q)
 					files[name] = g
 				}
 				g.section(fmt.Sprintf("%s then %s", w.name, r.name), rwCase(w, r, q, wl, rl, rwMinimal)...)

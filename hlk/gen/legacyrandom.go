@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -799,8 +799,8 @@ func (g *lgGen) text(seed uint64, mode string, cut *lgCmd, edit func(c *lgCmd) [
 	if mode != "" {
 		what = mode
 	}
-	fmt.Fprintf(&b, "# A random legacy program (hlk/gen_legacyrandom.go), seed %d: %s.\n", seed, what)
-	fmt.Fprintf(&b, "# Reproduce: ebref hlk --suite random-legacy --random %d --seed %d\n", legacyShare, seed)
+	fmt.Fprintf(&b, "# A random legacy program (hlk/gen/legacyrandom.go), seed %d: %s.\n", seed, what)
+	fmt.Fprintf(&b, "# Reproduce: ebref hlk --suite random-legacy --random %d --seed %d\n", LegacyShare, seed)
 	b.WriteString("debug\n")
 	for _, r := range g.res {
 		b.WriteString(r.decl + "\n")
@@ -1049,30 +1049,4 @@ func (g *lgGen) beforeForm(seed uint64) string {
 	g.submitCut = c.late
 	defer func() { g.submitCut = false }()
 	return g.text(seed, mode, c.t.cmd, edit, c.expect)
-}
-
-// legacyShare: a run of n random programs has n/legacyShare legacy ones,
-// from the same first seed (at least one when n > 0).
-const legacyShare = 4
-
-// LegacyRandomSuite is the suite "random-legacy": the legacy programs of
-// seeds seed .. seed+n-1, each a file named by its seed, its negative
-// forms in files of their own.
-func LegacyRandomSuite(n int, seed uint64) (Suite, error) {
-	files := map[string]string{}
-	for i := range uint64(n) {
-		p := GenerateLegacy(seed + i)
-		files[fmt.Sprintf("seed-%d.ebs", p.Seed)] = p.Positive
-		if p.Drop != "" {
-			files[fmt.Sprintf("seed-%d-drop.ebs", p.Seed)] = p.Drop
-		}
-		if p.Before != "" {
-			files[fmt.Sprintf("seed-%d-before.ebs", p.Seed)] = p.Before
-		}
-	}
-	s, err := suiteFromSources("random-legacy", files)
-	if err != nil {
-		return s, fmt.Errorf("hlk: random legacy programs from seed %d: %w", seed, err)
-	}
-	return s, nil
 }

@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 )
 
 // Random validation programs (suite "random-validation"): a random
-// program (gen_random.go) with one invalid barrier put into one of its
+// program (random.go) with one invalid barrier put into one of its
 // lists, as a call of its own or among the valid barriers of one of its
 // calls, on a resource of its own. The invalid barrier is a refused cell
-// of one of ddi's rule tables (the five gen_rules.go walks: layout and
+// of one of ddi's rule tables (the five rules.go walks: layout and
 // access, access and sync, and the queue types' layouts, accesses and
-// syncs), built as gen_rules.go builds the cell's case so that it breaks
+// syncs), built as rules.go builds the cell's case so that it breaks
 // that rule alone; the message it must draw, its ID and the member it
 // names, comes from the table, not from the driver. The program is cut
 // after the ExecuteCommandLists that holds the list: a list whose
@@ -38,7 +38,7 @@ type refusedCell struct {
 var expectRe = regexp.MustCompile(`^expect error (\S+) in L field (\S+)$`)
 
 // refusedCells are the rule tables' refused cells, from the generated
-// rule suites' own construction (gen_rules.go): each case there declares
+// rule suites' own construction (rules.go): each case there declares
 // T, records one barrier in list L and, when the table refuses the cell,
 // expects the rule's message.
 var refusedCells = func() []refusedCell {
@@ -60,7 +60,7 @@ var refusedCells = func() []refusedCell {
 					case strings.HasPrefix(l, "list L "):
 						t, err := parseListType(strings.TrimPrefix(l, "list L "))
 						if err != nil {
-							panic(err) // gen_rules.go writes the names it parses
+							panic(err) // rules.go writes the names it parses
 						}
 						c.q = t
 					case strings.HasPrefix(l, "  barrier "):
@@ -178,9 +178,9 @@ func GenerateValidation(seed uint64) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# A random validation program (hlk/gen_validation.go), seed %d: the random program of that seed, cut after the\n", seed)
+	fmt.Fprintf(&b, "# A random validation program (hlk/gen/validation.go), seed %d: the random program of that seed, cut after the\n", seed)
 	fmt.Fprintf(&b, "# submission of list %s, with the %s table's refused cell %q %s.\n", l.name, cell.table, cell.title, where)
-	fmt.Fprintf(&b, "# Reproduce: ebref hlk --suite random-validation --random %d --seed %d\n", legacyShare, seed)
+	fmt.Fprintf(&b, "# Reproduce: ebref hlk --suite random-validation --random %d --seed %d\n", LegacyShare, seed)
 	for _, line := range body {
 		t := strings.TrimSpace(line)
 		switch {
@@ -194,20 +194,4 @@ func GenerateValidation(seed uint64) string {
 	id, field, _ := strings.Cut(cell.expect, " field ")
 	fmt.Fprintf(&b, "expect error %s in %s field %s count 1\n", id, l.name, field)
 	return b.String()
-}
-
-// ValidationRandomSuite is the suite "random-validation": the validation
-// programs of seeds seed .. seed+n-1, each a file named by its seed.
-func ValidationRandomSuite(n int, seed uint64) (Suite, error) {
-	files := map[string]string{}
-	for i := range uint64(n) {
-		if p := GenerateValidation(seed + i); p != "" {
-			files[fmt.Sprintf("seed-%d.ebs", seed+i)] = p
-		}
-	}
-	s, err := suiteFromSources("random-validation", files)
-	if err != nil {
-		return s, fmt.Errorf("hlk: random validation programs from seed %d: %w", seed, err)
-	}
-	return s, nil
 }

@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 )
 
 // Shape programs (part of the suite random, files shapes-SEED*.ebs): the
-// shapes gen_random.go's derived programs never build (issue 33), each a
+// shapes random.go's derived programs never build (issue 33), each a
 // fragment with its parameters drawn from the seed, two to four fragments
 // a program, their steps spread over the calls, lists, submissions and
 // queues the seed draws:
@@ -205,7 +205,7 @@ func (g *shapeGen) program(frags []*shapeFrag, drop int, mode string) string {
 		segs = g.layout(frags)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# A shape program (hlk/gen_shapes.go), seed %d: %s.\n# Reproduce: ebref hlk --suite random --random 8 --seed %d --run shapes-%d\n", g.seed, mode, g.seed, g.seed)
+	fmt.Fprintf(&b, "# A shape program (hlk/gen/shapes.go), seed %d: %s.\n# Reproduce: ebref hlk --suite random --random 8 --seed %d --run shapes-%d\n", g.seed, mode, g.seed, g.seed)
 	if drop < 0 {
 		b.WriteString("debug\n")
 	}
@@ -705,7 +705,7 @@ func (g *shapeGen) destroyInFlight() string {
 	}
 	qn := queueNames[slices.IndexFunc(queueNames, func(n queueName) bool { return n.t == q })].name
 	var b strings.Builder
-	fmt.Fprintf(&b, "# A shape program (hlk/gen_shapes.go), seed %d: placed buffers destroyed while work on one of them is in flight.\n", g.seed)
+	fmt.Fprintf(&b, "# A shape program (hlk/gen/shapes.go), seed %d: placed buffers destroyed while work on one of them is in flight.\n", g.seed)
 	fmt.Fprintf(&b, "# Reproduce: ebref hlk --suite random --random 8 --seed %d --run shapes-%d-destroy\n", g.seed, g.seed)
 	fmt.Fprintf(&b, "heap H default 0x%x\n", 3*shapeBuf)
 	for i := range 3 {

@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ import (
 // (whose ranged barriers wait and flush) runs between the first of them
 // and the barrier, nor is the barrier an atomic copy's, so nothing else
 // waits or flushes for it,
-// and dropping it leaves a valid program (rBarrier.asyncOnly, validDrops).
+// and dropping it leaves a valid program (barrierLine.asyncOnly, validDrops).
 // It expects `detected`: a hazard or wrong bytes.
 
 // segSize is a buffer unit: an 8x8 four-byte texel footprint (256-byte
@@ -54,13 +54,13 @@ const (
 	upSegs = 16
 )
 
-// rRes is a resource of a program.
-type rRes struct {
+// declared is a resource of a program.
+type declared struct {
 	name  string
 	kind  string // buffer, as (acceleration structure), color, vol (3D colour), video (NV12), depth, ms
 	decl  string
 	r     *resource.Resource
-	units []*rUnit
+	units []*unit
 	// mips and slices of a texture: a unit's index is mip + mips ×
 	// (slice + slices × plane), D3D12's subresource order.
 	mips, slices int
@@ -72,28 +72,28 @@ type rRes struct {
 	// alias is the resource placed on the same memory, if any; of the two,
 	// the inactive one may not be used until a barrier call activates it
 	// (switchAlias).
-	alias    *rRes
+	alias    *declared
 	inactive bool
 }
 
 // isBuffer reports whether the resource is a buffer (an acceleration
 // structure is one too): no layout, 2 KiB segments.
-func (x *rRes) isBuffer() bool { return x.kind == "buffer" || x.kind == "as" }
+func (x *declared) isBuffer() bool { return x.kind == "buffer" || x.kind == "as" }
 
-// rUnit is a subresource of a texture or a segment of a buffer.
-type rUnit struct {
-	res     *rRes
+// unit is a subresource of a texture or a segment of a buffer.
+type unit struct {
+	res     *declared
 	index   int
 	layout  ddi.BarrierLayout
-	pending []rAccess // since the last barrier that covered it, in this submission
+	pending []usage // since the last barrier that covered it, in this submission
 	// after is the SyncAfter of its last barrier in this submission: the
 	// next barrier's SyncBefore contains it (000 "Sequential Barriers").
 	after ddi.BarrierSync
 	// released: a barrier with SyncAfter NONE ended its use in this
 	// submission (000 "D3D12_BARRIER_SYNC_NONE").
 	released bool
-	last     *rCmd // the last access, in this submission
-	barSeq   int   // the seq of the last barrier on it
+	last     *statement // the last access, in this submission
+	barSeq   int        // the seq of the last barrier on it
 	// ver names its content: a write that leaves it the same (a copy of
 	// what it holds already) changes no byte, and the judge, which
 	// compares bytes, cannot see it race. next is what the op being
@@ -101,43 +101,43 @@ type rUnit struct {
 	ver, next uint64
 }
 
-// rAccess is one use of a unit.
-type rAccess struct {
+// usage is one use of a unit.
+type usage struct {
 	sync   ddi.BarrierSync
 	access ddi.BarrierAccess
 	write  bool
 	// syncOp: a copy, resolve or discard in a list without
 	// ALLOW_EXTENDED_ASYNC, ordered by the driver's implicit wait.
 	syncOp bool
-	cmd    *rCmd // where it was recorded
-	same   bool  // a write that left the content as it was
+	cmd    *statement // where it was recorded
+	same   bool       // a write that left the content as it was
 	// ordered and visible are what barriers since have done for it: the
 	// stages now ordered after it and (a write) the accesses that see it.
 	ordered ddi.BarrierSync
 	visible ddi.BarrierAccess
 }
 
-// rCmd is one statement of a list: work, or a barrier call.
-type rCmd struct {
+// statement is one statement of a list: work, or a barrier call.
+type statement struct {
 	lines []string
 	seq   int // program order: work and calls even, split begins odd
 	drop  int // the drop group of a barrier call (0: none)
-	list  *rList
-	bars  []*rRes // a barrier call: the resources its barriers are on
+	list  *listDecl
+	bars  []*declared // a barrier call: the resources its barriers are on
 }
 
-type rList struct {
+type listDecl struct {
 	name  string
 	qtype ddi.CommandListType
 	async bool
-	cmds  []*rCmd
+	cmds  []*statement
 }
 
-// rGen is one program being generated.
-type rGen struct {
+// generator is one program being generated.
+type generator struct {
 	rng     *rand.Rand
-	res     []*rRes
-	lists   []*rList
+	res     []*declared
+	lists   []*listDecl
 	steps   []string // top-level statements after the declarations, lists by name as "@L"
 	queues  map[ddi.CommandListType]string
 	seq     int
@@ -146,7 +146,7 @@ type rGen struct {
 	// drops are the barrier calls a negative form may leave out, by group.
 	drops []int
 	group int
-	list  *rList
+	list  *listDecl
 	heap  string // the heap declaration when the resources are placed, "" when committed
 	// keepAll: none of the barriers being derived may be dropped (they
 	// are for an atomic copy, or an acceleration-structure build or copy).
@@ -162,9 +162,9 @@ type rGen struct {
 // to one resource's bytes can reach another's. A multisampled texture
 // stays committed: its 4 MiB alignment needs a heap aligned so, which
 // the language's heaps (64 KiB) are not.
-func (g *rGen) placeAll(pr *rand.Rand) {
+func (g *generator) placeAll(pr *rand.Rand) {
 	var off, prevOff uint64
-	var prev *rRes
+	var prev *declared
 	for _, x := range g.res {
 		if x.kind == "ms" {
 			continue
@@ -188,8 +188,8 @@ func (g *rGen) placeAll(pr *rand.Rand) {
 	}
 }
 
-// rSlot is one resource an operation uses.
-type rSlot struct {
+// slot is one resource an operation uses.
+type slot struct {
 	kinds  string // the resource kinds it accepts, space-separated
 	access ddi.BarrierAccess
 	sync   ddi.BarrierSync
@@ -198,22 +198,22 @@ type rSlot struct {
 	view   string // whole, sub (a subresource or segment), any
 }
 
-// rOp is one kind of work.
-type rOp struct {
+// operation is one kind of work.
+type operation struct {
 	queues string // D, C, P: the queue types it runs on
 	syncOp bool   // a copy or resolve: synchronous without ALLOW_EXTENDED_ASYNC
-	slots  []rSlot
-	text   func(v []rView, n int) string
+	slots  []slot
+	text   func(v []slotView, n int) string
 }
 
-// rView is what an operation's slot got: a resource and the part used.
-type rView struct {
-	res   *rRes
-	units []*rUnit
+// slotView is what an operation's slot got: a resource and the part used.
+type slotView struct {
+	res   *declared
+	units []*unit
 	sub   int // the subresource or segment, -1 for all
 }
 
-func (v rView) String() string {
+func (v slotView) String() string {
 	switch {
 	case v.sub < 0:
 		return v.res.name
@@ -223,7 +223,7 @@ func (v rView) String() string {
 	return fmt.Sprintf("%s@%d", v.res.name, v.sub)
 }
 
-func (v rView) off() int { return max(v.sub, 0) * segSize }
+func (v slotView) off() int { return max(v.sub, 0) * segSize }
 
 var (
 	cs  = ddi.SyncComputeShading
@@ -231,18 +231,18 @@ var (
 	rtS = ddi.SyncRenderTarget
 )
 
-func rw(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) rSlot {
-	return rSlot{kinds: kinds, access: a, sync: s, write: true, view: view}
+func rw(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) slot {
+	return slot{kinds: kinds, access: a, sync: s, write: true, view: view}
 }
 
-func rd(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) rSlot {
-	return rSlot{kinds: kinds, access: a, sync: s, view: view}
+func rd(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) slot {
+	return slot{kinds: kinds, access: a, sync: s, view: view}
 }
 
-func full(s rSlot) rSlot { s.full = true; return s }
+func full(s slot) slot { s.full = true; return s }
 
-func fixed(f string) func(v []rView, n int) string {
-	return func(v []rView, n int) string {
+func fixed(f string) func(v []slotView, n int) string {
+	return func(v []slotView, n int) string {
 		args := make([]any, len(v))
 		for i := range v {
 			args[i] = v[i]
@@ -251,132 +251,132 @@ func fixed(f string) func(v []rView, n int) string {
 	}
 }
 
-// rOps are the operations, with the sync and access each use needs (the
-// rows of gen_writeread.go's tables, which the write-read suite checks one
+// operations are the operations, with the sync and access each use needs (the
+// rows of writeread.go's tables, which the write-read suite checks one
 // pair at a time).
-var rOps = []rOp{
-	{"DC", false, []rSlot{rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")}, fixed("dispatch uav %s")},
-	{"DC", false, []rSlot{rd("buffer color vol depth", ddi.AccessShaderResource, cs, "any"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+var operations = []operation{
+	{"DC", false, []slot{rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")}, fixed("dispatch uav %s")},
+	{"DC", false, []slot{rd("buffer color vol depth", ddi.AccessShaderResource, cs, "any"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch srv %s uav %s")},
-	{"DC", false, []rSlot{rd("buffer", ddi.AccessConstantBuffer, cs, "sub"), rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []slot{rd("buffer", ddi.AccessConstantBuffer, cs, "sub"), rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch cbv %s uav %s")},
-	{"DC", false, []rSlot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []slot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
 		fixed("dispatch args %s uav %s")},
 	// The command processor reads a predicate at issue, like indirect
 	// arguments.
-	{"DC", false, []rSlot{rd("buffer", ddi.AccessPredication, ddi.SyncPredication, "sub")},
-		func(v []rView, n int) string {
+	{"DC", false, []slot{rd("buffer", ddi.AccessPredication, ddi.SyncPredication, "sub")},
+		func(v []slotView, n int) string {
 			return fmt.Sprintf("predication %s %d", v[0].res.name, v[0].off()+n%(segSize/8)*8)
 		}},
-	{"DC", false, []rSlot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView, "any"))},
-		func(v []rView, n int) string { return fmt.Sprintf("clear-uav %s %d", v[0], n) }},
-	{"D", false, []rSlot{rw("color ms", ddi.AccessRenderTarget, rtS, "any")}, fixed("draw rt %s")},
-	{"D", false, []rSlot{full(rw("color ms", ddi.AccessRenderTarget, rtS, "any"))},
-		func(v []rView, n int) string { return fmt.Sprintf("clear-rt %s 0x%08x", v[0], 0x10203040+n) }},
-	{"D", false, []rSlot{rd("buffer color vol depth", ddi.AccessShaderResource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"DC", false, []slot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView, "any"))},
+		func(v []slotView, n int) string { return fmt.Sprintf("clear-uav %s %d", v[0], n) }},
+	{"D", false, []slot{rw("color ms", ddi.AccessRenderTarget, rtS, "any")}, fixed("draw rt %s")},
+	{"D", false, []slot{full(rw("color ms", ddi.AccessRenderTarget, rtS, "any"))},
+		func(v []slotView, n int) string { return fmt.Sprintf("clear-rt %s 0x%08x", v[0], 0x10203040+n) }},
+	{"D", false, []slot{rd("buffer color vol depth", ddi.AccessShaderResource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw ps-srv %s rt %s")},
-	{"D", false, []rSlot{rd("buffer color", ddi.AccessShaderResource, ddi.SyncVertexShading, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{rd("buffer color", ddi.AccessShaderResource, ddi.SyncVertexShading, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw vs-srv %s rt %s")},
-	{"D", false, []rSlot{rw("buffer", ddi.AccessUnorderedAccess, ps, "any")}, fixed("draw ps-uav %s")},
-	{"D", false, []rSlot{rw("buffer", ddi.AccessStreamOutput, ddi.SyncVertexShading, "any")}, fixed("draw so %s")},
-	{"D", false, []rSlot{rd("color", ddi.AccessShadingRateSource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{rw("buffer", ddi.AccessUnorderedAccess, ps, "any")}, fixed("draw ps-uav %s")},
+	{"D", false, []slot{rw("buffer", ddi.AccessStreamOutput, ddi.SyncVertexShading, "any")}, fixed("draw so %s")},
+	{"D", false, []slot{rd("color", ddi.AccessShadingRateSource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw shading-rate %s rt %s")},
-	{"D", false, []rSlot{rd("buffer", ddi.AccessVertexBuffer, ddi.SyncVertexShading, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{rd("buffer", ddi.AccessVertexBuffer, ddi.SyncVertexShading, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw vb %s rt %s")},
-	{"D", false, []rSlot{rd("buffer", ddi.AccessIndexBuffer, ddi.SyncIndexInput, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{rd("buffer", ddi.AccessIndexBuffer, ddi.SyncIndexInput, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw ib %s rt %s")},
-	{"D", false, []rSlot{rd("buffer", ddi.AccessConstantBuffer, ps, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{rd("buffer", ddi.AccessConstantBuffer, ps, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw ps-cbv %s rt %s")},
-	{"D", false, []rSlot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw args %s rt %s")},
-	{"D", false, []rSlot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))},
-		func(v []rView, n int) string { return fmt.Sprintf("clear-ds %s 0x%08x", v[0], 0x3f000000+n) }},
-	{"D", false, []rSlot{rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any")}, fixed("draw ds-write %s")},
-	{"D", false, []rSlot{rd("depth", ddi.AccessDepthStencilRead, ddi.SyncDepthStencil, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))},
+		func(v []slotView, n int) string { return fmt.Sprintf("clear-ds %s 0x%08x", v[0], 0x3f000000+n) }},
+	{"D", false, []slot{rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any")}, fixed("draw ds-write %s")},
+	{"D", false, []slot{rd("depth", ddi.AccessDepthStencilRead, ddi.SyncDepthStencil, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
 		fixed("draw ds %s rt %s")},
-	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
-		func(v []rView, n int) string {
+	{"DCP", true, []slot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer %s %d %s %d %d", v[0].res.name, v[0].off(), v[1].res.name, v[1].off(), segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
-		func(v []rView, n int) string {
+	{"DCP", true, []slot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer %s %d UP %d %d", v[0].res.name, v[0].off(), n%upSegs*segSize, segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
-		func(v []rView, n int) string {
+	{"DCP", true, []slot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s %s %d", v[0], v[1].res.name, v[1].off())
 		}},
-	{"DCP", true, []rSlot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
-		func(v []rView, n int) string {
+	{"DCP", true, []slot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s UP %d", v[0], n%upSegs*segSize)
 		}},
-	{"DCP", true, []rSlot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color vol video", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
-		func(v []rView, n int) string {
+	{"DCP", true, []slot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color vol video", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-texture-to-buffer %s %d %s", v[0].res.name, v[0].off(), v[1])
 		}},
-	{"D", true, []rSlot{full(rw("color", ddi.AccessResolveDest, ddi.SyncResolve, "sub")), rd("ms", ddi.AccessResolveSource, ddi.SyncResolve, "sub")},
+	{"D", true, []slot{full(rw("color", ddi.AccessResolveDest, ddi.SyncResolve, "sub")), rd("ms", ddi.AccessResolveSource, ddi.SyncResolve, "sub")},
 		fixed("resolve %s %s")},
 	// Video work, each on its own queue type: a decode from a bitstream
 	// segment, processing from one frame into another, an encode into a
 	// segment.
-	{"V", false, []rSlot{full(rw("video", ddi.AccessVideoDecodeWrite, ddi.SyncVideoDecode, "whole")),
+	{"V", false, []slot{full(rw("video", ddi.AccessVideoDecodeWrite, ddi.SyncVideoDecode, "whole")),
 		rd("buffer", ddi.AccessVideoDecodeRead, ddi.SyncVideoDecode, "sub")}, fixed("decode in %[2]s out %[1]s")},
-	{"R", false, []rSlot{full(rw("video", ddi.AccessVideoProcessWrite, ddi.SyncVideoProcess, "whole")),
+	{"R", false, []slot{full(rw("video", ddi.AccessVideoProcessWrite, ddi.SyncVideoProcess, "whole")),
 		rd("video", ddi.AccessVideoProcessRead, ddi.SyncVideoProcess, "whole")}, fixed("process in %[2]s out %[1]s")},
-	{"E", false, []rSlot{full(rw("buffer", ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode, "sub")),
+	{"E", false, []slot{full(rw("buffer", ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode, "sub")),
 		rd("video", ddi.AccessVideoEncodeRead, ddi.SyncVideoEncode, "whole")}, fixed("encode in %[2]s out %[1]s")},
 	// Ray tracing: a build from geometry with its scratch buffer, a copy
 	// of a structure, rays traced through one, and its postbuild info.
-	{"DC", false, []rSlot{full(rw("as", ddi.AccessRaytracingAccelerationStructureWrite, ddi.SyncBuildRaytracingAccelerationStructure, "sub")),
+	{"DC", false, []slot{full(rw("as", ddi.AccessRaytracingAccelerationStructureWrite, ddi.SyncBuildRaytracingAccelerationStructure, "sub")),
 		rd("buffer", ddi.AccessShaderResource, ddi.SyncBuildRaytracingAccelerationStructure, "sub"),
 		rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncBuildRaytracingAccelerationStructure, "sub")},
 		fixed("build-as %s inputs %s scratch %s")},
-	{"DC", false, []rSlot{full(rw("as", ddi.AccessRaytracingAccelerationStructureWrite, ddi.SyncCopyRaytracingAccelerationStructure, "sub")),
+	{"DC", false, []slot{full(rw("as", ddi.AccessRaytracingAccelerationStructureWrite, ddi.SyncCopyRaytracingAccelerationStructure, "sub")),
 		rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncCopyRaytracingAccelerationStructure, "sub")},
 		fixed("copy-as %s %s")},
-	{"DC", false, []rSlot{rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncRaytracing, "any"),
+	{"DC", false, []slot{rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncRaytracing, "any"),
 		rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncRaytracing, "any")}, fixed("dispatch-rays as %s uav %s")},
-	{"DC", false, []rSlot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, "sub")),
+	{"DC", false, []slot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, "sub")),
 		rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, "sub")},
 		fixed("postbuild-info %s %s")},
 	// Discards: writes of an undefined pattern, synchronous like copies
 	// (errata E-SYNC-COPY) unless the list is ALLOW_EXTENDED_ASYNC.
-	{"D", true, []rSlot{full(rw("color", ddi.AccessRenderTarget, rtS, "any"))}, fixed("discard %s")},
-	{"D", true, []rSlot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))}, fixed("discard %s")},
+	{"D", true, []slot{full(rw("color", ddi.AccessRenderTarget, rtS, "any"))}, fixed("discard %s")},
+	{"D", true, []slot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))}, fixed("discard %s")},
 	// An atomic copy of 4 or 8 bytes at one offset of two segments, with
 	// the ranged barriers the runtime records around it (isAtomicCopy).
-	{"DCP", false, []rSlot{rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
-		func(v []rView, n int) string {
+	{"DCP", false, []slot{rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+		func(v []slotView, n int) string {
 			at := n % (segSize / 8) * 8
 			wide := []string{"", " 64"}[n%2]
 			return fmt.Sprintf("atomic-copy %s %d %s %d%s", v[0].res.name, v[0].off()+at, v[1].res.name, v[1].off()+at, wide)
 		}},
 }
 
-// atomicCopy is the atomic copy's index in rOps.
+// atomicCopy is the atomic copy's index in operations.
 var atomicCopy = opIndex("atomic-copy")
 
 // isAtomicCopy reports whether an op is the atomic copy: its ranged
 // barriers are barrier calls of its own, which make what it reads and
 // writes visible, and it changes a few bytes of a segment, not all.
-func (op *rOp) isAtomicCopy() bool { return op == &rOps[atomicCopy] }
+func (op *operation) isAtomicCopy() bool { return op == &operations[atomicCopy] }
 
 // isDiscard reports whether an op is a discard, which writes bytes of its
 // own (an undefined pattern) though it is synchronous like a copy.
-func (op *rOp) isDiscard() bool { return discardOps[op] }
+func (op *operation) isDiscard() bool { return discardOps[op] }
 
-var discardOps = func() map[*rOp]bool {
-	m := map[*rOp]bool{}
-	v := []rView{{res: &rRes{name: "X", kind: "color"}, sub: -1}}
-	for i := range rOps {
-		if op := &rOps[i]; len(op.slots) == 1 && op.syncOp && strings.HasPrefix(op.text(v, 0), "discard ") {
+var discardOps = func() map[*operation]bool {
+	m := map[*operation]bool{}
+	v := []slotView{{res: &declared{name: "X", kind: "color"}, sub: -1}}
+	for i := range operations {
+		if op := &operations[i]; len(op.slots) == 1 && op.syncOp && strings.HasPrefix(op.text(v, 0), "discard ") {
 			m[op] = true
 		}
 	}
 	return m
 }()
 
-// queueLetters are the letters of rOp.queues, by list type.
+// queueLetters are the letters of operation.queues, by list type.
 var queueLetters = map[ddi.CommandListType]string{direct: "D", compute: "C", copyQ: "P", vDecode: "V", vProc: "R", vEncode: "E"}
 
 // queueNames are the programs' queues, in the order they are declared.
@@ -391,8 +391,8 @@ type queueName struct {
 // texture (its mips, slices and flags vary), a 3D texture, a video frame,
 // a depth texture (with or without stencil) or a multisampled one, in a
 // random initial layout.
-func (g *rGen) newResource(name string) *rRes {
-	x := &rRes{name: name}
+func (g *generator) newResource(name string) *declared {
+	x := &declared{name: name}
 	switch k := g.rng.IntN(10); {
 	case k < 3 || k == 3 && g.rng.IntN(2) == 0:
 		x.kind = "buffer"
@@ -460,7 +460,7 @@ func (g *rGen) newResource(name string) *rRes {
 		x.decl += " layout " + init.String()
 	}
 	for i := range n {
-		x.units = append(x.units, &rUnit{res: x, index: i, layout: init})
+		x.units = append(x.units, &unit{res: x, index: i, layout: init})
 	}
 	return x
 }
@@ -468,7 +468,7 @@ func (g *rGen) newResource(name string) *rRes {
 // layoutsFor lists the layouts a texture may be in for an access on a queue
 // type: allowed there, compatible with the access, allowed for the
 // resource.
-func layoutsFor(x *rRes, a ddi.BarrierAccess, q ddi.CommandListType) []ddi.BarrierLayout {
+func layoutsFor(x *declared, a ddi.BarrierAccess, q ddi.CommandListType) []ddi.BarrierLayout {
 	rules, _ := ddi.QueueRulesFor(q)
 	var out []ddi.BarrierLayout
 	for _, l := range rules.Layouts {
@@ -497,7 +497,7 @@ type RandomProgram struct {
 
 // GenerateRandom writes the program of a seed.
 func GenerateRandom(seed uint64) RandomProgram {
-	g := &rGen{rng: rand.New(rand.NewPCG(seed, 0x6562726566)), queues: map[ddi.CommandListType]string{}, shapeOf: map[uint64]string{}}
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x6562726566)), queues: map[ddi.CommandListType]string{}, shapeOf: map[uint64]string{}}
 	nres := 2 + g.rng.IntN(4)
 	for i := range nres {
 		g.res = append(g.res, g.newResource(fmt.Sprintf("R%d", i)))
@@ -556,8 +556,8 @@ func GenerateRandom(seed uint64) RandomProgram {
 	return p
 }
 
-func (g *rGen) genList(q ddi.CommandListType) string {
-	l := &rList{name: fmt.Sprintf("L%d", len(g.lists)+1), qtype: q, async: g.rng.IntN(4) == 0}
+func (g *generator) genList(q ddi.CommandListType) string {
+	l := &listDecl{name: fmt.Sprintf("L%d", len(g.lists)+1), qtype: q, async: g.rng.IntN(4) == 0}
 	g.lists = append(g.lists, l)
 	g.steps = append(g.steps, "@"+l.name)
 	g.list = l
@@ -575,16 +575,16 @@ func (g *rGen) genList(q ddi.CommandListType) string {
 
 // eligible reports whether an op on queue q may use a unit: a texture's
 // layout must be one q can transition from.
-func eligible(u *rUnit, q ddi.CommandListType) bool {
+func eligible(u *unit, q ddi.CommandListType) bool {
 	return !u.released && !u.res.inactive && (u.res.isBuffer() || allowsLayout(q, u.layout))
 }
 
 // genOp records one operation, with the barriers it needs first.
-func (g *rGen) genOp(q ddi.CommandListType) {
-	var ops []*rOp
-	for i := range rOps {
-		if strings.Contains(rOps[i].queues, queueLetters[q]) {
-			ops = append(ops, &rOps[i])
+func (g *generator) genOp(q ddi.CommandListType) {
+	var ops []*operation
+	for i := range operations {
+		if strings.Contains(operations[i].queues, queueLetters[q]) {
+			ops = append(ops, &operations[i])
 		}
 	}
 	for try := 0; try < 8; try++ {
@@ -600,7 +600,7 @@ func (g *rGen) genOp(q ddi.CommandListType) {
 
 // record writes an op with the barriers it needs first, and notes its
 // accesses.
-func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []ddi.BarrierLayout) {
+func (g *generator) record(op *operation, q ddi.CommandListType, views []slotView, layouts []ddi.BarrierLayout) {
 	{
 		g.value++
 		g.contents(op, views)
@@ -625,7 +625,7 @@ func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []d
 		for i, v := range views {
 			s := op.slots[i]
 			for _, u := range v.units {
-				a := rAccess{sync: s.sync, access: s.access, write: s.write, syncOp: syncOp, cmd: c}
+				a := usage{sync: s.sync, access: s.access, write: s.write, syncOp: syncOp, cmd: c}
 				// A write is ordered after everything pending (its barrier
 				// saw to that): it alone stays.
 				if s.write {
@@ -643,7 +643,7 @@ func (g *rGen) record(op *rOp, q ddi.CommandListType, views []rView, layouts []d
 // contents notes what an op writes into each unit it writes (unit.next):
 // a copy or resolve writes what its source holds (a buffer copy the very
 // bytes, the others a function of them), any other work bytes of its own.
-func (g *rGen) contents(op *rOp, views []rView) {
+func (g *generator) contents(op *operation, views []slotView) {
 	for i, v := range views {
 		if !op.slots[i].write {
 			continue
@@ -688,7 +688,7 @@ func (g *rGen) contents(op *rOp, views []rView) {
 // texture's rows is named by them alone: the padding between rows is not
 // modelled, so two names may be equal where the bytes differ, never the
 // other way, which only keeps a barrier from being dropped.
-func (g *rGen) rowsOf(shape string, ver uint64) uint64 {
+func (g *generator) rowsOf(shape string, ver uint64) uint64 {
 	if shape == "buffer" || shape == "as" || g.shapeOf[ver] == shape {
 		return ver
 	}
@@ -702,7 +702,7 @@ func (g *rGen) rowsOf(shape string, ver uint64) uint64 {
 // unitShape names the rows a footprint copy moves for a unit: its
 // resource kind, and for a video frame its plane (luma and chroma have
 // other shapes).
-func unitShape(u *rUnit) string {
+func unitShape(u *unit) string {
 	if u.res.kind == "video" {
 		return fmt.Sprintf("video/%d", u.index)
 	}
@@ -713,8 +713,8 @@ func unitShape(u *rUnit) string {
 // with data of its own, so that whatever a later copy or read misses
 // differs from what it gets: the judge compares bytes, and zeros copied
 // over zeros would hide a race.
-func (g *rGen) initList() string {
-	l := &rList{name: fmt.Sprintf("L%d", len(g.lists)+1), qtype: direct}
+func (g *generator) initList() string {
+	l := &listDecl{name: fmt.Sprintf("L%d", len(g.lists)+1), qtype: direct}
 	g.lists = append(g.lists, l)
 	g.steps = append(g.steps, "@"+l.name)
 	g.list = l
@@ -726,7 +726,7 @@ func (g *rGen) initList() string {
 		}
 		op := g.initOp(x)
 		for i, u := range x.units {
-			v := rView{res: x, sub: i, units: []*rUnit{u}}
+			v := slotView{res: x, sub: i, units: []*unit{u}}
 			ls := layoutsFor(x, op.slots[0].access, direct)
 			l := ddi.LayoutUndefined
 			if !x.isBuffer() {
@@ -735,7 +735,7 @@ func (g *rGen) initList() string {
 					l = u.layout
 				}
 			}
-			g.record(op, direct, []rView{v}, []ddi.BarrierLayout{l})
+			g.record(op, direct, []slotView{v}, []ddi.BarrierLayout{l})
 		}
 	}
 	return l.name
@@ -744,15 +744,15 @@ func (g *rGen) initList() string {
 // initOp is the op that initialises a resource's units: a clear for a
 // render target that must be (and for others half the time), else
 // initOps.
-func (g *rGen) initOp(x *rRes) *rOp {
+func (g *generator) initOp(x *declared) *operation {
 	if x.kind == "color" && x.r.Desc.Flags&ddi.ResourceFlagRenderTarget != 0 && (g.rng.IntN(2) == 0 || x.mustInit) {
-		return &rOps[initOps["ms"]]
+		return &operations[initOps["ms"]]
 	}
-	return &rOps[initOps[x.kind]]
+	return &operations[initOps[x.kind]]
 }
 
 // aliased is the resource of the alias pair that is in use, or nil.
-func (g *rGen) aliased() *rRes {
+func (g *generator) aliased() *declared {
 	for _, x := range g.res {
 		if x.alias != nil && !x.inactive {
 			return x
@@ -769,7 +769,7 @@ func (g *rGen) aliased() *rRes {
 // compression metadata) with SyncBefore NONE, which the call's other
 // barrier makes safe, to what its initialising op needs, and that op
 // then writes every unit of it. Nothing may be dropped here.
-func (g *rGen) switchAlias() {
+func (g *generator) switchAlias() {
 	old := g.aliased()
 	nu := old.alias
 	for _, u := range append(slices.Clone(old.units), nu.units...) {
@@ -780,7 +780,7 @@ func (g *rGen) switchAlias() {
 	bs := g.endings(old, old.units, func(l ddi.BarrierLayout) ddi.BarrierLayout { return l })
 	op := g.initOp(nu)
 	s := op.slots[0]
-	act := &rBarrier{res: nu, units: nu.units, syncA: s.sync, accA: s.access, accB: ddi.AccessNoAccess,
+	act := &barrierLine{res: nu, units: nu.units, syncA: s.sync, accA: s.access, accB: ddi.AccessNoAccess,
 		layB: ddi.LayoutUndefined, layA: ddi.LayoutUndefined, write: true}
 	if !nu.isBuffer() {
 		ls := layoutsFor(nu, s.access, direct)
@@ -792,7 +792,7 @@ func (g *rGen) switchAlias() {
 		lines = append(lines, "    "+g.body(b, b.syncB, b.syncA))
 	}
 	c := g.add(append(lines, "  end")...)
-	c.bars = []*rRes{old, nu}
+	c.bars = []*declared{old, nu}
 	// Nothing may use the old one again in this submission, not even to
 	// activate it.
 	for _, b := range bs {
@@ -808,20 +808,20 @@ func (g *rGen) switchAlias() {
 		}
 	}
 	for i, u := range nu.units {
-		g.record(op, direct, []rView{{res: nu, sub: i, units: []*rUnit{u}}}, []ddi.BarrierLayout{act.layA})
+		g.record(op, direct, []slotView{{res: nu, sub: i, units: []*unit{u}}}, []ddi.BarrierLayout{act.layA})
 	}
 }
 
 // initOps are the ops that write a whole unit of each kind of resource
-// from nothing: indexes into rOps.
+// from nothing: indexes into operations.
 var initOps = map[string]int{"buffer": opIndex("copy-buffer %s %d UP"), "color": opIndex("copy-buffer-to-texture %s UP"),
 	"vol": opIndex("copy-buffer-to-texture %s UP"), "video": opIndex("copy-buffer-to-texture %s UP"),
 	"depth": opIndex("clear-ds"), "ms": opIndex("clear-rt")}
 
 func opIndex(prefix string) int {
-	v := []rView{{res: &rRes{name: "%s", kind: "buffer"}, sub: -1}, {res: &rRes{name: "X", kind: "buffer"}, sub: -1},
-		{res: &rRes{name: "Y", kind: "buffer"}, sub: -1}}
-	for i, op := range rOps {
+	v := []slotView{{res: &declared{name: "%s", kind: "buffer"}, sub: -1}, {res: &declared{name: "X", kind: "buffer"}, sub: -1},
+		{res: &declared{name: "Y", kind: "buffer"}, sub: -1}}
+	for i, op := range operations {
 		if strings.HasPrefix(op.text(v[:len(op.slots)], 0), strings.ReplaceAll(prefix, "%d", "0")) {
 			return i
 		}
@@ -831,13 +831,13 @@ func opIndex(prefix string) int {
 
 // pick chooses the resources and parts for an op's slots (distinct
 // resources) and each texture slot's layout.
-func (g *rGen) pick(op *rOp, q ddi.CommandListType) ([]rView, []ddi.BarrierLayout, bool) {
-	var views []rView
+func (g *generator) pick(op *operation, q ddi.CommandListType) ([]slotView, []ddi.BarrierLayout, bool) {
+	var views []slotView
 	var layouts []ddi.BarrierLayout
 	for _, s := range op.slots {
-		var cands []*rRes
+		var cands []*declared
 		for _, x := range g.res {
-			if x.inactive || !strings.Contains(s.kinds, x.kind) || slices.ContainsFunc(views, func(v rView) bool { return v.res == x }) {
+			if x.inactive || !strings.Contains(s.kinds, x.kind) || slices.ContainsFunc(views, func(v slotView) bool { return v.res == x }) {
 				continue
 			}
 			if !x.isBuffer() && len(layoutsFor(x, s.access, q)) == 0 {
@@ -852,7 +852,7 @@ func (g *rGen) pick(op *rOp, q ddi.CommandListType) ([]rView, []ddi.BarrierLayou
 			return nil, nil, false
 		}
 		x := cands[g.rng.IntN(len(cands))]
-		v := rView{res: x, sub: -1}
+		v := slotView{res: x, sub: -1}
 		whole := s.view == "whole" || s.view == "any" && g.rng.IntN(3) == 0
 		// Resolves and footprint copies name one subresource, of mip 0
 		// when the other side is 8x8.
@@ -861,7 +861,7 @@ func (g *rGen) pick(op *rOp, q ddi.CommandListType) ([]rView, []ddi.BarrierLayou
 			if !x.isBuffer() && op.syncOp && x.mips > 1 {
 				v.sub -= v.sub % x.mips
 			}
-			v.units = []*rUnit{x.units[v.sub]}
+			v.units = []*unit{x.units[v.sub]}
 		} else {
 			v.units = x.units
 		}
@@ -884,10 +884,10 @@ func (g *rGen) pick(op *rOp, q ddi.CommandListType) ([]rView, []ddi.BarrierLayou
 	return views, layouts, true
 }
 
-// rBarrier is one barrier to write.
-type rBarrier struct {
-	res          *rRes // nil: global
-	units        []*rUnit
+// barrierLine is one barrier to write.
+type barrierLine struct {
+	res          *declared // nil: global
+	units        []*unit
 	syncB, syncA ddi.BarrierSync
 	accB, accA   ddi.BarrierAccess
 	layB, layA   ddi.BarrierLayout
@@ -902,7 +902,7 @@ type rBarrier struct {
 
 // conflicts lists the pending accesses of a unit a new access must be
 // ordered after by a barrier; all of them when its layout changes.
-func conflicts(u *rUnit, s rSlot, l ddi.BarrierLayout, syncOp bool) []int {
+func conflicts(u *unit, s slot, l ddi.BarrierLayout, syncOp bool) []int {
 	var out []int
 	relayout := !u.res.isBuffer() && u.layout != l
 	for i, p := range u.pending {
@@ -928,12 +928,12 @@ func conflicts(u *rUnit, s rSlot, l ddi.BarrierLayout, syncOp bool) []int {
 }
 
 // barriersFor writes the barriers an op needs before it.
-func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layouts []ddi.BarrierLayout) {
-	var bs []*rBarrier
+func (g *generator) barriersFor(op *operation, q ddi.CommandListType, views []slotView, layouts []ddi.BarrierLayout) {
+	var bs []*barrierLine
 	for i, v := range views {
 		s := op.slots[i]
-		need := map[*rUnit][]int{}
-		var order []*rUnit
+		need := map[*unit][]int{}
+		var order []*unit
 		for _, u := range v.units {
 			if c := conflicts(u, s, layouts[i], op.syncOp && !g.list.async); len(c) > 0 || !u.res.isBuffer() && u.layout != layouts[i] {
 				need[u] = c
@@ -953,7 +953,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 			continue
 		}
 		if v.res.isBuffer() {
-			b := &rBarrier{res: v.res, units: order, syncA: s.sync, accA: s.access, write: s.write}
+			b := &barrierLine{res: v.res, units: order, syncA: s.sync, accA: s.access, write: s.write}
 			g.scope(b, need)
 			bs = append(bs, b)
 			continue
@@ -965,7 +965,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 			s ddi.BarrierSync
 			a ddi.BarrierAccess
 		}
-		groups := map[key][]*rUnit{}
+		groups := map[key][]*unit{}
 		var keys []key
 		for _, u := range order {
 			k := key{l: u.layout, s: u.after}
@@ -980,7 +980,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 		}
 		for _, k := range keys {
 			for _, us := range shapes(v.res, groups[k]) {
-				b := &rBarrier{res: v.res, units: us, syncA: s.sync, accA: s.access, layB: k.l, layA: layouts[i], write: s.write}
+				b := &barrierLine{res: v.res, units: us, syncA: s.sync, accA: s.access, layB: k.l, layA: layouts[i], write: s.write}
 				g.scope(b, need)
 				if discard {
 					b.layB = ddi.LayoutUndefined
@@ -994,8 +994,8 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 		return
 	}
 	// A global barrier in place of resource barriers that change no layout.
-	if g.rng.IntN(6) == 0 && !slices.ContainsFunc(bs, func(b *rBarrier) bool { return b.layB != b.layA }) {
-		gl := &rBarrier{asyncOnly: true, firstSeq: 1 << 62}
+	if g.rng.IntN(6) == 0 && !slices.ContainsFunc(bs, func(b *barrierLine) bool { return b.layB != b.layA }) {
+		gl := &barrierLine{asyncOnly: true, firstSeq: 1 << 62}
 		for _, b := range bs {
 			gl.syncB |= b.syncB
 			gl.syncA |= b.syncA
@@ -1008,7 +1008,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 		if gl.accB == 0 {
 			gl.accB = ddi.AccessNoAccess
 		}
-		bs = []*rBarrier{gl}
+		bs = []*barrierLine{gl}
 	}
 	g.emit(bs)
 	for _, b := range bs {
@@ -1018,7 +1018,7 @@ func (g *rGen) barriersFor(op *rOp, q ddi.CommandListType, views []rView, layout
 
 // applied updates the units a barrier covers: what it ordered and made
 // visible, its layout, its SyncAfter for the next barrier's SyncBefore.
-func (g *rGen) applied(b *rBarrier) {
+func (g *generator) applied(b *barrierLine) {
 	before := ddi.ExpandSync(b.syncB)
 	for _, u := range b.units {
 		for i := range u.pending {
@@ -1036,7 +1036,7 @@ func (g *rGen) applied(b *rBarrier) {
 			// accesses follow, ordered before and visible to the
 			// barrier's after-scope only.
 			u.layout = b.layA
-			u.pending = append(u.pending[:0], rAccess{sync: b.syncA, write: true, cmd: &rCmd{seq: g.seq}, ordered: b.syncA, visible: b.accA})
+			u.pending = append(u.pending[:0], usage{sync: b.syncA, write: true, cmd: &statement{seq: g.seq}, ordered: b.syncA, visible: b.accA})
 		}
 	}
 	// A buffer barrier is on all of the buffer.
@@ -1059,7 +1059,7 @@ func (g *rGen) applied(b *rBarrier) {
 // scope fills a barrier's before-scope: its units' conflicting pending
 // accesses (need; all pending ones when nil) and the SyncAfter of their
 // last barrier.
-func (g *rGen) scope(b *rBarrier, need map[*rUnit][]int) {
+func (g *generator) scope(b *barrierLine, need map[*unit][]int) {
 	b.asyncOnly, b.firstSeq = true, 1<<62
 	for _, u := range b.units {
 		b.syncB |= u.after
@@ -1099,12 +1099,12 @@ func (g *rGen) scope(b *rBarrier, need map[*rUnit][]int) {
 // splitAfter is where a split begin for a barrier may go: right after the
 // last access of its units, if that is in this submission and no barrier
 // touched them since (a buffer's barriers cover all of it).
-func splitAfter(b *rBarrier) *rCmd {
+func splitAfter(b *barrierLine) *statement {
 	us := b.units
 	if b.res.isBuffer() {
 		us = b.res.units
 	}
-	var last *rCmd
+	var last *statement
 	for _, u := range us {
 		if u.last != nil && (last == nil || u.last.seq > last.seq) {
 			last = u.last
@@ -1123,16 +1123,16 @@ func splitAfter(b *rBarrier) *rCmd {
 
 // shapes splits a texture's units into subresource ranges (mips × slices
 // boxes), each written as one barrier.
-func shapes(x *rRes, us []*rUnit) [][]*rUnit {
+func shapes(x *declared, us []*unit) [][]*unit {
 	if len(us) == len(x.units) {
-		return [][]*rUnit{us}
+		return [][]*unit{us}
 	}
 	if b := x.box(us); b.count() == len(us) {
-		return [][]*rUnit{us}
+		return [][]*unit{us}
 	}
-	var out [][]*rUnit
+	var out [][]*unit
 	for _, u := range us {
-		out = append(out, []*rUnit{u})
+		out = append(out, []*unit{u})
 	}
 	return out
 }
@@ -1143,7 +1143,7 @@ type subBox struct{ m0, m1, s0, s1, p0, p1 int }
 
 func (b subBox) count() int { return (b.m1 - b.m0 + 1) * (b.s1 - b.s0 + 1) * (b.p1 - b.p0 + 1) }
 
-func (x *rRes) box(us []*rUnit) subBox {
+func (x *declared) box(us []*unit) subBox {
 	b := subBox{1 << 30, -1, 1 << 30, -1, 1 << 30, -1}
 	for _, u := range us {
 		m, s, p := u.index%x.mips, u.index/x.mips%x.slices, u.index/(x.mips*x.slices)
@@ -1153,7 +1153,7 @@ func (x *rRes) box(us []*rUnit) subBox {
 }
 
 // subSpec writes a barrier's subresources.
-func (g *rGen) subSpec(b *rBarrier) string {
+func (g *generator) subSpec(b *barrierLine) string {
 	x := b.res
 	if len(b.units) == len(x.units) && g.rng.IntN(3) != 0 {
 		return ""
@@ -1183,7 +1183,7 @@ func (g *rGen) subSpec(b *rBarrier) string {
 }
 
 // body writes a barrier's members (no kind word's prefix).
-func (g *rGen) body(b *rBarrier, syncB, syncA ddi.BarrierSync) string {
+func (g *generator) body(b *barrierLine, syncB, syncA ddi.BarrierSync) string {
 	s := fmt.Sprintf("sync %s -> %s access %s -> %s", syncB, syncA, b.accB, b.accA)
 	switch {
 	case b.res == nil:
@@ -1200,15 +1200,15 @@ func (g *rGen) body(b *rBarrier, syncB, syncA ddi.BarrierSync) string {
 
 // emit writes barriers as calls: one call, or one per barrier; a barrier
 // with a before-scope may be split, its begin right after the last access.
-func (g *rGen) emit(bs []*rBarrier) {
+func (g *generator) emit(bs []*barrierLine) {
 	dep := g.rng.IntN(10) == 0
 	word, callWord := "barrier", "call"
 	if dep {
 		word, callWord = "barrier-0088", "call-0088"
 	}
-	var rest []*rBarrier
+	var rest []*barrierLine
 	for _, b := range bs {
-		var at *rCmd
+		var at *statement
 		if b.res != nil && b.accB != ddi.AccessNoAccess && g.rng.IntN(5) == 0 {
 			at = splitAfter(b)
 		}
@@ -1221,13 +1221,13 @@ func (g *rGen) emit(bs []*rBarrier) {
 		// the lists of this submission.
 		droppable := b.asyncOnly && b.firstSeq > g.lastBar && !g.keepAll
 		grp := g.newGroup(droppable && len(bs) == 1)
-		begin := &rCmd{lines: []string{"  " + word + " " + g.body(b, b.syncB, ddi.SyncSplit)}, seq: at.seq + 1, drop: grp, list: at.list, bars: []*rRes{b.res}}
+		begin := &statement{lines: []string{"  " + word + " " + g.body(b, b.syncB, ddi.SyncSplit)}, seq: at.seq + 1, drop: grp, list: at.list, bars: []*declared{b.res}}
 		i := slices.Index(at.list.cmds, at)
 		at.list.cmds = slices.Insert(at.list.cmds, i+1, begin)
 		g.lastBar = max(g.lastBar, begin.seq)
 		g.undrop(begin.seq)
 		end := g.add("  " + word + " " + g.body(b, ddi.SyncSplit, b.syncA))
-		end.drop, end.bars = grp, []*rRes{b.res}
+		end.drop, end.bars = grp, []*declared{b.res}
 		g.lastBar = end.seq
 	}
 	if len(rest) == 0 {
@@ -1236,14 +1236,14 @@ func (g *rGen) emit(bs []*rBarrier) {
 	droppable := len(bs) == 1 && len(rest) == 1 && rest[0].asyncOnly && rest[0].firstSeq > g.lastBar && !g.keepAll
 	if len(rest) == 1 && g.rng.IntN(8) != 0 {
 		c := g.add("  " + word + " " + g.body(rest[0], rest[0].syncB, rest[0].syncA))
-		c.drop, c.bars = g.newGroup(droppable), []*rRes{rest[0].res}
+		c.drop, c.bars = g.newGroup(droppable), []*declared{rest[0].res}
 	} else if g.rng.IntN(3) == 0 {
 		for _, b := range rest {
-			g.add("  " + word + " " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{b.res}
+			g.add("  " + word + " " + g.body(b, b.syncB, b.syncA)).bars = []*declared{b.res}
 		}
 	} else {
 		lines := []string{"  " + callWord}
-		var res []*rRes
+		var res []*declared
 		for _, b := range rest {
 			lines = append(lines, "    "+g.body(b, b.syncB, b.syncA))
 			res = append(res, b.res)
@@ -1257,7 +1257,7 @@ func (g *rGen) emit(bs []*rBarrier) {
 // validDrops are the drops that leave a valid program: no later barrier
 // of the list is on the same resource, whose SyncBefore holds the dropped
 // barrier's SyncAfter, which the driver checks (000 "Sequential Barriers").
-func (g *rGen) validDrops() []int {
+func (g *generator) validDrops() []int {
 	var out []int
 	for _, d := range g.drops {
 		ok := true
@@ -1267,7 +1267,7 @@ func (g *rGen) validDrops() []int {
 					continue
 				}
 				for _, later := range l.cmds[i+1:] {
-					if later.drop != d && slices.ContainsFunc(later.bars, func(x *rRes) bool { return x != nil && slices.Contains(c.bars, x) }) {
+					if later.drop != d && slices.ContainsFunc(later.bars, func(x *declared) bool { return x != nil && slices.Contains(c.bars, x) }) {
 						ok = false
 					}
 				}
@@ -1280,7 +1280,7 @@ func (g *rGen) validDrops() []int {
 	return out
 }
 
-func (g *rGen) newGroup(droppable bool) int {
+func (g *generator) newGroup(droppable bool) int {
 	if !droppable {
 		return 0
 	}
@@ -1291,7 +1291,7 @@ func (g *rGen) newGroup(droppable bool) int {
 
 // undrop withdraws the drops of calls after seq: a split begin now runs
 // between their accesses and them.
-func (g *rGen) undrop(seq int) {
+func (g *generator) undrop(seq int) {
 	for _, l := range g.lists {
 		for _, c := range l.cmds {
 			if c.seq > seq && c.drop != 0 {
@@ -1301,34 +1301,34 @@ func (g *rGen) undrop(seq int) {
 	}
 }
 
-func (g *rGen) add(lines ...string) *rCmd {
+func (g *generator) add(lines ...string) *statement {
 	g.seq += 2
 	if !strings.HasPrefix(lines[0], " ") {
 		lines[0] = "  " + lines[0]
 	}
-	c := &rCmd{lines: lines, seq: g.seq, list: g.list}
+	c := &statement{lines: lines, seq: g.seq, list: g.list}
 	g.list.cmds = append(g.list.cmds, c)
 	return c
 }
 
 // release ends the list by moving textures it used to COMMON with SyncAfter
 // NONE: nothing may use them again in this submission.
-func (g *rGen) release(q ddi.CommandListType) {
+func (g *generator) release(q ddi.CommandListType) {
 	if q == copyQ {
 		return // copy queues do not transition layouts
 	}
-	var bs []*rBarrier
+	var bs []*barrierLine
 	for _, x := range g.res {
 		l := x.units[0].layout
 		if x.inactive || x.isBuffer() || l == ddi.LayoutCommon || !allowsLayout(q, l) ||
-			slices.ContainsFunc(x.units, func(u *rUnit) bool { return u.layout != l || u.released }) ||
-			!slices.ContainsFunc(x.units, func(u *rUnit) bool { return len(u.pending) > 0 }) {
+			slices.ContainsFunc(x.units, func(u *unit) bool { return u.layout != l || u.released }) ||
+			!slices.ContainsFunc(x.units, func(u *unit) bool { return len(u.pending) > 0 }) {
 			continue
 		}
 		bs = append(bs, g.endings(x, x.units, toCommon)...)
 	}
 	for _, b := range bs {
-		g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{b.res}
+		g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*declared{b.res}
 		g.ended(b)
 	}
 }
@@ -1337,12 +1337,12 @@ func (g *rGen) release(q ddi.CommandListType) {
 // submission (SyncAfter NONE, NO_ACCESS), their before-scope what they
 // did: one for a buffer, else one per layout and subresource box, each
 // from its layout to the layout to gives it.
-func (g *rGen) endings(x *rRes, us []*rUnit, to func(ddi.BarrierLayout) ddi.BarrierLayout) []*rBarrier {
-	var bs []*rBarrier
+func (g *generator) endings(x *declared, us []*unit, to func(ddi.BarrierLayout) ddi.BarrierLayout) []*barrierLine {
+	var bs []*barrierLine
 	if x.isBuffer() {
-		bs = append(bs, &rBarrier{res: x, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess})
+		bs = append(bs, &barrierLine{res: x, units: us, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess})
 	} else {
-		byLayout := map[ddi.BarrierLayout][]*rUnit{}
+		byLayout := map[ddi.BarrierLayout][]*unit{}
 		var ls []ddi.BarrierLayout
 		for _, u := range us {
 			if byLayout[u.layout] == nil {
@@ -1352,7 +1352,7 @@ func (g *rGen) endings(x *rRes, us []*rUnit, to func(ddi.BarrierLayout) ddi.Barr
 		}
 		for _, l := range ls {
 			for _, box := range shapes(x, byLayout[l]) {
-				bs = append(bs, &rBarrier{res: x, units: box, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: to(l)})
+				bs = append(bs, &barrierLine{res: x, units: box, syncA: ddi.SyncNone, accA: ddi.AccessNoAccess, layB: l, layA: to(l)})
 			}
 		}
 	}
@@ -1364,7 +1364,7 @@ func (g *rGen) endings(x *rRes, us []*rUnit, to func(ddi.BarrierLayout) ddi.Barr
 
 // ended applies a barrier written with SyncAfter NONE: nothing may use
 // its units again in this submission (000 "D3D12_BARRIER_SYNC_NONE").
-func (g *rGen) ended(b *rBarrier) {
+func (g *generator) ended(b *barrierLine) {
 	g.applied(b)
 	for _, u := range b.units {
 		u.pending, u.released = nil, true
@@ -1375,7 +1375,7 @@ func (g *rGen) ended(b *rBarrier) {
 // handOff ends the list, before a submission on another queue type, by
 // moving the video frames that queue could not take in the layouts they
 // have to COMMON, with SyncAfter NONE.
-func (g *rGen) handOff(q, next ddi.CommandListType) {
+func (g *generator) handOff(q, next ddi.CommandListType) {
 	if q == next || q == copyQ {
 		return
 	}
@@ -1383,7 +1383,7 @@ func (g *rGen) handOff(q, next ddi.CommandListType) {
 		if x.kind != "video" || x.inactive {
 			continue
 		}
-		var us []*rUnit
+		var us []*unit
 		for _, u := range x.units {
 			if !u.released && u.layout != ddi.LayoutCommon && allowsLayout(q, u.layout) && !allowsLayout(next, u.layout) {
 				us = append(us, u)
@@ -1393,7 +1393,7 @@ func (g *rGen) handOff(q, next ddi.CommandListType) {
 			continue
 		}
 		for _, b := range g.endings(x, us, toCommon) {
-			g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*rRes{x}
+			g.add("  barrier " + g.body(b, b.syncB, b.syncA)).bars = []*declared{x}
 			g.ended(b)
 		}
 	}
@@ -1403,13 +1403,13 @@ func toCommon(ddi.BarrierLayout) ddi.BarrierLayout { return ddi.LayoutCommon }
 
 // text writes the program; drop leaves out that group's barrier calls,
 // which stay as comments.
-func (g *rGen) text(seed uint64, drop int) string {
+func (g *generator) text(seed uint64, drop int) string {
 	var b strings.Builder
 	mode := "its barriers derived from its accesses; it must match the reference with no hazard"
 	if drop != 0 {
 		mode = "one needed barrier left out (the #drop lines); the judge must see a hazard or wrong bytes"
 	}
-	fmt.Fprintf(&b, "# A random program (hlk/gen_random.go), seed %d: %s.\n# Reproduce: ebref hlk --suite random --random 1 --seed %d\n", seed, mode, seed)
+	fmt.Fprintf(&b, "# A random program (hlk/gen/random.go), seed %d: %s.\n# Reproduce: ebref hlk --suite random --random 1 --seed %d\n", seed, mode, seed)
 	if drop == 0 {
 		b.WriteString("debug\n")
 	}
@@ -1434,7 +1434,7 @@ func (g *rGen) text(seed uint64, drop int) string {
 			b.WriteString(st + "\n")
 			continue
 		}
-		l := g.lists[slices.IndexFunc(g.lists, func(l *rList) bool { return "@"+l.name == st })]
+		l := g.lists[slices.IndexFunc(g.lists, func(l *listDecl) bool { return "@"+l.name == st })]
 		fmt.Fprintf(&b, "list %s %s", l.name, l.qtype)
 		if l.async {
 			b.WriteString(" flags ALLOW_EXTENDED_ASYNC")

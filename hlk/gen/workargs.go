@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -111,7 +111,7 @@ var workArgResources = []string{
 
 func genWorkArgs() map[string]string {
 	var g genFile
-	g.header("every resource member of every work command, given a handle of nothing, a destroyed resource, a subresource or range past its resource (gen_workargs.go)")
+	g.header("every resource member of every work command, given a handle of nothing, a destroyed resource, a subresource or range past its resource (workargs.go)")
 	for _, a := range workArgs {
 		dead := "DEAD"
 		if isTextureDecl(a.valid) {

@@ -1,4 +1,4 @@
-package hlk
+package gen
 
 import (
 	"fmt"
@@ -133,7 +133,7 @@ func genLegacy() map[string]string {
 						continue
 					}
 					if n == 0 {
-						g.header("every pair of legacy states of a %s on %s lists, through ResourceBarrier (gen_legacy.go)", kind.name, q)
+						g.header("every pair of legacy states of a %s on %s lists, through ResourceBarrier (legacy.go)", kind.name, q)
 					}
 					n++
 					g.section(fmt.Sprintf("%s %s -> %s", kind.name, a.state, b.state), legacyPairCase(kind.decl, kind.fill, q, a, b)...)
