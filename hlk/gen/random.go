@@ -225,18 +225,13 @@ func (v slotView) String() string {
 
 func (v slotView) off() int { return max(v.sub, 0) * segSize }
 
-var (
-	cs  = ddi.SyncComputeShading
-	ps  = ddi.SyncPixelShading
-	rtS = ddi.SyncRenderTarget
-)
-
-func rw(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) slot {
-	return slot{kinds: kinds, access: a, sync: s, write: true, view: view}
-}
-
-func rd(kinds string, a ddi.BarrierAccess, s ddi.BarrierSync, view string) slot {
-	return slot{kinds: kinds, access: a, sync: s, view: view}
+// use is a slot of kinds in which command cmd uses the resource in role
+// (scenario.Uses): the sync, access and write it needs come from the one
+// table of what commands do to their views; a depth kind takes the use's
+// depth form.
+func use(kinds, cmd, role, view string) slot {
+	u := useOf(cmd, role).On(kinds == "depth")
+	return slot{kinds: kinds, access: u.Access, sync: u.Sync, write: u.Writes(), view: view}
 }
 
 func full(s slot) slot { s.full = true; return s }
@@ -255,97 +250,97 @@ func fixed(f string) func(v []slotView, n int) string {
 // rows of writeread.go's tables, which the write-read suite checks one
 // pair at a time).
 var operations = []operation{
-	{"DC", false, []slot{rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")}, fixed("dispatch uav %s")},
-	{"DC", false, []slot{rd("buffer color vol depth", ddi.AccessShaderResource, cs, "any"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []slot{use("buffer color vol", "dispatch", "uav", "any")}, fixed("dispatch uav %s")},
+	{"DC", false, []slot{use("buffer color vol depth", "dispatch", "srv", "any"), use("buffer", "dispatch", "uav", "any")},
 		fixed("dispatch srv %s uav %s")},
-	{"DC", false, []slot{rd("buffer", ddi.AccessConstantBuffer, cs, "sub"), rw("buffer color vol", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []slot{use("buffer", "dispatch", "cbv", "sub"), use("buffer color vol", "dispatch", "uav", "any")},
 		fixed("dispatch cbv %s uav %s")},
-	{"DC", false, []slot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("buffer", ddi.AccessUnorderedAccess, cs, "any")},
+	{"DC", false, []slot{use("buffer", "dispatch", "args", "sub"), use("buffer", "dispatch", "uav", "any")},
 		fixed("dispatch args %s uav %s")},
 	// The command processor reads a predicate at issue, like indirect
 	// arguments.
-	{"DC", false, []slot{rd("buffer", ddi.AccessPredication, ddi.SyncPredication, "sub")},
+	{"DC", false, []slot{use("buffer", "predication", "0", "sub")},
 		func(v []slotView, n int) string {
 			return fmt.Sprintf("predication %s %d", v[0].res.name, v[0].off()+n%(segSize/8)*8)
 		}},
-	{"DC", false, []slot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView, "any"))},
+	{"DC", false, []slot{full(use("buffer", "clear-uav", "0", "any"))},
 		func(v []slotView, n int) string { return fmt.Sprintf("clear-uav %s %d", v[0], n) }},
-	{"D", false, []slot{rw("color ms", ddi.AccessRenderTarget, rtS, "any")}, fixed("draw rt %s")},
-	{"D", false, []slot{full(rw("color ms", ddi.AccessRenderTarget, rtS, "any"))},
+	{"D", false, []slot{use("color ms", "draw", "rt", "any")}, fixed("draw rt %s")},
+	{"D", false, []slot{full(use("color ms", "clear-rt", "0", "any"))},
 		func(v []slotView, n int) string { return fmt.Sprintf("clear-rt %s 0x%08x", v[0], 0x10203040+n) }},
-	{"D", false, []slot{rd("buffer color vol depth", ddi.AccessShaderResource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer color vol depth", "draw", "ps-srv", "any"), use("color", "draw", "rt", "any")},
 		fixed("draw ps-srv %s rt %s")},
-	{"D", false, []slot{rd("buffer color", ddi.AccessShaderResource, ddi.SyncVertexShading, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer color", "draw", "vs-srv", "any"), use("color", "draw", "rt", "any")},
 		fixed("draw vs-srv %s rt %s")},
-	{"D", false, []slot{rw("buffer", ddi.AccessUnorderedAccess, ps, "any")}, fixed("draw ps-uav %s")},
-	{"D", false, []slot{rw("buffer", ddi.AccessStreamOutput, ddi.SyncVertexShading, "any")}, fixed("draw so %s")},
-	{"D", false, []slot{rd("color", ddi.AccessShadingRateSource, ps, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer", "draw", "ps-uav", "any")}, fixed("draw ps-uav %s")},
+	{"D", false, []slot{use("buffer", "draw", "so", "any")}, fixed("draw so %s")},
+	{"D", false, []slot{use("color", "draw", "shading-rate", "any"), use("color", "draw", "rt", "any")},
 		fixed("draw shading-rate %s rt %s")},
-	{"D", false, []slot{rd("buffer", ddi.AccessVertexBuffer, ddi.SyncVertexShading, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer", "draw", "vb", "sub"), use("color", "draw", "rt", "any")},
 		fixed("draw vb %s rt %s")},
-	{"D", false, []slot{rd("buffer", ddi.AccessIndexBuffer, ddi.SyncIndexInput, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer", "draw", "ib", "sub"), use("color", "draw", "rt", "any")},
 		fixed("draw ib %s rt %s")},
-	{"D", false, []slot{rd("buffer", ddi.AccessConstantBuffer, ps, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer", "draw", "ps-cbv", "sub"), use("color", "draw", "rt", "any")},
 		fixed("draw ps-cbv %s rt %s")},
-	{"D", false, []slot{rd("buffer", ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect, "sub"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("buffer", "draw", "args", "sub"), use("color", "draw", "rt", "any")},
 		fixed("draw args %s rt %s")},
-	{"D", false, []slot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))},
+	{"D", false, []slot{full(use("depth", "clear-ds", "0", "any"))},
 		func(v []slotView, n int) string { return fmt.Sprintf("clear-ds %s 0x%08x", v[0], 0x3f000000+n) }},
-	{"D", false, []slot{rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any")}, fixed("draw ds-write %s")},
-	{"D", false, []slot{rd("depth", ddi.AccessDepthStencilRead, ddi.SyncDepthStencil, "any"), rw("color", ddi.AccessRenderTarget, rtS, "any")},
+	{"D", false, []slot{use("depth", "draw", "ds-write", "any")}, fixed("draw ds-write %s")},
+	{"D", false, []slot{use("depth", "draw", "ds", "any"), use("color", "draw", "rt", "any")},
 		fixed("draw ds %s rt %s")},
-	{"DCP", true, []slot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []slot{full(use("buffer", "copy-buffer", "0", "sub")), use("buffer", "copy-buffer", "2", "sub")},
 		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer %s %d %s %d %d", v[0].res.name, v[0].off(), v[1].res.name, v[1].off(), segSize)
 		}},
-	{"DCP", true, []slot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+	{"DCP", true, []slot{full(use("buffer", "copy-buffer", "0", "sub"))},
 		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer %s %d UP %d %d", v[0].res.name, v[0].off(), n%upSegs*segSize, segSize)
 		}},
-	{"DCP", true, []slot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []slot{full(use("color vol video", "copy-buffer-to-texture", "0", "sub")), use("buffer", "copy-buffer-to-texture", "1", "sub")},
 		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s %s %d", v[0], v[1].res.name, v[1].off())
 		}},
-	{"DCP", true, []slot{full(rw("color vol video", ddi.AccessCopyDest, ddi.SyncCopy, "sub"))},
+	{"DCP", true, []slot{full(use("color vol video", "copy-buffer-to-texture", "0", "sub"))},
 		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-buffer-to-texture %s UP %d", v[0], n%upSegs*segSize)
 		}},
-	{"DCP", true, []slot{full(rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub")), rd("color vol video", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", true, []slot{full(use("buffer", "copy-texture-to-buffer", "0", "sub")), use("color vol video", "copy-texture-to-buffer", "2", "sub")},
 		func(v []slotView, n int) string {
 			return fmt.Sprintf("copy-texture-to-buffer %s %d %s", v[0].res.name, v[0].off(), v[1])
 		}},
-	{"D", true, []slot{full(rw("color", ddi.AccessResolveDest, ddi.SyncResolve, "sub")), rd("ms", ddi.AccessResolveSource, ddi.SyncResolve, "sub")},
+	{"D", true, []slot{full(use("color", "resolve", "0", "sub")), use("ms", "resolve", "1", "sub")},
 		fixed("resolve %s %s")},
 	// Video work, each on its own queue type: a decode from a bitstream
 	// segment, processing from one frame into another, an encode into a
 	// segment.
-	{"V", false, []slot{full(rw("video", ddi.AccessVideoDecodeWrite, ddi.SyncVideoDecode, "whole")),
-		rd("buffer", ddi.AccessVideoDecodeRead, ddi.SyncVideoDecode, "sub")}, fixed("decode in %[2]s out %[1]s")},
-	{"R", false, []slot{full(rw("video", ddi.AccessVideoProcessWrite, ddi.SyncVideoProcess, "whole")),
-		rd("video", ddi.AccessVideoProcessRead, ddi.SyncVideoProcess, "whole")}, fixed("process in %[2]s out %[1]s")},
-	{"E", false, []slot{full(rw("buffer", ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode, "sub")),
-		rd("video", ddi.AccessVideoEncodeRead, ddi.SyncVideoEncode, "whole")}, fixed("encode in %[2]s out %[1]s")},
+	{"V", false, []slot{full(use("video", "decode", "out", "whole")),
+		use("buffer", "decode", "in", "sub")}, fixed("decode in %[2]s out %[1]s")},
+	{"R", false, []slot{full(use("video", "process", "out", "whole")),
+		use("video", "process", "in", "whole")}, fixed("process in %[2]s out %[1]s")},
+	{"E", false, []slot{full(use("buffer", "encode", "out", "sub")),
+		use("video", "encode", "in", "whole")}, fixed("encode in %[2]s out %[1]s")},
 	// Ray tracing: a build from geometry with its scratch buffer, a copy
 	// of a structure, rays traced through one, and its postbuild info.
-	{"DC", false, []slot{full(rw("as", ddi.AccessRaytracingAccelerationStructureWrite, ddi.SyncBuildRaytracingAccelerationStructure, "sub")),
-		rd("buffer", ddi.AccessShaderResource, ddi.SyncBuildRaytracingAccelerationStructure, "sub"),
-		rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncBuildRaytracingAccelerationStructure, "sub")},
+	{"DC", false, []slot{full(use("as", "build-as", "0", "sub")),
+		use("buffer", "build-as", "inputs", "sub"),
+		use("buffer", "build-as", "scratch", "sub")},
 		fixed("build-as %s inputs %s scratch %s")},
-	{"DC", false, []slot{full(rw("as", ddi.AccessRaytracingAccelerationStructureWrite, ddi.SyncCopyRaytracingAccelerationStructure, "sub")),
-		rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncCopyRaytracingAccelerationStructure, "sub")},
+	{"DC", false, []slot{full(use("as", "copy-as", "0", "sub")),
+		use("as", "copy-as", "1", "sub")},
 		fixed("copy-as %s %s")},
-	{"DC", false, []slot{rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncRaytracing, "any"),
-		rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncRaytracing, "any")}, fixed("dispatch-rays as %s uav %s")},
-	{"DC", false, []slot{full(rw("buffer", ddi.AccessUnorderedAccess, ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, "sub")),
-		rd("as", ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, "sub")},
+	{"DC", false, []slot{use("as", "dispatch-rays", "as", "any"),
+		use("buffer", "dispatch-rays", "uav", "any")}, fixed("dispatch-rays as %s uav %s")},
+	{"DC", false, []slot{full(use("buffer", "postbuild-info", "0", "sub")),
+		use("as", "postbuild-info", "1", "sub")},
 		fixed("postbuild-info %s %s")},
 	// Discards: writes of an undefined pattern, synchronous like copies
 	// (errata E-SYNC-COPY) unless the list is ALLOW_EXTENDED_ASYNC.
-	{"D", true, []slot{full(rw("color", ddi.AccessRenderTarget, rtS, "any"))}, fixed("discard %s")},
-	{"D", true, []slot{full(rw("depth", ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil, "any"))}, fixed("discard %s")},
+	{"D", true, []slot{full(use("color", "discard", "0", "any"))}, fixed("discard %s")},
+	{"D", true, []slot{full(use("depth", "discard", "0", "any"))}, fixed("discard %s")},
 	// An atomic copy of 4 or 8 bytes at one offset of two segments, with
 	// the ranged barriers the runtime records around it (isAtomicCopy).
-	{"DCP", false, []slot{rw("buffer", ddi.AccessCopyDest, ddi.SyncCopy, "sub"), rd("buffer", ddi.AccessCopySource, ddi.SyncCopy, "sub")},
+	{"DCP", false, []slot{use("buffer", "atomic-copy", "0", "sub"), use("buffer", "atomic-copy", "2", "sub")},
 		func(v []slotView, n int) string {
 			at := n % (segSize / 8) * 8
 			wide := []string{"", " 64"}[n%2]

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"github.com/ebref/ebref/hlk/scenario"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -104,29 +105,28 @@ func (g *shapeGen) clearValue() string {
 	return fmt.Sprintf("0x%08x", 0x20304050+uint32(g.value)*0x01010101)
 }
 
-// A buffer writer: the work, its sync and access, and the queue types it
-// runs on. All are asynchronous, so a missing barrier after them is a
-// hazard.
+// A buffer writer: the work, its use of the buffer (scenario.Uses: the
+// sync and access a barrier gives it), and the queue types it runs on.
+// All are asynchronous, so a missing barrier after them is a hazard.
 type shapeUse struct {
-	text   string // with %s for the view
-	sync   ddi.BarrierSync
-	access ddi.BarrierAccess
+	text string // with %s for the view
+	scenario.Use
 	queues string
 	syncOp bool
 }
 
 var shapeWriters = []shapeUse{
-	{"dispatch uav %s", cs, ddi.AccessUnorderedAccess, "DC", false},
-	{"draw ps-uav %s", ps, ddi.AccessUnorderedAccess, "D", false},
-	{"clear-uav %s 0x5a5a0001", ddi.SyncClearUnorderedAccessView, ddi.AccessUnorderedAccess, "DC", false},
+	{"dispatch uav %s", scenario.Uses["dispatch"]["uav"], "DC", false},
+	{"draw ps-uav %s", scenario.Uses["draw"]["ps-uav"], "D", false},
+	{"clear-uav %s 0x5a5a0001", scenario.Uses["clear-uav"]["0"], "DC", false},
 }
 
 // shapeReaders read a buffer's window %[1]s (%[4]s from offset %[5]s)
 // into a buffer %[2]s or render target %[3]s that nothing else uses.
 var shapeReaders = []shapeUse{
-	{"dispatch srv %[1]s uav %[2]s", cs, ddi.AccessShaderResource, "DC", false},
-	{"copy-buffer %[2]s 0 %[4]s %[5]s " + fmt.Sprint(shapeWin), ddi.SyncCopy, ddi.AccessCopySource, "DCP", true},
-	{"draw ps-srv %[1]s rt %[3]s", ps, ddi.AccessShaderResource, "D", false},
+	{"dispatch srv %[1]s uav %[2]s", scenario.Uses["dispatch"]["srv"], "DC", false},
+	{"copy-buffer %[2]s 0 %[4]s %[5]s " + fmt.Sprint(shapeWin), scenario.Uses["copy-buffer"]["2"], "DCP", true},
+	{"draw ps-srv %[1]s rt %[3]s", scenario.Uses["draw"]["ps-srv"], "D", false},
 }
 
 // GenerateShapes writes the shape program of a seed: the positive form,
@@ -386,7 +386,7 @@ func (g *shapeGen) touch() *shapeFrag {
 	}
 	call := []string{"call"}
 	for _, n := range order {
-		call = append(call, fmt.Sprintf("  buffer %s sync %s -> %s access %s -> %s", n, w.sync, r.sync, w.access, r.access))
+		call = append(call, fmt.Sprintf("  buffer %s sync %s -> %s access %s -> %s", n, w.Sync, r.Sync, w.Access, r.Access))
 	}
 	call = append(call, "end")
 	if g.rng.IntN(3) == 0 {
@@ -394,7 +394,7 @@ func (g *shapeGen) touch() *shapeFrag {
 		// window alone.
 		call = []string{"call-0088"}
 		for _, n := range order {
-			call = append(call, fmt.Sprintf("  ranged %s sync %s -> %s access %s -> %s flags ATOMIC_COPY subresources 0 range %d+%d", n, w.sync, r.sync, w.access, r.access, offs[n], shapeWin))
+			call = append(call, fmt.Sprintf("  ranged %s sync %s -> %s access %s -> %s flags ATOMIC_COPY subresources 0 range %d+%d", n, w.Sync, r.Sync, w.Access, r.Access, offs[n], shapeWin))
 		}
 		call = append(call, "end")
 	}
@@ -452,10 +452,11 @@ func (g *shapeGen) atomic() *shapeFrag {
 		copies = append(copies, line)
 	}
 	read := g.pick("dispatch srv %[1]s uav %[2]s", "copy-buffer %[2]s 0 %[1]s 0 4096")
-	rs, ra, rq := cs, ddi.AccessShaderResource, "DC"
+	ru, rq := scenario.Uses["dispatch"]["srv"], "DC"
 	if strings.HasPrefix(read, "copy") {
-		rs, ra, rq = ddi.SyncCopy, ddi.AccessCopySource, "DCP"
+		ru, rq = scenario.Uses["copy-buffer"]["2"], "DCP"
 	}
+	rs, ra := ru.Sync, ru.Access
 	f.phases = []shapePhase{
 		{queues: w.queues, lines: []string{fmt.Sprintf(w.text, view(src, off))}},
 		{queues: "DCP", lines: copies},
@@ -487,10 +488,10 @@ func (g *shapeGen) common() *shapeFrag {
 		f.decls = append(f.decls, fmt.Sprintf("buffer %s %d flags UNORDERED_ACCESS", out, shapeWin), fmt.Sprintf("texture %sRT 8x8 flags RENDER_TARGET layout RENDER_TARGET", out))
 		w := shapeWriters[g.rng.IntN(len(shapeWriters))]
 		r := shapeReaders[g.rng.IntN(len(shapeReaders))]
-		a, c := accs(w.access, r.access)
+		a, c := accs(w.Access, r.Access)
 		f.phases = []shapePhase{
 			{queues: w.queues, lines: []string{fmt.Sprintf(w.text, view(b, off))}},
-			{queues: common(w.queues, r.queues), lines: []string{fmt.Sprintf("barrier buffer %s sync %s -> %s access %s -> %s", b, w.sync, r.sync, a, c)}},
+			{queues: common(w.queues, r.queues), lines: []string{fmt.Sprintf("barrier buffer %s sync %s -> %s access %s -> %s", b, w.Sync, r.Sync, a, c)}},
 			{queues: r.queues, lines: []string{subst(r.text, view(b, off), out, out+"RT", b, fmt.Sprint(off))}},
 		}
 		f.dropPhase, f.dropLine = 1, 0
@@ -519,17 +520,18 @@ func (g *shapeGen) common() *shapeFrag {
 		f.decls = append(f.decls, fmt.Sprintf("texture %s 8x8 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE|SIMULTANEOUS_ACCESS layout COMMON", t),
 			fmt.Sprintf("buffer %s 4096 flags UNORDERED_ACCESS", out))
 		type use struct {
-			text   string
-			sync   ddi.BarrierSync
-			access ddi.BarrierAccess
+			text string
+			scenario.Use
 		}
-		ws := []use{{"draw rt %[1]s", rtS, ddi.AccessRenderTarget}, {"dispatch uav %[1]s", cs, ddi.AccessUnorderedAccess}, {"clear-rt %[1]s " + g.clearValue(), rtS, ddi.AccessRenderTarget}}
-		rs := []use{{"dispatch srv %[1]s uav %[2]s", cs, ddi.AccessShaderResource}, {"copy-texture-to-buffer %[2]s 0 %[1]s@0", ddi.SyncCopy, ddi.AccessCopySource}}
+		ws := []use{{"draw rt %[1]s", scenario.Uses["draw"]["rt"]}, {"dispatch uav %[1]s", scenario.Uses["dispatch"]["uav"]},
+			{"clear-rt %[1]s " + g.clearValue(), scenario.Uses["clear-rt"]["0"]}}
+		rs := []use{{"dispatch srv %[1]s uav %[2]s", scenario.Uses["dispatch"]["srv"]},
+			{"copy-texture-to-buffer %[2]s 0 %[1]s@0", scenario.Uses["copy-texture-to-buffer"]["2"]}}
 		w, r := ws[g.rng.IntN(len(ws))], rs[g.rng.IntN(len(rs))]
-		a, c := accs(w.access, r.access)
+		a, c := accs(w.Access, r.Access)
 		f.phases = []shapePhase{
 			{queues: "D", lines: []string{subst(w.text, t)}},
-			{queues: "D", lines: []string{fmt.Sprintf("barrier texture %s sync %s -> %s access %s -> %s layout COMMON -> COMMON", t, w.sync, r.sync, a, c)}},
+			{queues: "D", lines: []string{fmt.Sprintf("barrier texture %s sync %s -> %s access %s -> %s layout COMMON -> COMMON", t, w.Sync, r.Sync, a, c)}},
 			{queues: "D", lines: []string{subst(r.text, t, out)}},
 		}
 		f.dropPhase, f.dropLine = 1, 0

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 )
 
 // The write × read product, in the style of the Vulkan CTS synchronization
@@ -23,17 +24,45 @@ import (
 
 // rwOp is one writing or reading operation on a resource X.
 type rwOp struct {
-	name   string
-	kind   string // what X is: buffer, color, depth, ms (multisampled colour), as (acceleration structure), video (NV12)
-	flags  ddi.ResourceFlags
-	access ddi.BarrierAccess
-	sync   ddi.BarrierSync
-	// layouts are the layout the operation uses X in, per queue type it
-	// can run on (buffers: UNDEFINED).
-	layouts map[ddi.CommandListType]ddi.BarrierLayout
-	needs   []string // the other resources it uses (rwResources)
-	cmd     string   // the command, X for the resource
-	outputs []string // what it writes besides X, for the reference check
+	name  string
+	kind  string // what X is: buffer, color, depth, ms (multisampled colour), as (acceleration structure), video (NV12)
+	flags ddi.ResourceFlags
+	// Use is what the command does to X (scenario.Uses): the sync and
+	// access of the barriers on either side, and X's layout.
+	scenario.Use
+	// generic: X takes the use's layout without its queue prefix
+	// (COPY_DEST, UNORDERED_ACCESS), the same on every queue type.
+	generic bool
+	queues  []ddi.CommandListType // the queue types it runs on
+	needs   []string              // the other resources it uses (rwResources)
+	cmd     string                // the command, X for the resource
+	outputs []string              // what it writes besides X, for the reference check
+}
+
+// useOf is command cmd's use of a view in role (scenario.Uses).
+func useOf(cmd, role string) scenario.Use {
+	u, ok := scenario.Uses[cmd][role]
+	if !ok {
+		panic(fmt.Sprintf("gen: scenario.Uses has no %s %s", cmd, role)) // the tables below are static
+	}
+	return u
+}
+
+// layoutOn is X's layout when the operation runs on a queue of type q,
+// and whether it runs there: buffers have none (UNDEFINED); a texture
+// takes its use's layout for that queue type.
+func (o *rwOp) layoutOn(q ddi.CommandListType) (ddi.BarrierLayout, bool) {
+	if !slices.Contains(o.queues, q) {
+		return 0, false
+	}
+	if o.kind == "buffer" || o.kind == "as" {
+		return ddi.LayoutUndefined, true
+	}
+	u := o.On(o.kind == "depth")
+	if o.generic {
+		u.Layout = u.Generic()
+	}
+	return u.LayoutOn(q)
 }
 
 // rwResources declares the operations' other resources.
@@ -67,134 +96,112 @@ const (
 // rwQueues are the queue types the pairs run on.
 var rwQueues = []ddi.CommandListType{direct, compute, copyQ, vDecode, vProc, vEncode}
 
-func on(l ddi.BarrierLayout, qs ...ddi.CommandListType) map[ddi.CommandListType]ddi.BarrierLayout {
-	m := map[ddi.CommandListType]ddi.BarrierLayout{}
-	for _, q := range qs {
-		m[q] = l
-	}
-	return m
-}
-
-// merge joins per-queue layout maps.
-func merge(ms ...map[ddi.CommandListType]ddi.BarrierLayout) map[ddi.CommandListType]ddi.BarrierLayout {
-	out := map[ddi.CommandListType]ddi.BarrierLayout{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-var undef = ddi.LayoutUndefined
-
 var rwWriters = []rwOp{
-	{"draw-rt", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
-		on(ddi.LayoutRenderTarget, direct), nil, "draw rt X", nil},
-	{"clear-rt", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
-		on(ddi.LayoutRenderTarget, direct), nil, "clear-rt X 0x11223344", nil},
-	{"draw-rt-ms", "ms", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
-		on(ddi.LayoutRenderTarget, direct), nil, "draw rt X", nil},
-	{"draw-ds", "depth", ddi.ResourceFlagDepthStencil, ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil,
-		on(ddi.LayoutDepthStencilWrite, direct), nil, "draw ds-write X", nil},
-	{"clear-ds", "depth", ddi.ResourceFlagDepthStencil, ddi.AccessDepthStencilWrite, ddi.SyncDepthStencil,
-		on(ddi.LayoutDepthStencilWrite, direct), nil, "clear-ds X 0x3f800000", nil},
-	{"cs-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
-		on(undef, direct, compute), nil, "dispatch uav X", nil},
-	{"cs-uav-texture", "color", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
-		on(ddi.LayoutUnorderedAccess, direct, compute), nil, "dispatch uav X", nil},
-	{"ps-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncPixelShading,
-		on(undef, direct), nil, "draw ps-uav X", nil},
-	{"clear-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncClearUnorderedAccessView,
-		on(undef, direct, compute), nil, "clear-uav X 7", nil},
-	{"copy-buffer", "buffer", 0, ddi.AccessCopyDest, ddi.SyncCopy,
-		on(undef, direct, compute, copyQ), []string{"SRC"}, "copy-buffer X 0 SRC 0 4096", nil},
-	{"copy-texture", "color", 0, ddi.AccessCopyDest, ddi.SyncCopy,
-		merge(on(ddi.LayoutCopyDest, direct, compute), on(ddi.LayoutCommon, copyQ)), []string{"SRC"}, "copy-buffer-to-texture X@0 SRC 0", nil},
-	{"stream-out", "buffer", 0, ddi.AccessStreamOutput, ddi.SyncVertexShading,
-		on(undef, direct), nil, "draw so X", nil},
-	{"resolve", "color", 0, ddi.AccessResolveDest, ddi.SyncResolve,
-		on(ddi.LayoutResolveDest, direct), []string{"MS"}, "resolve X@0 MS@0", nil},
-	{"build-as", "as", ddi.ResourceFlagRaytracingAccelerationStructure, ddi.AccessRaytracingAccelerationStructureWrite,
-		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "SCR"},
+	{"draw-rt", "color", ddi.ResourceFlagRenderTarget, useOf("draw", "rt"), false, []ddi.CommandListType{direct},
+		nil, "draw rt X", nil},
+	{"clear-rt", "color", ddi.ResourceFlagRenderTarget, useOf("clear-rt", "0"), false, []ddi.CommandListType{direct},
+		nil, "clear-rt X 0x11223344", nil},
+	{"draw-rt-ms", "ms", ddi.ResourceFlagRenderTarget, useOf("draw", "rt"), false, []ddi.CommandListType{direct},
+		nil, "draw rt X", nil},
+	{"draw-ds", "depth", ddi.ResourceFlagDepthStencil, useOf("draw", "ds-write"), false, []ddi.CommandListType{direct},
+		nil, "draw ds-write X", nil},
+	{"clear-ds", "depth", ddi.ResourceFlagDepthStencil, useOf("clear-ds", "0"), false, []ddi.CommandListType{direct},
+		nil, "clear-ds X 0x3f800000", nil},
+	{"cs-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("dispatch", "uav"), false, []ddi.CommandListType{direct, compute},
+		nil, "dispatch uav X", nil},
+	{"cs-uav-texture", "color", ddi.ResourceFlagUnorderedAccess, useOf("dispatch", "uav"), true, []ddi.CommandListType{direct, compute},
+		nil, "dispatch uav X", nil},
+	{"ps-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("draw", "ps-uav"), false, []ddi.CommandListType{direct},
+		nil, "draw ps-uav X", nil},
+	{"clear-uav-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("clear-uav", "0"), false, []ddi.CommandListType{direct, compute},
+		nil, "clear-uav X 7", nil},
+	{"copy-buffer", "buffer", 0, useOf("copy-buffer", "0"), false, []ddi.CommandListType{direct, compute, copyQ},
+		[]string{"SRC"}, "copy-buffer X 0 SRC 0 4096", nil},
+	{"copy-texture", "color", 0, useOf("copy-buffer-to-texture", "0"), true, []ddi.CommandListType{direct, compute, copyQ},
+		[]string{"SRC"}, "copy-buffer-to-texture X@0 SRC 0", nil},
+	{"stream-out", "buffer", 0, useOf("draw", "so"), false, []ddi.CommandListType{direct},
+		nil, "draw so X", nil},
+	{"resolve", "color", 0, useOf("resolve", "0"), false, []ddi.CommandListType{direct},
+		[]string{"MS"}, "resolve X@0 MS@0", nil},
+	{"build-as", "as", ddi.ResourceFlagRaytracingAccelerationStructure, useOf("build-as", "0"), false, []ddi.CommandListType{direct, compute},
+		[]string{"IN", "SCR"},
 		"build-as X inputs IN scratch SCR", nil},
-	{"build-as-scratch", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess,
-		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "OUTAS"},
+	{"build-as-scratch", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("build-as", "scratch"), false, []ddi.CommandListType{direct, compute},
+		[]string{"IN", "OUTAS"},
 		"build-as OUTAS inputs IN scratch X", nil},
-	{"postbuild-info", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess,
-		ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, on(undef, direct, compute), []string{"AS"},
+	{"postbuild-info", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("postbuild-info", "0"), false, []ddi.CommandListType{direct, compute},
+		[]string{"AS"},
 		"postbuild-info X AS", nil},
-	{"discard-rt", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
-		on(ddi.LayoutRenderTarget, direct), nil, "discard X", nil},
-	{"video-decode", "video", 0, ddi.AccessVideoDecodeWrite, ddi.SyncVideoDecode,
-		on(ddi.LayoutVideoDecodeWrite, vDecode), []string{"BITS"}, "decode in BITS out X", nil},
-	{"video-process", "video", 0, ddi.AccessVideoProcessWrite, ddi.SyncVideoProcess,
-		on(ddi.LayoutVideoProcessWrite, vProc), []string{"INVP"}, "process in INVP out X", nil},
-	{"video-encode", "video", 0, ddi.AccessVideoEncodeWrite, ddi.SyncVideoEncode,
-		on(ddi.LayoutVideoEncodeWrite, vEncode), []string{"INVE"}, "encode in INVE out X", nil},
+	{"discard-rt", "color", ddi.ResourceFlagRenderTarget, useOf("discard", "0"), false, []ddi.CommandListType{direct},
+		nil, "discard X", nil},
+	{"video-decode", "video", 0, useOf("decode", "out"), false, []ddi.CommandListType{vDecode},
+		[]string{"BITS"}, "decode in BITS out X", nil},
+	{"video-process", "video", 0, useOf("process", "out"), false, []ddi.CommandListType{vProc},
+		[]string{"INVP"}, "process in INVP out X", nil},
+	{"video-encode", "video", 0, useOf("encode", "out"), false, []ddi.CommandListType{vEncode},
+		[]string{"INVE"}, "encode in INVE out X", nil},
 }
 
 var rwReaders = []rwOp{
-	{"ps-srv", "color", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncPixelShading,
-		on(ddi.LayoutDirectQueueShaderResource, direct), []string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
-	{"ps-srv-depth", "depth", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncPixelShading,
-		on(ddi.LayoutDirectQueueShaderResource, direct), []string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
-	{"ps-srv-buffer", "buffer", 0, ddi.AccessShaderResource, ddi.SyncPixelShading,
-		on(undef, direct), []string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
-	{"vs-srv", "color", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncVertexShading,
-		on(ddi.LayoutDirectQueueShaderResource, direct), []string{"OUT"}, "draw vs-srv X rt OUT", []string{"OUT"}},
-	{"cs-srv", "color", ddi.ResourceFlagShaderResource, ddi.AccessShaderResource, ddi.SyncComputeShading,
-		merge(on(ddi.LayoutDirectQueueShaderResource, direct), on(ddi.LayoutComputeQueueShaderResource, compute)),
+	{"ps-srv", "color", ddi.ResourceFlagShaderResource, useOf("draw", "ps-srv"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
+	{"ps-srv-depth", "depth", ddi.ResourceFlagShaderResource, useOf("draw", "ps-srv"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
+	{"ps-srv-buffer", "buffer", 0, useOf("draw", "ps-srv"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw ps-srv X rt OUT", []string{"OUT"}},
+	{"vs-srv", "color", ddi.ResourceFlagShaderResource, useOf("draw", "vs-srv"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw vs-srv X rt OUT", []string{"OUT"}},
+	{"cs-srv", "color", ddi.ResourceFlagShaderResource, useOf("dispatch", "srv"), false, []ddi.CommandListType{direct, compute},
 		[]string{"OUTB"}, "dispatch srv X uav OUTB", []string{"OUTB"}},
-	{"cs-srv-buffer", "buffer", 0, ddi.AccessShaderResource, ddi.SyncComputeShading,
-		on(undef, direct, compute), []string{"OUTB"}, "dispatch srv X uav OUTB", []string{"OUTB"}},
-	{"copy-src-buffer", "buffer", 0, ddi.AccessCopySource, ddi.SyncCopy,
-		on(undef, direct, compute, copyQ), []string{"OUTB"}, "copy-buffer OUTB 0 X 0 4096", []string{"OUTB"}},
-	{"copy-src-texture", "color", 0, ddi.AccessCopySource, ddi.SyncCopy,
-		merge(on(ddi.LayoutCopySource, direct, compute), on(ddi.LayoutCommon, copyQ)), []string{"OUTB"},
+	{"cs-srv-buffer", "buffer", 0, useOf("dispatch", "srv"), false, []ddi.CommandListType{direct, compute},
+		[]string{"OUTB"}, "dispatch srv X uav OUTB", []string{"OUTB"}},
+	{"copy-src-buffer", "buffer", 0, useOf("copy-buffer", "2"), false, []ddi.CommandListType{direct, compute, copyQ},
+		[]string{"OUTB"}, "copy-buffer OUTB 0 X 0 4096", []string{"OUTB"}},
+	{"copy-src-texture", "color", 0, useOf("copy-texture-to-buffer", "2"), true, []ddi.CommandListType{direct, compute, copyQ},
+		[]string{"OUTB"},
 		"copy-texture-to-buffer OUTB 0 X@0", []string{"OUTB"}},
-	{"vertex-buffer", "buffer", 0, ddi.AccessVertexBuffer, ddi.SyncVertexShading,
-		on(undef, direct), []string{"OUT"}, "draw vb X rt OUT", []string{"OUT"}},
-	{"index-buffer", "buffer", 0, ddi.AccessIndexBuffer, ddi.SyncIndexInput,
-		on(undef, direct), []string{"OUT"}, "draw ib X rt OUT", []string{"OUT"}},
-	{"constant-buffer", "buffer", 0, ddi.AccessConstantBuffer, ddi.SyncPixelShading,
-		on(undef, direct), []string{"OUT"}, "draw ps-cbv X rt OUT", []string{"OUT"}},
-	{"indirect-args", "buffer", 0, ddi.AccessIndirectArgument, ddi.SyncExecuteIndirect,
-		on(undef, direct, compute), []string{"OUTB"}, "dispatch args X uav OUTB", []string{"OUTB"}},
-	{"predication", "buffer", 0, ddi.AccessPredication, ddi.SyncPredication,
+	{"vertex-buffer", "buffer", 0, useOf("draw", "vb"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw vb X rt OUT", []string{"OUT"}},
+	{"index-buffer", "buffer", 0, useOf("draw", "ib"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw ib X rt OUT", []string{"OUT"}},
+	{"constant-buffer", "buffer", 0, useOf("draw", "ps-cbv"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw ps-cbv X rt OUT", []string{"OUT"}},
+	{"indirect-args", "buffer", 0, useOf("dispatch", "args"), false, []ddi.CommandListType{direct, compute},
+		[]string{"OUTB"}, "dispatch args X uav OUTB", []string{"OUTB"}},
+	{"predication", "buffer", 0, useOf("predication", "0"), false, []ddi.CommandListType{direct, compute},
 		// Predication ends at once: the read is the point, and a predicate
 		// left on would skip the write after it, masking its hazard.
-		on(undef, direct, compute), nil, "predication X 0\n  predication NULL", nil},
-	{"depth-read", "depth", 0, ddi.AccessDepthStencilRead, ddi.SyncDepthStencil,
-		on(ddi.LayoutDepthStencilRead, direct), []string{"OUT"}, "draw ds X rt OUT", []string{"OUT"}},
-	{"blend", "color", ddi.ResourceFlagRenderTarget, ddi.AccessRenderTarget, ddi.SyncRenderTarget,
-		on(ddi.LayoutRenderTarget, direct), nil, "draw rt X", nil},
-	{"cs-uav-read-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
-		on(undef, direct, compute), nil, "dispatch uav X", nil},
-	{"cs-uav-read-texture", "color", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess, ddi.SyncComputeShading,
-		on(ddi.LayoutUnorderedAccess, direct, compute), nil, "dispatch uav X", nil},
-	{"resolve-source", "ms", 0, ddi.AccessResolveSource, ddi.SyncResolve,
-		on(ddi.LayoutResolveSource, direct), []string{"OUTT"}, "resolve OUTT@0 X@0", []string{"OUTT"}},
-	{"trace-rays", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncRaytracing,
-		on(undef, direct, compute), []string{"OUTB"}, "dispatch-rays as X uav OUTB", []string{"OUTB"}},
-	{"copy-as", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncCopyRaytracingAccelerationStructure,
-		on(undef, direct, compute), []string{"OUTAS"}, "copy-as OUTAS X", []string{"OUTAS"}},
-	{"build-as-source", "as", 0, ddi.AccessRaytracingAccelerationStructureRead, ddi.SyncBuildRaytracingAccelerationStructure,
-		on(undef, direct, compute), []string{"IN", "SCR", "OUTAS"}, "build-as OUTAS inputs IN source X scratch SCR", []string{"OUTAS"}},
-	{"postbuild-source", "as", 0, ddi.AccessRaytracingAccelerationStructureRead,
-		ddi.SyncEmitRaytracingAccelerationStructurePostbuildInfo, on(undef, direct, compute), []string{"OUTB"},
+		nil, "predication X 0\n  predication NULL", nil},
+	{"depth-read", "depth", 0, useOf("draw", "ds"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw ds X rt OUT", []string{"OUT"}},
+	{"blend", "color", ddi.ResourceFlagRenderTarget, useOf("draw", "rt"), false, []ddi.CommandListType{direct},
+		nil, "draw rt X", nil},
+	{"cs-uav-read-buffer", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("dispatch", "uav"), false, []ddi.CommandListType{direct, compute},
+		nil, "dispatch uav X", nil},
+	{"cs-uav-read-texture", "color", ddi.ResourceFlagUnorderedAccess, useOf("dispatch", "uav"), true, []ddi.CommandListType{direct, compute},
+		nil, "dispatch uav X", nil},
+	{"resolve-source", "ms", 0, useOf("resolve", "1"), false, []ddi.CommandListType{direct},
+		[]string{"OUTT"}, "resolve OUTT@0 X@0", []string{"OUTT"}},
+	{"trace-rays", "as", 0, useOf("dispatch-rays", "as"), false, []ddi.CommandListType{direct, compute},
+		[]string{"OUTB"}, "dispatch-rays as X uav OUTB", []string{"OUTB"}},
+	{"copy-as", "as", 0, useOf("copy-as", "1"), false, []ddi.CommandListType{direct, compute},
+		[]string{"OUTAS"}, "copy-as OUTAS X", []string{"OUTAS"}},
+	{"build-as-source", "as", 0, useOf("build-as", "source"), false, []ddi.CommandListType{direct, compute},
+		[]string{"IN", "SCR", "OUTAS"}, "build-as OUTAS inputs IN source X scratch SCR", []string{"OUTAS"}},
+	{"postbuild-source", "as", 0, useOf("postbuild-info", "1"), false, []ddi.CommandListType{direct, compute},
+		[]string{"OUTB"},
 		"postbuild-info OUTB X", []string{"OUTB"}},
-	{"build-as-scratch-read", "buffer", ddi.ResourceFlagUnorderedAccess, ddi.AccessUnorderedAccess,
-		ddi.SyncBuildRaytracingAccelerationStructure, on(undef, direct, compute), []string{"IN", "OUTAS"},
+	{"build-as-scratch-read", "buffer", ddi.ResourceFlagUnorderedAccess, useOf("build-as", "scratch"), false, []ddi.CommandListType{direct, compute},
+		[]string{"IN", "OUTAS"},
 		"build-as OUTAS inputs IN scratch X", []string{"OUTAS"}},
-	{"shading-rate", "color", 0, ddi.AccessShadingRateSource, ddi.SyncPixelShading,
-		on(ddi.LayoutShadingRateSource, direct), []string{"OUT"}, "draw shading-rate X rt OUT", []string{"OUT"}},
-	{"video-decode-reference", "video", 0, ddi.AccessVideoDecodeRead, ddi.SyncVideoDecode,
-		on(ddi.LayoutVideoDecodeRead, vDecode), []string{"BITS", "OUTVD"}, "decode in BITS ref X out OUTVD", []string{"OUTVD"}},
-	{"video-process-input", "video", 0, ddi.AccessVideoProcessRead, ddi.SyncVideoProcess,
-		on(ddi.LayoutVideoProcessRead, vProc), []string{"OUTVP"}, "process in X out OUTVP", []string{"OUTVP"}},
-	{"video-encode-input", "video", 0, ddi.AccessVideoEncodeRead, ddi.SyncVideoEncode,
-		on(ddi.LayoutVideoEncodeRead, vEncode), []string{"OUTBS"}, "encode in X out OUTBS", []string{"OUTBS"}},
+	{"shading-rate", "color", 0, useOf("draw", "shading-rate"), false, []ddi.CommandListType{direct},
+		[]string{"OUT"}, "draw shading-rate X rt OUT", []string{"OUT"}},
+	{"video-decode-reference", "video", 0, useOf("decode", "ref"), false, []ddi.CommandListType{vDecode},
+		[]string{"BITS", "OUTVD"}, "decode in BITS ref X out OUTVD", []string{"OUTVD"}},
+	{"video-process-input", "video", 0, useOf("process", "in"), false, []ddi.CommandListType{vProc},
+		[]string{"OUTVP"}, "process in X out OUTVP", []string{"OUTVP"}},
+	{"video-encode-input", "video", 0, useOf("encode", "in"), false, []ddi.CommandListType{vEncode},
+		[]string{"OUTBS"}, "encode in X out OUTBS", []string{"OUTBS"}},
 }
 
 // rwDecl declares X for a pair.
@@ -224,8 +231,8 @@ func genWriteRead() map[string]string {
 				continue
 			}
 			for _, q := range rwQueues {
-				wl, wok := w.layouts[q]
-				rl, rok := r.layouts[q]
+				wl, wok := w.layoutOn(q)
+				rl, rok := r.layoutOn(q)
 				if !wok || !rok {
 					continue
 				}
@@ -241,7 +248,7 @@ func genWriteRead() map[string]string {
 				// priming read is narrowed to a stage that does not cover
 				// the read instead. (The barrier after the write cannot
 				// be: it must contain the priming barrier's SyncAfter.)
-				if st, ok := missedStage(r, q); ok && wl != rl && !rasterOrdered(w, r) && r.access != ddi.AccessIndirectArgument {
+				if st, ok := missedStage(r, q); ok && wl != rl && !rasterOrdered(w, r) && r.Access != ddi.AccessIndirectArgument {
 					g.section(fmt.Sprintf("%s then %s, the read's stage missed (%s)", w.name, r.name, st),
 						rwCase(w, r, q, wl, rl, rwMissedRead)...)
 				}
@@ -250,7 +257,7 @@ func genWriteRead() map[string]string {
 					// The command processor reads indirect arguments
 					// as it issues the work, before any later command
 					// can write them: no barrier orders that read.
-					if r.access != ddi.AccessIndirectArgument {
+					if r.Access != ddi.AccessIndirectArgument {
 						g.section(fmt.Sprintf("%s then %s, no barrier before the write", w.name, r.name), rwCase(w, r, q, wl, rl, rwNoBarrierBefore)...)
 					}
 				}
@@ -283,10 +290,10 @@ var missedStages = []ddi.BarrierSync{ddi.SyncVertexShading, ddi.SyncPixelShading
 // access allow as SyncBefore that does not cover the operation's own
 // stage: a barrier scoped so waits for other work (a wrong stage mask).
 func missedStage(op rwOp, q ddi.CommandListType) (ddi.BarrierSync, bool) {
-	own := op.sync | ddi.ExpandSync(op.sync)
+	own := op.Sync | ddi.ExpandSync(op.Sync)
 	rules, _ := ddi.QueueRulesFor(q)
 	for _, st := range missedStages {
-		if ok, _ := ddi.AccessSyncOK(op.access, st); ok && rules.Syncs&st != 0 && (st|ddi.ExpandSync(st))&own == 0 {
+		if ok, _ := ddi.AccessSyncOK(op.Access, st); ok && rules.Syncs&st != 0 && (st|ddi.ExpandSync(st))&own == 0 {
 			return st, true
 		}
 	}
@@ -298,7 +305,7 @@ func missedStage(op rwOp, q ddi.CommandListType) (ddi.BarrierSync, bool) {
 // successive work are ordered by the output merger.
 func rasterOrdered(w, r rwOp) bool {
 	om := ddi.AccessRenderTarget | ddi.AccessDepthStencilWrite | ddi.AccessDepthStencilRead
-	return w.access&om != 0 && r.access&om != 0
+	return w.Access&om != 0 && r.Access&om != 0
 }
 
 // rwCase writes one pair's scenario in one form. The negative forms drop
@@ -345,9 +352,9 @@ func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout, form rwF
 	lines = append(lines, writes...)
 	barrier := func(a, b rwOp, al, bl ddi.BarrierLayout) string {
 		if w.kind == "buffer" || w.kind == "as" {
-			return fmt.Sprintf("  barrier buffer X sync %s -> %s access %s -> %s", a.sync, b.sync, a.access, b.access)
+			return fmt.Sprintf("  barrier buffer X sync %s -> %s access %s -> %s", a.Sync, b.Sync, a.Access, b.Access)
 		}
-		return fmt.Sprintf("  barrier texture X sync %s -> %s access %s -> %s layout %s -> %s", a.sync, b.sync, a.access, b.access, al, bl)
+		return fmt.Sprintf("  barrier texture X sync %s -> %s access %s -> %s layout %s -> %s", a.Sync, b.Sync, a.Access, b.Access, al, bl)
 	}
 	list, between, expect := "list L "+q.String(), barrier(w, r, wl, rl), "expect reference X"+prefixed(" ", outputs)
 	before := barrier(r, w, rl, wl)
@@ -358,7 +365,7 @@ func rwCase(w, r rwOp, q ddi.CommandListType, wl, rl ddi.BarrierLayout, form rwF
 		before = "  # no barrier"
 	case rwMissedRead:
 		st, _ := missedStage(r, q)
-		before = barrier(rwOp{sync: st, access: r.access}, w, rl, wl)
+		before = barrier(rwOp{Use: scenario.Use{Sync: st, Access: r.Access}}, w, rl, wl)
 	}
 	switch form {
 	case rwNoBarrierAfter:
