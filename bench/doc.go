@@ -8,7 +8,7 @@
 // the strategies and the reports.
 //
 // This package imports bench/internal/chart, bench/internal/oracle, cmdbuf, ddi,
-// hlk, hlk/reference, hwmodel, resource and umd/translator, and nothing else
+// ddi/legacy, hlk, hlk/reference, hwmodel, resource and umd/translator, and nothing else
 // of ebref: it builds frames in hlk's language and runs them on ebref's own
 // driver.
 package bench
