@@ -782,8 +782,7 @@ execute Q L
 // compute queue, whose fence gates the direct queue, needs no barrier;
 // the legacy form hands
 // each over, right after its last use in a list, in a state the next queue
-// may use (one call for all after a command). A texture a copy queue
-// shares is refused, for now.
+// may use (one call for all after a command).
 func TestCompiledQueues(t *testing.T) {
 	w := &Workload{Name: "t", Frame: `
 texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
@@ -824,10 +823,139 @@ execute QD LD
 	})
 	requireRunsClean(t, enh, leg)
 
-	w.Frame = strings.Replace(w.Frame, "queue QA COMPUTE", "queue QA COMPUTE\nqueue QC COPY\nlist LC COPY\n  copy-texture G@0 0 0 0 LUT@0\nend\nexecute QC LC", 1)
-	if _, err := Source(w, Enhanced); err == nil || !strings.Contains(err.Error(), "a texture a copy queue shares with another queue") {
-		t.Errorf("a texture shared with a copy queue: %v", err)
+}
+
+// Textures a copy queue shares with other queues (000 "Copy Queues"): the
+// copy queue uses COMMON only, changes no layout and starts each
+// submission with them in COMMON. The enhanced form keeps them in COMMON
+// wherever the use's access allows it (shader-resource reads after the
+// upload need no barrier, as D3D12SmallResources relies on), gives
+// other uses their generic layouts, and the list that leaves a texture
+// otherwise changes it back, on whatever queue; the legacy form follows
+// promotion and decay from COMMON (the copy queue's uses and shader-resource
+// reads need no barrier) and hands a texture in another state back to COMMON.
+func TestCompiledCopyQueue(t *testing.T) {
+	w := &Workload{Name: "t", Frame: `
+texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
+texture G 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
+texture O 64x64 flags RENDER_TARGET
+queue QC COPY
+queue QA COMPUTE
+queue QD DIRECT
+fence F
+list LC COPY
+  copy-texture G@0 0 0 0 LUT@0
+end
+execute QC LC
+signal QC F 1
+wait QA F 1
+list LA COMPUTE
+  dispatch uav LUT
+  dispatch uav G
+end
+execute QA LA
+signal QA F 2
+wait QD F 2
+list LD DIRECT
+  draw ps-srv LUT G rt O
+  draw rt O
+end
+execute QD LD
+signal QD F 3
+wait QC F 3
+`}
+	enh, leg := forms(t, w)
+	requireHas(t, "enhanced", enh, []string{
+		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE layout COMMON\n",
+		"list LC COPY flags ALLOW_EXTENDED_ASYNC\n  copy-texture G@0 0 0 0 LUT@0\nend\n",
+		"    texture LUT sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout COMMON -> UNORDERED_ACCESS\n",
+		"    texture LUT sync NONE -> PIXEL_SHADING access NO_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> COMMON\n",
+		"  draw ps-srv LUT G rt O\n  draw rt O\nend\n",
+	})
+	requireHas(t, "legacy", leg, []string{
+		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE state COMMON\n",
+		"list LC COPY\n  copy-texture G@0 0 0 0 LUT@0\nend\n",
+		"    transition LUT COMMON -> UNORDERED_ACCESS\n",
+		"    transition LUT UNORDERED_ACCESS -> PIXEL_SHADER_RESOURCE\n",
+		"  draw ps-srv LUT G rt O\n  resource-barriers\n    transition LUT PIXEL_SHADER_RESOURCE -> COMMON\n" +
+			"    transition G PIXEL_SHADER_RESOURCE -> COMMON\n  end\n  draw rt O\n",
+	})
+	requireRunsClean(t, enh, leg)
+
+	// The compute queue's use is the last before the copy queue's: the
+	// compute list changes the layout back (the direct queue is not
+	// between them), and the legacy form's compute list transitions it.
+	up := &Workload{Name: "t", Frame: `
+texture T 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE
+buffer U 65536 in upload
+queue QC COPY
+queue QA COMPUTE
+fence F
+list LC COPY
+  copy-buffer-to-texture T@0 U 0
+end
+execute QC LC
+signal QC F 1
+wait QA F 1
+list LA COMPUTE
+  dispatch uav T
+end
+execute QA LA
+signal QA F 2
+wait QC F 2
+`}
+	enh, leg = forms(t, up)
+	requireHas(t, "enhanced", enh, []string{
+		"  dispatch uav T\n  call\n    texture T sync COMPUTE_SHADING -> NONE access UNORDERED_ACCESS -> NO_ACCESS layout UNORDERED_ACCESS -> COMMON\n  end\n",
+	})
+	requireHas(t, "legacy", leg, []string{
+		"  resource-barriers\n    transition T COMMON -> UNORDERED_ACCESS\n  end\n  dispatch uav T\n",
+		"  dispatch uav T\n  resource-barriers\n    transition T UNORDERED_ACCESS -> COMMON\n  end\n",
+	})
+	if strings.Contains(enh, "COMPUTE_QUEUE_") {
+		t.Errorf("a queue-specific layout on a texture a copy queue uses:\n%s", enh)
 	}
+	requireRunsClean(t, enh, leg)
+
+	// Subresources left in different uses, one by a list of an earlier
+	// submission: handed back one by one by the last list that used the
+	// texture, the earlier one's from no sync (its submission's end
+	// finished it).
+	mixed := &Workload{Name: "t", Frame: `
+texture T 64x64 mips 2 flags RENDER_TARGET|SHADER_RESOURCE
+buffer U 65536 in upload
+queue QC COPY
+queue QD DIRECT
+fence F
+list L1 DIRECT
+  draw rt T@1
+end
+execute QD L1
+list L2 DIRECT
+  draw rt T@0
+end
+execute QD L2
+signal QD F 1
+wait QC F 1
+list LC COPY
+  copy-buffer-to-texture T@0 U 0
+  copy-buffer-to-texture T@1 U 0
+end
+execute QC LC
+signal QC F 2
+wait QD F 2
+`}
+	enh, leg = forms(t, mixed)
+	requireHas(t, "enhanced", enh, []string{
+		"  draw rt T@0\n  call\n" +
+			"    texture T sync RENDER_TARGET -> NONE access RENDER_TARGET -> NO_ACCESS layout RENDER_TARGET -> COMMON subresources 0\n" +
+			"    texture T sync NONE -> NONE access NO_ACCESS -> NO_ACCESS layout RENDER_TARGET -> COMMON subresources 1\n  end\n",
+	})
+	requireHas(t, "legacy", leg, []string{
+		"  draw rt T@0\n  resource-barriers\n" +
+			"    transition T RENDER_TARGET -> COMMON subresource 0\n    transition T RENDER_TARGET -> COMMON subresource 1\n  end\n",
+	})
+	requireRunsClean(t, enh, leg)
 }
 
 // BenchmarkCompileFanOut compiles a frame of 4096 copies into disjoint

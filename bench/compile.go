@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/ddi/legacy"
 	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
@@ -148,8 +150,67 @@ type tracked struct {
 // generic reports whether a texture takes generic layouts.
 func (t *tracked) generic() bool { return len(t.queues) > 1 }
 
-// layout is the layout a use gives the texture on a list of listType.
-func (t *tracked) layout(u use, listType string) string { return u.layoutFor(listType, t.generic()) }
+// layout is the layout a use gives the texture on a list of listType. A
+// texture a copy queue uses is in the layout a copy queue may use (COMMON:
+// 000 "Copy Queues") wherever that layout supports the use's access (000
+// "COMMON Layout": shader-resource and copy accesses), so that no queue
+// changes its layout for the copy queue; a use COMMON does not support
+// takes its generic layout, and the other queue changes it back before the
+// copy queue's next use (handOverLayout).
+func (t *tracked) layout(u use, listType string) string {
+	if t.onCopyQueue() && (listType == copyType || commonSupports(u.access)) {
+		return copyLayout
+	}
+	return u.layoutFor(listType, t.generic())
+}
+
+// onCopyQueue reports whether a copy queue uses the texture in the frame.
+func (t *tracked) onCopyQueue() bool { return t.texture && slices.Contains(t.queues, copyType) }
+
+// legacyResource is the resource as the legacy layer's rules see it.
+func (t *tracked) legacyResource() legacy.Resource {
+	return legacy.Resource{Texture: t.texture, Simultaneous: t.r.Desc.IsSimultaneousAccess()}
+}
+
+// copyType is the copy queue's list type as the scenario language names it.
+var copyType = ddi.CommandListTypeCopy.String()
+
+// copyLayout is the one layout a copy queue's barriers may name besides
+// UNDEFINED (ddi.Queues: COMMON, 000 "Copy Queues").
+var copyLayout = func() string {
+	q, _ := ddi.QueueRulesFor(ddi.CommandListTypeCopy)
+	for _, l := range q.Layouts {
+		if l != ddi.LayoutUndefined {
+			return l.String()
+		}
+	}
+	panic("bench: ddi.Queues gives a copy queue no layout but UNDEFINED")
+}()
+
+// commonSupports reports whether a texture in the copy queue's layout may
+// be used with access, one of the uses' (uses.go).
+func commonSupports(access string) bool { return commonAccesses[access] }
+
+// commonAccesses are the uses' accesses the copy queue's layout supports
+// (ddi.LayoutAccesses). The accesses are the constants of bench's table,
+// so one that does not parse is bench's own mistake.
+var commonAccesses = func() map[string]bool {
+	l, err := ddi.ParseBarrierLayout(copyLayout)
+	if err != nil {
+		panic(fmt.Sprintf("bench: %s: %v", copyLayout, err))
+	}
+	out := map[string]bool{}
+	for _, roles := range uses {
+		for _, u := range roles {
+			a, err := ddi.ParseBarrierAccess(u.access)
+			if err != nil {
+				panic(fmt.Sprintf("bench: a use's access %q: %v", u.access, err))
+			}
+			out[u.access] = ddi.LayoutAccessOK(l, l, a)
+		}
+	}
+	return out
+}()
 
 // owner says which placed resource used a byte range of a heap last: the
 // one that holds it (000 "Resource Aliasing").
@@ -267,17 +328,6 @@ func (c *compiler) collect(sc *scenario.Scenario) error {
 			}
 		case *scenario.ExecuteStep:
 			for _, l := range s.Lists {
-				if ls := c.lists[l]; ls != nil {
-					for _, cmd := range ls.Cmds {
-						for _, views := range cmd.Views {
-							for _, v := range views {
-								if t := c.res[v.Res]; t != nil && t.texture && len(t.queues) > 1 && slices.Contains(t.queues, "COPY") {
-									return fmt.Errorf("line %d: %s: a texture a copy queue shares with another queue is not one the workloads' compiler writes barriers for yet", t.line, t.name)
-								}
-							}
-						}
-					}
-				}
 				if executed[l] {
 					return fmt.Errorf("line %d: list %s: each list is executed once", s.Line, l)
 				}
@@ -349,27 +399,36 @@ func (c *compiler) walk(sc *scenario.Scenario) error {
 				c.handOverLayout(l)
 			}
 		}
-		c.exec++
 		if c.strategy == Legacy {
-			c.decay()
+			c.decay(c.lists[e.Lists[0]].Type)
 		}
+		c.exec++
 	}
 	return nil
 }
 
-// queueStates are the legacy states a compute and a copy queue may use
-// (a direct queue may use all): 000 "Legacy layouts" through the layouts
-// each queue type supports.
-var queueStates = map[string][]string{
-	"COMPUTE": {"COMMON", "UNORDERED_ACCESS", "NON_PIXEL_SHADER_RESOURCE", "COPY_DEST", "COPY_SOURCE", "INDIRECT_ARGUMENT",
-		"VERTEX_AND_CONSTANT_BUFFER"},
-	"COPY": {"COMMON", "COPY_DEST", "COPY_SOURCE"},
-}
-
-// allows reports whether a queue of type q may use legacy state s.
+// allows reports whether a queue of type q may hold a texture in legacy
+// state s: the layout, accesses and syncs the state stands for
+// (ddi.LegacyEquivalent, 000 "Legacy layouts") are ones the queue's
+// barriers may name (ddi.Queues). A copy queue holds COMMON only (000
+// "Copy Queues": its textures are COMMON when its submissions start).
+// States and types are bench's own (uses.go, the parsed frame), so one
+// that does not parse is refused.
 func allows(q, s string) bool {
-	states, ok := queueStates[q]
-	return !ok || !slices.ContainsFunc(stateSet(s), func(p string) bool { return !slices.Contains(states, p) })
+	st, err := ddi.ParseResourceStates(s)
+	if err != nil {
+		return false
+	}
+	e, err := ddi.LegacyEquivalent(st, true)
+	if err != nil {
+		return false
+	}
+	qt, err := ddi.ParseCommandListType(q)
+	if err != nil {
+		return false
+	}
+	rules, ok := ddi.QueueRulesFor(qt)
+	return ok && rules.AllowsLayout(e.Layout) && e.Access&^rules.Accesses == 0 && e.Sync&^rules.Syncs == 0
 }
 
 // handOver is what the legacy form writes in a list for each texture it
@@ -391,18 +450,37 @@ func (c *compiler) handOver(l *scenario.ListStep) {
 			continue
 		}
 		next, q, ok := c.nextUse(t)
-		cur := t.subs[0].u.state
-		if !ok || q == l.Type.String() || allows(q, cur) {
+		if !ok || q == l.Type.String() {
 			continue
 		}
-		to := next.state
-		if !allows(l.Type.String(), to) || !allows(q, to) {
-			to = "COMMON"
-		}
+		// One transition for the whole texture when its subresources
+		// agree, one per subresource to hand over otherwise.
+		uniform := !slices.ContainsFunc(t.subs, func(s subState) bool {
+			return s.u.state != t.subs[0].u.state || s.promoted != t.subs[0].promoted || s.exec != t.subs[0].exec
+		})
 		line := l.Cmds[last].Line
-		at[line] = append(at[line], fmt.Sprintf("transition %s %s -> %s", t.name, cur, to))
 		for i := range t.subs {
-			t.subs[i].u = use{state: to}
+			cur := t.subs[i].u.state
+			if allows(q, cur) || c.decays(t, t.subs[i], l.Type) {
+				continue
+			}
+			to := next.state
+			if !allows(l.Type.String(), to) || !allows(q, to) {
+				to = "COMMON"
+			}
+			b := fmt.Sprintf("transition %s %s -> %s", t.name, cur, to)
+			if !uniform {
+				b += fmt.Sprintf(" subresource %d", i)
+			}
+			at[line] = append(at[line], b)
+			for j := range t.subs {
+				if uniform || j == i {
+					t.subs[j].u, t.subs[j].promoted = use{state: to}, false
+				}
+			}
+			if uniform {
+				break
+			}
 		}
 	}
 	for _, line := range slices.Sorted(maps.Keys(at)) {
@@ -438,19 +516,29 @@ func (c *compiler) nextUse(t *tracked) (use, string, bool) {
 	return use{}, "", false
 }
 
-// decay is the legacy rule at the end of ExecuteCommandLists: buffers
-// return to COMMON (000 "Resource State Promotion and Decay").
-func (c *compiler) decay() {
+// decay is the legacy rule at the end of ExecuteCommandLists on a queue
+// of type q: buffers return to COMMON, and so do the texture subresources
+// the submission used on a copy queue or promoted to read states alone
+// (000 "Resource State Promotion and Decay", legacy.Decays).
+func (c *compiler) decay(q ddi.CommandListType) {
 	for _, t := range c.order {
-		if t.texture {
-			continue
-		}
 		for i := range t.subs {
-			if t.subs[i].set {
-				t.subs[i].u = use{state: "COMMON"}
+			if !t.subs[i].set {
+				continue
+			}
+			if !t.texture || t.subs[i].exec == c.exec && c.decays(t, t.subs[i], q) {
+				t.subs[i].u, t.subs[i].promoted = use{state: "COMMON"}, false
 			}
 		}
 	}
+}
+
+// decays reports whether a texture's subresource, last used as s in the
+// submission on a queue of type q, returns to COMMON at its end.
+func (c *compiler) decays(t *tracked, s subState, q ddi.CommandListType) bool {
+	return legacy.Decays(t.legacyResource(), q, s.promoted && !slices.ContainsFunc(stateSet(s.u.state), func(p string) bool {
+		return slices.Contains(legacyWrites, p)
+	}))
 }
 
 // need is one subresource's (or a whole resource's) use by a command.
@@ -839,7 +927,11 @@ func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
 		}
 		for _, n := range needs {
 			if n.t == t {
-				lines = append(lines, c.barriers(l, n)...)
+				bs, err := c.barriers(l, cmd, n)
+				if err != nil {
+					return err
+				}
+				lines = append(lines, bs...)
 			}
 		}
 	}
@@ -899,7 +991,14 @@ func (c *compiler) call(lines []string) []string {
 // subresources (a resource followed by subresource; bufferBarrier is the
 // enhanced form's buffers'): one barrier for the whole resource when every
 // subresource's last use was the same, one per subresource otherwise.
-func (c *compiler) barriers(l *scenario.ListStep, n need) []string {
+//
+// A copy queue changes no layout and starts each submission with its
+// textures in COMMON (000 "Copy Queues"; legacy: 000 "Resource State
+// Promotion and Decay"): the list of another queue that leaves a texture
+// otherwise hands it back (handOver, handOverLayout), and a frame in which
+// none can (subresources left in different uses) is refused, not written
+// wrong.
+func (c *compiler) barriers(l *scenario.ListStep, cmd scenario.Cmd, n need) ([]string, error) {
 	subs := []int{n.sub}
 	if n.sub < 0 {
 		uniform := true
@@ -919,6 +1018,9 @@ func (c *compiler) barriers(l *scenario.ListStep, n need) []string {
 		if !prev.set || c.besideCopies(prev, n, l) {
 			continue
 		}
+		if err := c.copyQueueStart(l, cmd, n.t, sub, prev); err != nil {
+			return nil, err
+		}
 		var b string
 		if c.strategy == Legacy {
 			b = legacyBarrier(n.t, sub, prev, n.u)
@@ -929,7 +1031,31 @@ func (c *compiler) barriers(l *scenario.ListStep, n need) []string {
 			out = append(out, b)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// copyQueueStart is the error for a texture a copy list uses that the
+// frame leaves, from an earlier submission, in a state other than COMMON
+// (legacy) or a layout the copy queue cannot change (enhanced).
+func (c *compiler) copyQueueStart(l *scenario.ListStep, cmd scenario.Cmd, t *tracked, sub int, prev subState) error {
+	if l.Type.String() != copyType || !t.texture {
+		return nil
+	}
+	left := ""
+	switch {
+	case c.strategy == Legacy && prev.exec < c.exec && prev.u.state != "COMMON":
+		left = "state " + prev.u.state
+	case c.strategy != Legacy && t.layout(prev.u, prev.listType) != copyLayout:
+		left = "layout " + t.layout(prev.u, prev.listType)
+	default:
+		return nil
+	}
+	what := t.name
+	if sub >= 0 {
+		what = fmt.Sprintf("%s subresource %d", t.name, sub)
+	}
+	return fmt.Errorf("line %d: %s: %s: the copy queue needs it in COMMON (000 \"Copy Queues\"), and the frame leaves it in %s: "+
+		"the workloads' compiler hands a texture back only when its subresources were last used alike, in the list before", cmd.Line, cmd.Op, what, left)
 }
 
 // legacyBarrier is the ResourceBarrier an application that tracks states
@@ -972,11 +1098,13 @@ func holds(s, x string) bool {
 // stands alone.
 var legacyWrites = []string{"UNORDERED_ACCESS", "COPY_DEST", "RENDER_TARGET", "DEPTH_WRITE", "RESOLVE_DEST", "STREAM_OUT"}
 
-// promotes reports whether a buffer reaches next's state by promotion:
-// from COMMON, or from read states it was promoted to, by a read.
+// promotes reports whether a subresource reaches next's state by
+// promotion: from COMMON, or from read states it was promoted to, by a
+// read; a texture's only to the states the legacy layer promotes a texture
+// to (legacy.Promotable: copy and shader-resource states).
 func promotes(t *tracked, prev subState, next use) bool {
 	switch {
-	case t.texture:
+	case t.texture && !legacyPromotable(t, next.state):
 		return false
 	case prev.u.state == "COMMON":
 		return true
@@ -984,6 +1112,13 @@ func promotes(t *tracked, prev subState, next use) bool {
 	return prev.promoted && !next.writes() && !slices.ContainsFunc(stateSet(prev.u.state), func(p string) bool {
 		return slices.Contains(legacyWrites, p)
 	})
+}
+
+// legacyPromotable reports whether the texture in COMMON may be used in
+// state s without a barrier (legacy.Promotable).
+func legacyPromotable(t *tracked, s string) bool {
+	st, err := ddi.ParseResourceStates(s)
+	return err == nil && legacy.Promotable(t.legacyResource(), st)
 }
 
 // legacyState is a subresource's legacy state after a use: the use's, or,

@@ -8,7 +8,7 @@
 // the strategies and the reports.
 //
 // This package imports bench/internal/chart, bench/internal/oracle, cmdbuf,
-// ddi, hlk, hlk/reference, hlk/scenario, hwmodel, resource and
+// ddi, ddi/legacy, hlk, hlk/reference, hlk/scenario, hwmodel, resource and
 // umd/translator, and nothing else of ebref: it builds frames in the
 // scenario language and runs them on ebref's own driver through hlk.
 package bench

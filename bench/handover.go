@@ -25,13 +25,17 @@ import (
 // (multi-queue on discrete: 9 cycles below legacy, against 16 above with
 // the change on the compute queue). The change into the direct queue's
 // layout stays before the texture's first use there (SyncBefore NONE).
+//
+// A copy queue cannot change layouts (000 "Copy Queues"): a texture whose
+// next use is on one is changed back to the copy queue's layout by the
+// list of any other type that last left it otherwise.
 func (c *compiler) handOverLayout(l *scenario.ListStep) {
-	if l.Type.String() != handOverOn {
+	if l.Type.String() == copyType {
 		return
 	}
 	at := map[int][]string{} // one call after a command for all it hands over
 	for _, t := range c.order {
-		if !t.texture || !t.generic() {
+		if !t.texture || !t.generic() || l.Type.String() != handOverOn && !t.onCopyQueue() {
 			continue
 		}
 		last := -1
@@ -49,7 +53,13 @@ func (c *compiler) handOverLayout(l *scenario.ListStep) {
 			uniform = uniform && s.same(prev)
 		}
 		next, q, ok := c.nextUse(t)
-		if !uniform || !ok || q == l.Type.String() || prev.list != l.Name {
+		if ok && q == copyType {
+			if bs := c.backToCopy(t, uniform, next); len(bs) > 0 {
+				at[l.Cmds[last].Line] = append(at[l.Cmds[last].Line], bs...)
+			}
+			continue
+		}
+		if !uniform || !ok || q == l.Type.String() || prev.list != l.Name || l.Type.String() != handOverOn {
 			continue
 		}
 		from, to := t.layout(prev.u, prev.listType), t.layout(next, q)
@@ -66,6 +76,39 @@ func (c *compiler) handOverLayout(l *scenario.ListStep) {
 	for _, line := range slices.Sorted(maps.Keys(at)) {
 		c.after[line] = append(c.after[line], c.call(at[line])...)
 	}
+}
+
+// backToCopy is the hand-over of a texture whose next use is on a copy
+// queue: each subresource not in the copy queue's layout changed to it,
+// from its last use, or from none where that was in an earlier submission
+// (whose end finished it); one barrier for the whole texture when its
+// subresources agree.
+func (c *compiler) backToCopy(t *tracked, uniform bool, next use) []string {
+	var out []string
+	for i, s := range t.subs {
+		from := t.layout(s.u, s.listType)
+		if !s.set || from == copyLayout {
+			continue
+		}
+		sync, access := s.u.sync, s.u.access
+		if s.exec < c.exec {
+			sync, access = "NONE", "NO_ACCESS"
+		}
+		b := fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", t.name, sync, access, from, copyLayout)
+		if !uniform {
+			b += fmt.Sprintf(" subresources %d", i)
+		}
+		out = append(out, b)
+		for j := range t.subs {
+			if uniform || j == i {
+				t.subs[j] = subState{u: next, listType: copyType, list: s.list, exec: c.exec, set: true}
+			}
+		}
+		if uniform {
+			break
+		}
+	}
+	return out
 }
 
 // handOverOn is the type of list whose hand-overs carry the layout change.

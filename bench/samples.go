@@ -584,9 +584,8 @@ func smallResources() *Workload {
 				"the vertex buffer is 77 quads of four 20-byte vertices. " +
 				"One draw reads the 77 textures and stands for the sample's 77 DrawInstanced calls: each draws a quad of the back buffer, " +
 				"which a view cannot name (a texture view is a whole subresource), so 77 draws would each write the whole back buffer.",
-			Legacy:     form(false),
-			Enhanced:   form(true),
-			Uncompiled: "a texture a copy queue shares with another queue is not one the workloads' compiler writes barriers for yet",
+			Legacy:   form(false),
+			Enhanced: form(true),
 		},
 	}
 }

@@ -71,7 +71,11 @@ var uses = map[string]map[string]use{
 	"clear-uav":    {"0": useClearUAV},
 	"copy-buffer":  {"0": useCopyDst, "2": useCopySrc},
 	"copy-texture": {"0": useCopyDst, "4": useCopySrc},
-	"resolve":      {"0": useResolveDst, "1": useResolveSrc},
+	// DST@SUB SRC OFFSET and DST OFFSET SRC@SUB: the uploads and
+	// read-backs of one subresource (the samples' UpdateSubresources).
+	"copy-buffer-to-texture": {"0": useCopyDst, "1": useCopySrc},
+	"copy-texture-to-buffer": {"0": useCopyDst, "2": useCopySrc},
+	"resolve":                {"0": useResolveDst, "1": useResolveSrc},
 }
 
 // layoutFor is the layout a use takes on a list of the given type: the

@@ -140,6 +140,21 @@ func (t *Tracker) lookup(h ddi.HResource) *tracked {
 	return t.res[h]
 }
 
+// Promotable reports whether a subresource of r in COMMON may be used in
+// state s without a barrier (000 "Resource State Promotion and Decay"):
+// the rule the tracker checks, for the workloads' compiler (bench) to
+// follow.
+func Promotable(r Resource, s ddi.ResourceStates) bool { return promotable(r, s) }
+
+// Decays reports whether a subresource of r that a submission on a queue
+// of type q used returns to COMMON when the submission completes: a
+// buffer's, a simultaneous-access texture's, any used on a copy queue, and
+// any whose state the submission reached by promotion to read states
+// alone (promotedRead) (000 "Resource State Promotion and Decay").
+func Decays(r Resource, q ddi.CommandListType, promotedRead bool) bool {
+	return !r.Texture || r.Simultaneous || q == ddi.CommandListTypeCopy || promotedRead
+}
+
 // promotable reports whether a subresource in COMMON may be used in state s
 // without a barrier: a buffer or simultaneous-access texture in any state
 // but the depth states, another texture in shader-resource and copy states
@@ -541,7 +556,7 @@ func (t *Tracker) Execute(q ddi.CommandListType, lists ...*List) []Message {
 	}
 	for _, k := range touched {
 		r := t.res[k.h]
-		if !r.Texture || r.Simultaneous || q == ddi.CommandListTypeCopy || promotedRead[k] {
+		if Decays(r.Resource, q, promotedRead[k]) {
 			r.state[k.sub] = ddi.StateCommon
 		}
 	}

@@ -45,7 +45,6 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--workload", "nope"}, `no workload "nope" (the workloads: deferred-gbuffer,`},
 		{[]string{"--profile", "nope"}, `"nope"`},
 		{[]string{"--workload", "execute-indirect", "--strategy", "app-enhanced"}, "execute-indirect has no app-enhanced form"},
-		{[]string{"--workload", "small-resources", "--strategy", "oracle"}, "a texture a copy queue shares with another queue"},
 		{[]string{"--strategy", "minimal"}, `no strategy "minimal" (strategies: [legacy enhanced oracle best], translator with a translator, [app-legacy app-enhanced] on samples)`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
