@@ -245,7 +245,7 @@ func TestCompileRefuses(t *testing.T) {
 	for _, c := range []struct{ frame, want string }{
 		{"texture T 64x64 flags RENDER_TARGET layout RENDER_TARGET\n", "line 1: T: the frame writes no layout or state"},
 		{"texture T 64x64 flags RENDER_TARGET\nqueue Q DIRECT\nlist L DIRECT\n  discard T\nend\nexecute Q L\n", "line 4: discard: the workloads' compiler does not know"},
-		{"buffer B 4096\nqueue Q DIRECT\nlist L DIRECT\n  draw vs-uav B\nend\nexecute Q L\n", "line 4: draw vs-uav: the workloads' compiler does not know this role"},
+		{"texture T 64x64 flags RENDER_TARGET\nqueue Q DIRECT\nlist L DIRECT\n  discard T\nend\nexecute Q L\n", "line 4: discard: the workloads' compiler does not know this command's uses"},
 		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nexecute Q L\n", "line 5: list L: each list is executed once"},
 		{"queue Q DIRECT\nlist L DIRECT\nend\nexecute Q L\nreset L\nend\n", "line 5: list L: each list is recorded once"},
 		{"queue Q DIRECT\nexecute Q L\nlist L DIRECT\nend\n", "t.ebs:2:11: no list is named L"},
@@ -566,7 +566,7 @@ execute Q L2
 	requireHas(t, "enhanced", enh, []string{
 		// One barrier for the command's two uses of A.
 		"  dispatch srv V uav A[0+4096]\n  dispatch uav A[4096+4096]\n  call\n" +
-			"    buffer A sync COMPUTE_SHADING -> EXECUTE_INDIRECT|INDEX_INPUT access UNORDERED_ACCESS -> INDIRECT_ARGUMENT|INDEX_BUFFER\n  end\n",
+			"    buffer A sync COMPUTE_SHADING -> EXECUTE_INDIRECT|INPUT_ASSEMBLER access UNORDERED_ACCESS -> INDIRECT_ARGUMENT|INDEX_BUFFER\n  end\n",
 		"list L2 DIRECT\n  draw args A[0+64] ib A[64+1024] rt O\nend\n",
 	})
 	requireHas(t, "legacy", leg, []string{

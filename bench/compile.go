@@ -536,9 +536,7 @@ func (c *compiler) decay(q ddi.CommandListType) {
 // decays reports whether a texture's subresource, last used as s in the
 // submission on a queue of type q, returns to COMMON at its end.
 func (c *compiler) decays(t *tracked, s subState, q ddi.CommandListType) bool {
-	return legacy.Decays(t.legacyResource(), q, s.promoted && !slices.ContainsFunc(stateSet(s.u.state), func(p string) bool {
-		return slices.Contains(legacyWrites, p)
-	}))
+	return legacy.Decays(t.legacyResource(), q, s.promoted && !slices.ContainsFunc(stateSet(s.u.state), legacyWrite))
 }
 
 // need is one subresource's (or a whole resource's) use by a command.
@@ -603,7 +601,7 @@ func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (dea
 	if t.texture {
 		act = fmt.Sprintf("texture %s sync %s -> %s access NO_ACCESS -> %s layout UNDEFINED -> %s", t.name, before, n.u.sync,
 			n.u.access, t.layout(n.u, l.Type.String()))
-		if n.u.flags&whole == 0 {
+		if n.u.flags&scenario.UseWhole == 0 {
 			act += " flags DISCARD"
 		}
 	} else {
@@ -845,7 +843,7 @@ func (c *compiler) asyncCopies() bool { return c.strategy != Legacy }
 // Copy, Discard and Resolve": independent copies may overlap).
 func (c *compiler) besideCopies(prev subState, n need, l *scenario.ListStep) bool {
 	// One list (which runs once): one submission.
-	if !c.asyncCopies() || n.copy == nil || prev.u != useCopyDst || n.u != useCopyDst || prev.list != l.Name ||
+	if !c.asyncCopies() || n.copy == nil || prev.u != copyDst || n.u != copyDst || prev.list != l.Name ||
 		len(prev.copied) >= maxCopied {
 		return false
 	}
@@ -865,10 +863,7 @@ func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
 	var needs []need
 	for _, role := range slices.Sorted(maps.Keys(cmd.Views)) { // roles in one order: the barriers' order
 		views := cmd.Views[role]
-		u, ok := roles[role]
-		if !ok {
-			return fmt.Errorf("line %d: %s %s: the workloads' compiler does not know this role's use", cmd.Line, cmd.Op, role)
-		}
+		u := roles[role] // every role the language gives a compiled command has one (scenario.TestUsesCoverTheLanguage)
 		for _, v := range views {
 			t := c.res[v.Res]
 			if t == nil {
@@ -1094,9 +1089,12 @@ func holds(s, x string) bool {
 	return true
 }
 
-// legacyWrites are the legacy states that write; a promoted state with one
-// stands alone.
-var legacyWrites = []string{"UNORDERED_ACCESS", "COPY_DEST", "RENDER_TARGET", "DEPTH_WRITE", "RESOLVE_DEST", "STREAM_OUT"}
+// legacyWrite reports whether a part of a legacy state writes
+// (ddi.LegacyWriteStates); a promoted state with one stands alone.
+func legacyWrite(p string) bool {
+	st, err := ddi.ParseResourceStates(p)
+	return err == nil && st&ddi.LegacyWriteStates != 0
+}
 
 // promotes reports whether a subresource reaches next's state by
 // promotion: from COMMON, or from read states it was promoted to, by a
@@ -1109,9 +1107,7 @@ func promotes(t *tracked, prev subState, next use) bool {
 	case prev.u.state == "COMMON":
 		return true
 	}
-	return prev.promoted && !next.writes() && !slices.ContainsFunc(stateSet(prev.u.state), func(p string) bool {
-		return slices.Contains(legacyWrites, p)
-	})
+	return prev.promoted && !next.writes() && !slices.ContainsFunc(stateSet(prev.u.state), legacyWrite)
 }
 
 // legacyPromotable reports whether the texture in COMMON may be used in
@@ -1163,14 +1159,14 @@ func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType stri
 		return ""
 	case before == after && !prev.u.writes() && !next.writes():
 		return ""
-	case before == after && prev.u.flags&next.flags&ordered != 0 && prev.u.access == next.access:
+	case before == after && prev.u.flags&next.flags&scenario.UseOrdered != 0 && prev.u.access == next.access:
 		return ""
 	}
 	syncBefore, accessBefore := prev.u.sync, prev.u.access
 	if earlier {
 		syncBefore, accessBefore = "NONE", "NO_ACCESS"
 	}
-	if t.texture && next.flags&whole != 0 && before != after {
+	if t.texture && next.flags&scenario.UseWhole != 0 && before != after {
 		before, accessBefore = "UNDEFINED", "NO_ACCESS"
 	}
 	if !t.texture {

@@ -54,11 +54,6 @@ type Sample struct {
 	// is the sample's. A declared bug that is not found, or a failure
 	// that is not it, fails the bench (TestSampleBugs).
 	Bugs map[Strategy]Bug
-	// Uncompiled, when set, says why bench's compiler cannot write the
-	// frame's legacy and enhanced forms (and so the oracle), which then
-	// do not run: only the sample's own forms do (TestSamplesUncompiled
-	// checks the compiler still refuses, with this reason).
-	Uncompiled string
 }
 
 // Bug is a sample's own mistake, as the judge reports it.
@@ -79,7 +74,7 @@ func (w *Workload) Has(s Strategy) bool {
 	case AppEnhanced:
 		return w.Sample != nil && w.Sample.Enhanced != ""
 	}
-	return w.Sample == nil || w.Sample.Uncompiled == ""
+	return true
 }
 
 // All lists every workload in report order: the frame structures, then

@@ -31,9 +31,6 @@ func sampleTable() string {
 			}
 		}
 		notes := w.Sample.Notes
-		if w.Sample.Uncompiled != "" {
-			notes += " Bench's compiler cannot write this frame yet (" + w.Sample.Uncompiled + "): only the sample's own forms run."
-		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", w.Name, strings.Join(forms, ", "), w.About,
 			strings.TrimPrefix(w.Sample.Source, samplesRepo+" "), notes)
 	}
@@ -155,20 +152,14 @@ func TestSampleBugs(t *testing.T) {
 	assert.True(t, r.Failed())
 }
 
-// A sample whose frame bench's compiler cannot write says why, and the
-// compiler still refuses it so (else it should run).
-func TestSamplesUncompiled(t *testing.T) {
+// Bench's compiler writes every sample's frame in every compiled
+// strategy.
+func TestSamplesCompile(t *testing.T) {
 	for _, w := range Samples {
-		if w.Sample.Uncompiled == "" {
-			for _, s := range Strategies {
-				_, err := Source(w, s)
-				assert.NoError(t, err, "%s %s", w.Name, s)
-			}
-			continue
+		for _, s := range Strategies {
+			_, err := Source(w, s)
+			assert.NoError(t, err, "%s %s", w.Name, s)
 		}
-		_, err := compile(w, Enhanced)
-		assert.ErrorContains(t, err, w.Sample.Uncompiled, w.Name)
-		assert.False(t, w.Has(Legacy) || w.Has(Enhanced) || w.Has(Oracle), w.Name)
 	}
 }
 
