@@ -140,3 +140,32 @@ func TestNotesInReports(t *testing.T) {
 	assert.Contains(t, summary.String(), "costlier than the reference's record")
 	assert.Contains(t, summary.String(), "cost against the reference's record")
 }
+
+// TestFaultsThroughTheSeam: every fault that works on a reply's packets
+// (umd applyFaults: dropped WAITs, narrowed drains, cleared flushes and
+// invalidates, dropped DECOMPRESS, METADATA_INIT and split ends' waits)
+// breaks the reference translated through the seam as it breaks the
+// driver in process: some case of the suites below fails with it. The
+// faults are the judge's own proof that its cases can fail, so a fault
+// the seam stopped applying (a narrowed drain left whole) would let
+// `ebref hlk --mutation --translator` count a fault as caught by cases
+// that never saw it; no scenario can tell, since none injects faults.
+func TestFaultsThroughTheSeam(t *testing.T) {
+	suites := defaultSuites(t)
+	for _, fault := range []string{"drop-wait", "narrow-drain", "drop-flush", "drop-invalidate", "drop-decompress",
+		"drop-metadata-init", "drop-split-end-wait"} {
+		t.Run(fault, func(t *testing.T) {
+			c := Config{Driver: WithTranslator(umd.ReferenceOpener{}), Suites: suites, Only: []string{"barriers", "hlk"},
+				Profiles: []string{"discrete"}, Inject: fault, AnyCost: true}
+			rep, err := Execute(context.Background(), c)
+			require.NoError(t, err)
+			failed := 0
+			for i := range rep.Cases {
+				if !rep.Cases[i].Status.Conformant() {
+					failed++
+				}
+			}
+			assert.Positive(t, failed, "%s through the seam fails no case of %d", fault, len(rep.Cases))
+		})
+	}
+}
