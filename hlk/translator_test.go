@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ebref/ebref/cmdbuf"
+	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
@@ -139,4 +140,88 @@ func TestNotesInReports(t *testing.T) {
 	require.NoError(t, WriteSummary(&summary, rep))
 	assert.Contains(t, summary.String(), "costlier than the reference's record")
 	assert.Contains(t, summary.String(), "cost against the reference's record")
+}
+
+// TestFaultsThroughTheSeam: every fault that works on a reply's packets
+// (umd applyFaults: dropped WAITs, narrowed drains, cleared flushes and
+// invalidates, dropped DECOMPRESS, METADATA_INIT and split ends' waits)
+// breaks the reference translated through the seam as it breaks the
+// driver in process: some case of the suites below fails with it. The
+// faults are the judge's own proof that its cases can fail, so a fault
+// the seam stopped applying (a narrowed drain left whole) would let
+// `ebref hlk --mutation --translator` count a fault as caught by cases
+// that never saw it; no scenario can tell, since none injects faults.
+func TestFaultsThroughTheSeam(t *testing.T) {
+	suites := defaultSuites(t)
+	for _, fault := range []string{"drop-wait", "narrow-drain", "drop-flush", "drop-invalidate", "drop-decompress",
+		"drop-metadata-init", "drop-split-end-wait"} {
+		t.Run(fault, func(t *testing.T) {
+			c := Config{Driver: WithTranslator(umd.ReferenceOpener{}), Suites: suites, Only: []string{"barriers", "hlk"},
+				Profiles: []string{"discrete"}, Inject: fault, AnyCost: true}
+			rep, err := Execute(context.Background(), c)
+			require.NoError(t, err)
+			failed := 0
+			for i := range rep.Cases {
+				if !rep.Cases[i].Status.Conformant() {
+					failed++
+				}
+			}
+			assert.Positive(t, failed, "%s through the seam fails no case of %d", fault, len(rep.Cases))
+		})
+	}
+}
+
+// TestGlobalFactsCarryEveryAccess: the fact beside a global barrier (and
+// a NULL ranged one) says COMMON stands for every access, as the
+// protocol promises (translator.Fact). The reference translation computes
+// that set itself and never reads it, so no scenario judged through it can
+// tell (tools/mutate's umd/seam.go:29, "&^" -> "&", survives every run);
+// another translator would read it, and this test is what holds it.
+func TestGlobalFactsCarryEveryAccess(t *testing.T) {
+	var seen atomic.Int64
+	c := Config{Driver: WithTranslator(factCheck{t, &seen}), Suites: defaultSuites(t), Only: []string{"barriers"},
+		Profiles: []string{"discrete"}, AnyCost: true}
+	rep, err := Execute(context.Background(), c)
+	require.NoError(t, err)
+	for i := range rep.Cases {
+		require.True(t, rep.Cases[i].Status.Conformant(), "%s: %s %v", rep.Cases[i].Path(), rep.Cases[i].Status, rep.Cases[i].Messages)
+	}
+	assert.Positive(t, seen.Load(), "global barriers the translator was asked")
+}
+
+// factCheck is the reference translation, checking each global record's
+// fact first.
+type factCheck struct {
+	t    *testing.T
+	seen *atomic.Int64
+}
+
+func (factCheck) Name() string { return "fact-check" }
+
+func (f factCheck) Open(p *hwmodel.Profile) (translator.Translator, error) {
+	return factCheckT{f, umd.NewReference(p)}, nil
+}
+
+type factCheckT struct {
+	factCheck
+	ref *umd.Reference
+}
+
+func (f factCheckT) Translate(req *translator.Request, dst []uint32) ([]uint32, error) {
+	every := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
+	for i := range req.Facts {
+		var typ ddi.BarrierType
+		if req.Entry == translator.Entry0088 {
+			typ = req.Barrier0088(i).Type
+		} else {
+			typ = req.Barrier(i).Type
+		}
+		fa := &req.Facts[i]
+		if typ == ddi.BarrierTypeGlobal || typ == ddi.BarrierTypeRanged && fa.Kind == translator.KindNone {
+			f.seen.Add(1)
+			assert.Equal(f.t, every, fa.CompatBefore, "call %d record %d (%s): CompatBefore", req.Call, i, typ)
+			assert.Equal(f.t, every, fa.CompatAfter, "call %d record %d (%s): CompatAfter", req.Call, i, typ)
+		}
+	}
+	return f.ref.Translate(req, dst)
 }
