@@ -227,6 +227,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Decode(c.words, c.off)
 			require.Error(t, err)
+			assert.Zero(t, Valid(c.words, c.off), "Valid agrees")
 			assert.ErrorIs(t, err, c.class)
 			var de *DecodeError
 			require.True(t, errors.As(err, &de))
@@ -234,6 +235,11 @@ func TestDecodeErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.substr)
 			assert.Contains(t, err.Error(), fmt.Sprintf("dword %d", c.off))
 		})
+	}
+	for off := 0; off < len(samplePackets()); off += Valid(samplePackets(), off) {
+		p, err := Decode(samplePackets(), off)
+		require.NoError(t, err)
+		require.Equal(t, p.Size(), Valid(samplePackets(), off), "Valid at dword %d", off)
 	}
 	// An unknown opcode still gives the packet, to skip by its size.
 	p, err := Decode([]uint32{uint32(MakeHeader(0x7f, 0, 1)), 0, uint32(MakeHeader(OpNop, 0, 0))}, 0)
@@ -453,6 +459,9 @@ func FuzzDecodeAndDisassemble(f *testing.F) {
 		}
 		for off := 0; off < len(words); {
 			p, err := Decode(words, off)
+			if n := Valid(words, off); (err == nil) != (n > 0) || err == nil && n != p.Size() {
+				t.Fatalf("dword %d: Valid says %d, Decode %v (size %d)", off, n, err, p.Size())
+			}
 			if err != nil {
 				var de *DecodeError
 				if !errors.As(err, &de) || de.Offset != off {

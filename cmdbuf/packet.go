@@ -131,6 +131,47 @@ func Decode(words []uint32, off int) (Packet, error) {
 	return p, nil
 }
 
+// Valid reports whether Decode(words, off) would succeed, and the
+// packet's size in dwords if so (0 if not): the check without the
+// decoded Packet or an error to build, for a caller that reads many
+// short packets (ebref checks every translator reply, the reference's
+// included, with it). Decode says what is wrong with an invalid one.
+func Valid(words []uint32, off int) int {
+	if off < 0 || off >= len(words) {
+		return 0
+	}
+	h := Header(words[off])
+	n, op := h.Len(), h.Op()
+	want := int(payloadLen[op]) - 2
+	if n > len(words)-off-1 || want < -1 || want >= 0 && n != want || h.Flags()&^flagsAllowed[op] != 0 {
+		return 0
+	}
+	q := words[off+1 : off+1+n]
+	switch op {
+	case OpWait:
+		if (StageMask(q[0])|StageMask(q[1]))&^AllStages != 0 {
+			return 0
+		}
+	case OpCache:
+		if (CacheMask(q[0])|CacheMask(q[1]))&^AllCaches != 0 {
+			return 0
+		}
+	case OpMetadataInit:
+		if q[1] > 0xff {
+			return 0
+		}
+	case OpEventSignal, OpEventWait:
+		if StageMask(q[1])&^AllStages != 0 {
+			return 0
+		}
+	case OpMarker, OpWork:
+		if (Packet{Offset: off, Header: h, Payload: q}).check() != nil {
+			return 0
+		}
+	}
+	return 1 + n
+}
+
 // flagsAllowed lists, per opcode, the header flags it defines.
 var flagsAllowed = [256]uint8{OpWork: FlagChained | FlagPredicated, OpCache: FlagAsync, OpDecompress: FlagAsync,
 	OpMetadataInit: FlagAsync | FlagPlain | FlagDiscard}

@@ -19,9 +19,13 @@ import (
 )
 
 // TestReferenceThroughTheSeam: the reference meets every line (no case
-// has a note), and the reference translation fed from the
-// seam's requests alone (umd.Reference) records, case for case, the
-// packets the driver records by itself: what the request carries is
+// has a note), and the reference translation plugged in as any
+// translator is (umd.ReferenceOpener through umd.Options.Translator: its
+// reply checked and broken at the boundary) records, case for case, the
+// packets the device's own reference records. Both are fed from the
+// seam's requests alone (every call goes through it), so this and the
+// cost record (hlk/costs/reference.txt, written when the driver still
+// planned from its own resources) show what the request carries is
 // enough to translate every call of the default suites.
 func TestReferenceThroughTheSeam(t *testing.T) {
 	if testing.Short() {

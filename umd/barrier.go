@@ -56,62 +56,57 @@ func (cl *CommandList) Barrier0088(bs []ddi.Barrier0088) {
 }
 
 // recordBarriers is one Barrier call of either DDI's records: add
-// validates each into the plan in turn, and the plan is emitted once all
-// are.
-func recordBarriers[B any](cl *CommandList, bs []B, add func(cl *CommandList, p *plan, call, i int, b *B) bool) {
+// validates and tracks each and adds its facts to the list's request, and
+// the device's translator translates the call once all are (seam.go).
+func recordBarriers[B any](cl *CommandList, bs []B, add func(cl *CommandList, call, i int, b *B) bool) {
 	if !cl.enter() {
 		return
 	}
 	defer cl.leave()
-	p, call, ok := cl.barrierCall(len(bs))
+	call, ok := cl.barrierCall(len(bs))
 	if !ok {
 		return
 	}
-	if cl.xreq != nil {
-		cl.xreq.Facts, cl.xreq.Regions = cl.xreq.Facts[:0], cl.xreq.Regions[:0]
-	}
 	for i := range bs {
-		if !add(cl, p, call, i, &bs[i]) {
+		if !add(cl, call, i, &bs[i]) {
 			return
 		}
 	}
-	if cl.xreq != nil {
-		entry, size := translator.Entry0094, unsafe.Sizeof(bs[0])
-		if size == uintptr(ddi.Barrier0088Size) {
-			entry = translator.Entry0088
-		}
-		cl.translateVia(p, call, entry, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(bs))), len(bs)*int(size)))
-		return
+	entry, size := translator.Entry0094, unsafe.Sizeof(bs[0])
+	if size == uintptr(ddi.Barrier0088Size) {
+		entry = translator.Entry0088
 	}
-	cl.emitPlan(p, call, len(bs))
+	cl.translate(call, entry, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(bs))), len(bs)*int(size)))
 }
 
-// barrierCall begins a Barrier call of n barriers: its ordinal, and the
-// empty plan each barrier is then validated into (false: the call records
-// nothing).
-func (cl *CommandList) barrierCall(n int) (*plan, int, bool) {
+// barrierCall begins a Barrier call of n barriers: its ordinal, with the
+// list's request emptied for the barriers to add their facts to (false:
+// the call records nothing).
+func (cl *CommandList) barrierCall(n int) (int, bool) {
 	if !cl.open("Barrier") {
-		return nil, 0, false
+		return 0, false
 	}
 	cl.commands++
 	call := cl.commands
 	if cl.rules == nil {
 		cl.fail(Message{Category: CategoryStateSetting, ID: MsgBarrierInBundle, Command: "Barrier", Call: call, Barrier: -1,
 			Rule: `a bundle cannot record barriers (000 "Barrier API Call Validation")`})
-		return nil, 0, false
+		return 0, false
 	}
 	if n == 0 {
 		cl.warn(Message{Category: CategoryStateSetting, ID: MsgZeroBarriers, Command: "Barrier", Call: call, Barrier: -1,
 			Field: "NumBarriers", Value: "0", Rule: `a Barrier call with no barriers does nothing (000 "Barrier API Call Validation")`})
-		return nil, 0, false
+		return 0, false
 	}
-	p := &cl.plan
-	p.reset()
-	return p, call, true
+	req := &cl.req
+	req.Facts, req.Regions, req.SplitEvent = req.Facts[:0], req.Regions[:0], 0
+	cl.commonAfter = false
+	return call, true
 }
 
-// barrier validates one barrier and adds it to the plan.
-func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
+// barrier validates one barrier, tracks it, and adds its facts to the
+// call's request.
+func (cl *CommandList) barrier(call, i int, b *ddi.Barrier) bool {
 	v := checker{cl: cl, call: call, index: i}
 	switch b.Type {
 	case ddi.BarrierTypeGlobal:
@@ -123,26 +118,26 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 			return v.bad(MsgIncompatibleBarrierValues, "SyncBefore/SyncAfter", "SPLIT",
 				`a global barrier cannot be split (000 "D3D12_BARRIER_TYPE")`)
 		}
-		cl.planGlobal(p, g)
+		cl.commonAfter = cl.commonAfter || g.AccessAfter == ddi.AccessCommon
+		cl.addFact(nil, nil, span{}, 0)
 	case ddi.BarrierTypeTexture:
 		var tg target
 		if !v.texture(b.Texture(), &tg) {
 			return false
 		}
-		cl.planTexture(p, &tg)
+		cl.addFact(&tg, tg.r, span{}, cl.recordBarrier(&tg))
 	case ddi.BarrierTypeBuffer:
 		var tg target
 		if !v.buffer(b.Buffer(), &tg) {
 			return false
 		}
-		cl.planBuffer(p, &tg)
+		cl.addFact(&tg, tg.r, span{}, cl.recordBarrier(&tg))
 	case ddi.BarrierTypeRanged:
-		rg := b.Ranged()
-		r, s, ok := v.ranged(rg)
+		r, s, ok := v.ranged(b.Ranged())
 		if !ok {
 			return false
 		}
-		cl.planRanged(p, rg.Flags, r, s)
+		cl.addFact(nil, r, s, 0)
 	default:
 		return v.bad(MsgIncompatibleBarrierType, "Type", b.Type.String(),
 			`not a D3D12DDI_BARRIER_TYPE (000 "D3D12DDI_BARRIER_TYPE")`)
@@ -150,11 +145,13 @@ func (cl *CommandList) barrier(p *plan, call, i int, b *ddi.Barrier) bool {
 	return true
 }
 
-// barrier0088 validates one 0088 record and adds it to the plan: all but a
-// ranged barrier are the 0094 barrier they equal.
-func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) bool {
+// barrier0088 validates one 0088 record, tracks it and adds its facts:
+// all but a ranged barrier are the 0094 barrier they equal; a ranged one
+// is a global barrier for a NULL resource, otherwise a buffer barrier
+// limited to its bytes.
+func (cl *CommandList) barrier0088(call, i int, b *ddi.Barrier0088) bool {
 	if x, ok := b.As0094(); ok {
-		return cl.barrier(p, call, i, &x)
+		return cl.barrier(call, i, &x)
 	}
 	if b.Type != ddi.BarrierTypeRanged {
 		v := checker{cl: cl, call: call, index: i}
@@ -168,18 +165,14 @@ func (cl *CommandList) barrier0088(p *plan, call, i int, b *ddi.Barrier0088) boo
 	if !ok {
 		return false
 	}
-	cl.planRangedWithSync(p, &tg, s)
-	return true
-}
-
-// byteRange is the bytes the subresources a target names span: the whole
-// resource's data, or selectionRange's.
-func (tg *target) byteRange() (lo, hi uint64) {
-	if !tg.whole {
-		return tg.selectionRange()
+	end := uint32(0)
+	if tg.r == nil {
+		cl.commonAfter = cl.commonAfter || tg.g.AccessAfter == ddi.AccessCommon
+	} else {
+		end = cl.recordBarrier(&tg)
 	}
-	r := tg.r
-	return r.Addr, r.Addr + r.DataSize
+	cl.addFact(&tg, tg.r, s, end)
+	return true
 }
 
 // selectionRange is the bytes the texture subresources a target selects
@@ -194,40 +187,33 @@ func (tg *target) selectionRange() (lo, hi uint64) {
 	return lo, hi
 }
 
-// compressionOps appends to ops the compression work over the byte regions
-// (offsets in the surface) covering the subresources a target names:
-// consecutive subresources merge, with the padding between them; the whole
-// resource is one region.
-func compressionOps(ops []compOp, tg *target, work compressionWork) []compOp {
+// appendRegions appends to regions the byte regions (offsets in the
+// surface) covering the subresources a texture target names:
+// consecutive subresources merge, with the padding between them; the
+// whole resource is one region. They are where a transition's
+// compression work goes.
+func (tg *target) appendRegions(regions []translator.Region) []translator.Region {
+	r := tg.r
 	if tg.whole {
-		return append(ops, compOp{res: tg.r, work: work, offset: 0, size: tg.r.DataSize})
-	}
-	return tg.selectionOps(ops, work)
-}
-
-// selectionOps is compressionOps for some of a texture's subresources.
-func (tg *target) selectionOps(ops []compOp, work compressionWork) []compOp {
-	r, sel := tg.r, &tg.sel
-	f := func(off, size uint64) {
-		ops = append(ops, compOp{res: r, work: work, offset: off, size: size})
+		return append(regions, translator.Region{Offset: 0, Size: r.DataSize})
 	}
 	var lo, hi uint64
 	prev := int64(-2)
-	sel.Each(func(sub uint32) {
+	tg.sel.Each(func(sub uint32) {
 		fp := r.Desc.Footprints[sub]
 		end := alignUp(fp.Offset+fp.Size, 256)
 		if int64(sub) == prev+1 {
 			hi = end
 		} else {
 			if prev >= 0 {
-				f(lo, hi-lo)
+				regions = append(regions, translator.Region{Offset: lo, Size: hi - lo})
 			}
 			lo, hi = fp.Offset, end
 		}
 		prev = int64(sub)
 	})
 	if prev >= 0 {
-		f(lo, hi-lo)
+		regions = append(regions, translator.Region{Offset: lo, Size: hi - lo})
 	}
-	return ops
+	return regions
 }

@@ -54,34 +54,12 @@ func (bb *barrierBench) record(i int, bs []ddi.Barrier) {
 	bb.cl.Barrier(bs)
 }
 
+// BenchmarkTextureBarrier is one texture barrier call, the whole of it:
+// validated and tracked, its request built, translated by the device's
+// reference through the translator.Translator interface, the reply checked
+// and the call's record rebuilt from it (seam.go).
 func BenchmarkTextureBarrier(b *testing.B) {
 	bb := newBarrierBench(b, "discrete")
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		bb.record(i, bb.texture[i%2:i%2+1])
-		i++
-	}
-	require.NoError(b, bb.cl.Err())
-}
-
-// BenchmarkTextureBarrierSeam is BenchmarkTextureBarrier through the
-// seam, with umd.Reference as the device's translator: the request built,
-// translated through the translator.Translator interface, the reply
-// checked and the record rebuilt from it. The default path does not go
-// through the interface (it plans and emits with the same functions
-// Reference calls, from the device's resources): this measures what it
-// would cost it.
-func BenchmarkTextureBarrierSeam(b *testing.B) {
-	e := newEnv(b, "discrete", Options{Translator: ReferenceOpener{}})
-	rt := e.texture("RT", 256, 256, rtFlags, ddi.LayoutRenderTarget)
-	bb := &barrierBench{cl: e.list(ddi.CommandListTypeDirect)}
-	bb.texture = []ddi.Barrier{
-		tex(ddi.SyncRenderTarget, ddi.SyncPixelShading, ddi.AccessRenderTarget, ddi.AccessShaderResource,
-			ddi.LayoutRenderTarget, ddi.LayoutDirectQueueShaderResource, rt),
-		tex(ddi.SyncPixelShading, ddi.SyncRenderTarget, ddi.AccessShaderResource, ddi.AccessRenderTarget,
-			ddi.LayoutDirectQueueShaderResource, ddi.LayoutRenderTarget, rt),
-	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

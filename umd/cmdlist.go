@@ -25,13 +25,16 @@ type CommandList struct {
 	flags  ddi.CommandListFlags
 	engine hwmodel.EngineKind
 	caches *cacheTable // the engine's (Device.caches)
-	// xreq is the request a Barrier call builds for the device's
-	// translator (nil without one: seam.go), xops its scratch, and xerr
-	// the translator's failure, which stops recording.
-	xreq  *translator.Request
-	xops  []compOp
-	xerr  error
-	rules *ddi.QueueRules // nil for bundles
+	// req is the request a Barrier call builds for the device's
+	// translator (seam.go); commonAfter says the call has a global
+	// barrier whose AccessAfter is COMMON (the request then carries the
+	// aliased metadata). xerr is the translator's failure, which stops
+	// recording.
+	req           translator.Request
+	commonAfter   bool
+	lastResidents lastResidents
+	xerr          error
+	rules         *ddi.QueueRules // nil for bundles
 	// translated: the Barrier call being recorded is the runtime's
 	// translation of a legacy one (TranslatedBarrier).
 	translated bool
@@ -96,7 +99,6 @@ type CommandList struct {
 	ops     []SurfaceOp // the records' surface work
 
 	nextEvent uint32
-	plan      plan
 	words     []uint32
 	accs      []accessSpec
 }
@@ -146,9 +148,6 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 		}
 	}
 	cl.caches = &d.caches[cl.engine]
-	if d.xl != nil {
-		cl.xreq = &translator.Request{}
-	}
 	return cl, nil
 }
 

@@ -31,9 +31,9 @@ type Options struct {
 	// device is finished (a run that timed out frees its CPU and memory).
 	Context context.Context
 	// Translator, if set, translates every Barrier call in place of the
-	// reference's own translation (seam.go, docs/translators.md): ebref
-	// validates, tracks and records everything else, and judges its
-	// packets.
+	// reference's own translation (Reference) (seam.go,
+	// docs/translators.md): ebref validates, tracks and records
+	// everything else, and judges its packets.
 	Translator translator.Opener
 }
 
@@ -52,9 +52,13 @@ type Device struct {
 	resources map[ddi.HResource]*Resource
 	// queryHeaps are the query heaps (query.go), made on first use.
 	queryHeaps map[ddi.HQueryHeap]*QueryHeap
-	// xl translates Barrier calls when Options.Translator is set.
-	xl     translator.Translator
-	xlName string
+	// xl translates Barrier calls: Options.Translator's, or the
+	// reference (Reference), which then applies the faults as it emits
+	// (xlFaults) rather than to its reply (applyFaults), so faults that
+	// name packets by purpose apply too.
+	xl       translator.Translator
+	xlName   string
+	xlFaults bool
 	// policy is the translator's compression policy, if it declared one
 	// (nil: the reference's table, compression.go).
 	policy *translator.Policy
@@ -194,6 +198,8 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 				d.policy = &p
 			}
 		}
+	} else {
+		d.xl, d.xlName, d.xlFaults = &Reference{caches: &d.caches, faults: &d.opts.Faults}, ReferenceOpener{}.Name(), true
 	}
 	return d, nil
 }

@@ -7,8 +7,11 @@
 // It is the only package where D3D12 meets the hardware. A driver author
 // finds each rule where its name says:
 //
-//	barrier.go      the Barrier entry points: one call is one unit
+//	barrier.go      the Barrier entry points: one call is one unit,
+//	                validated, tracked, requested, translated, emitted
 //	validate.go     every MUST of the spec, one check per rule, each failure a Message
+//	seam.go         the call's translator.Request, and the reply checked and recorded
+//	reference.go    Reference, the translation behind the seam (every call's by default)
 //	translate.go    the plan of a call and the packets it becomes
 //	compression.go  which layouts keep a texture compressed, what a transition costs
 //	hardware.go     sync -> stages, access -> clients, list type -> engine

@@ -2,21 +2,29 @@ package umd
 
 import (
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd/translator"
 )
 
-// Reference is ebref's own translation behind the seam: the planning and
-// emitting the driver runs in process (translate.go), fed from a
-// translator.Request's facts instead of the device's resources, so that
-// what the seam carries is proven enough: the reference through it gives
-// the packets the driver gives by itself (TestReferenceThroughTheSeam).
-// `ebref translator serve` serves it over the protocol.
+// Reference is ebref's own translation behind the seam: what every
+// Barrier call of a device without Options.Translator goes through, and
+// what `ebref translator serve` serves over the protocol. It plans and
+// emits (translate.go) from a translator.Request's facts alone, not the
+// device's resources, so that what the seam carries is proven enough:
+// any translator sees what the reference sees.
 type Reference struct {
-	caches [hwmodel.NumEngineKinds]cacheTable
+	caches *[hwmodel.NumEngineKinds]cacheTable
+	// faults are the device's, for its own reference (Open): applied as
+	// the packets are emitted, so that those that name packets by purpose
+	// (drop-ranged-flush, drop-metadata-writeback) apply too. nil for an
+	// opened one, whose reply the device breaks like any translator's.
+	faults *Faults
+	// spare is a scratch between calls (most calls on one goroutine find
+	// it; one made concurrently with it makes its own).
+	spare atomic.Pointer[scratch]
 }
 
 // ReferenceOpener opens Reference on each profile.
@@ -32,35 +40,35 @@ func (ReferenceOpener) Open(p *hwmodel.Profile) (translator.Translator, error) {
 
 // NewReference returns the reference translation for profile p.
 func NewReference(p *hwmodel.Profile) *Reference {
-	r := &Reference{}
+	r := &Reference{caches: new([hwmodel.NumEngineKinds]cacheTable)}
 	for e := range r.caches {
 		r.caches[e] = newCacheTable(p, hwmodel.EngineKind(e))
 	}
 	return r
 }
 
+var noFaults Faults
+
 // Translate appends the packets for req to dst.
 func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32, error) {
 	if err := req.Validate(); err != nil {
 		return dst, err
 	}
-	e, ok := queueEngines[req.ListType]
+	e, ok := listEngine(req.ListType)
 	if !ok {
 		return dst, &translator.Refusal{Reason: "a " + req.ListType.String() + " list records no barriers"}
 	}
 	t := &ref.caches[e]
-	sc := scratches.Get().(*scratch)
-	defer scratches.Put(sc)
-	ix := &sc.ix
-	ix.byAddr, ix.starts, ix.maxEnd = ix.byAddr[:0], ix.starts[:0], ix.maxEnd[:0]
-	sc.res = slices.Grow(sc.res[:0], len(req.Residents))[:len(req.Residents)]
-	for i, r := range req.Residents { // in address order: each goes last
-		sc.res[i].Addr, sc.res[i].DataSize, sc.res[i].MetaSize = r.Addr, r.DataSize, r.MetaSize
-		ix.indexAdd(&sc.res[i])
+	sc := ref.spare.Swap(nil)
+	if sc == nil {
+		sc = new(scratch)
 	}
+	defer ref.spare.Store(sc)
+	// The residents are indexed if the emitter walks them (memory.eachRange).
+	sc.lazy.residents, sc.lazy.built = req.Residents, false
 	// A surface operation names its resource's handle and surface.
 	sc.surf = slices.Grow(sc.surf[:0], len(req.Facts))[:len(req.Facts)]
-	m := memory{ix: ix, aliased: req.AliasedMeta}
+	m := memory{ix: &sc.lazy.ix, aliased: req.AliasedMeta, lazy: &sc.lazy}
 	p := &sc.p
 	p.reset()
 	p.sEvent = req.SplitEvent
@@ -79,11 +87,15 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Selected.Lo, hi: f.Selected.Hi}
 			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeTexture:
-			a := accessFacts{g: g, texture: true, layoutBefore: tb.LayoutBefore, layoutAfter: tb.LayoutAfter,
-				discard: tb.Flags&ddi.TextureBarrierFlagDiscard != 0, surface: f.Surface != 0,
-				compressedAfter: f.Flags&translator.CompressedAfter != 0, meta: span{f.Meta.Lo, f.Meta.Hi},
-				compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Selected.Lo, hi: f.Selected.Hi}
-			if g.SyncBefore != ddi.SyncSplit {
+			// Field by field: a literal is built aside and copied in
+			// overlapping pieces, which stalls the loads planAccess makes
+			// at once.
+			var a accessFacts
+			a.g, a.texture, a.layoutBefore, a.layoutAfter = g, true, tb.LayoutBefore, tb.LayoutAfter
+			a.discard, a.surface = tb.Flags&ddi.TextureBarrierFlagDiscard != 0, f.Surface != 0
+			a.compressedAfter, a.meta = f.Flags&translator.CompressedAfter != 0, span{f.Meta.Lo, f.Meta.Hi}
+			a.compatBefore, a.compatAfter, a.lo, a.hi = f.CompatBefore, f.CompatAfter, f.Selected.Lo, f.Selected.Hi
+			if g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
 				a.work = transitionWork(a.surface, a.layoutBefore, a.layoutAfter, f.Flags&translator.CompressedBefore != 0, a.compressedAfter, a.discard)
 			}
 			if part := planAccess(t, p, &a); part != nil && a.work != workNone {
@@ -99,19 +111,73 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 			p.ends = append(p.ends, splitEnd{event: f.EndEvent, hold: Stages(g.SyncAfter)})
 		}
 	}
-	var rec BarrierRecord
-	sc.ops = sc.ops[:0]
-	return p.emit(dst, t, &Faults{}, m, &rec, &sc.ops), nil
+	f := ref.faults
+	if f == nil {
+		f = &noFaults
+	}
+	return p.emit(dst, t, f, m), nil
+}
+
+// listEngine is the engine a command list type's queues run on
+// (queueEngines, without a map lookup on every call).
+func listEngine(t ddi.CommandListType) (hwmodel.EngineKind, bool) {
+	switch t {
+	case ddi.CommandListTypeDirect:
+		return hwmodel.EngineDirect, true
+	case ddi.CommandListTypeCompute:
+		return hwmodel.EngineCompute, true
+	case ddi.CommandListTypeCopy:
+		return hwmodel.EngineCopy, true
+	}
+	e, ok := queueEngines[t]
+	return e, ok
 }
 
 // scratch is what one Translate works in, kept between calls: a call
 // allocates nothing once its slices have grown.
 type scratch struct {
 	p    plan
-	ix   addrIndex
-	res  []Resource // the residents
+	lazy residents
 	surf []Resource // per record, the handle and surface its operations name
-	ops  []SurfaceOp
 }
 
-var scratches = sync.Pool{New: func() any { return new(scratch) }}
+// residents are a request's residents, indexed on first use.
+type residents struct {
+	residents []translator.Resident
+	built     bool // this call's are indexed
+	res       []Resource
+	ix        addrIndex
+	// last are the residents ix indexes, if indexed.
+	last    []translator.Resident
+	indexed bool
+}
+
+// index indexes the residents, once a call needs them: the index of
+// the last call that needed one, if its residents were these (a list's
+// calls often name the same resources).
+func (r *residents) index() {
+	if r.built {
+		return
+	}
+	r.built = true
+	if r.indexed && slices.Equal(r.last, r.residents) {
+		return
+	}
+	r.last, r.indexed = append(r.last[:0], r.residents...), true
+	ix := &r.ix
+	ix.byAddr, ix.starts, ix.maxEnd = ix.byAddr[:0], ix.starts[:0], ix.maxEnd[:0]
+	r.res = slices.Grow(r.res[:0], len(r.residents))[:len(r.residents)]
+	for i, x := range r.residents {
+		res := &r.res[i]
+		res.Addr, res.DataSize, res.MetaSize = x.Addr, x.DataSize, x.MetaSize
+		if n := len(ix.byAddr); n > 0 && res.Addr < ix.starts[n-1] {
+			ix.indexAdd(res) // not in address order (ebref sends them so)
+			continue
+		}
+		end := res.Addr + res.DataSize + res.MetaSize
+		if n := len(ix.maxEnd); n > 0 {
+			end = max(end, ix.maxEnd[n-1])
+		}
+		ix.byAddr, ix.starts, ix.maxEnd = append(ix.byAddr, res), append(ix.starts, res.Addr), append(ix.maxEnd, end)
+	}
+}

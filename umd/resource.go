@@ -542,6 +542,9 @@ type addrIndex struct {
 	byAddr []*Resource
 	starts []uint64
 	maxEnd []uint64
+	// gen counts the changes, so a reader can tell the index it read
+	// without the lock is the one it last read (CommandList.residents).
+	gen atomic.Uint64
 }
 
 // indexAdd and indexRemove keep the resources' address index (rmu held
@@ -556,6 +559,7 @@ func (d *addrIndex) indexAdd(r *Resource) {
 	d.starts = slices.Insert(d.starts, i, r.Addr)
 	d.maxEnd = slices.Insert(d.maxEnd, i, 0)
 	d.indexEnds(i)
+	d.gen.Add(1)
 }
 
 func (d *addrIndex) indexRemove(r *Resource) {
@@ -564,6 +568,7 @@ func (d *addrIndex) indexRemove(r *Resource) {
 		d.starts = slices.Delete(d.starts, i, i+1)
 		d.maxEnd = slices.Delete(d.maxEnd, i, i+1)
 		d.indexEnds(i)
+		d.gen.Add(1)
 	}
 }
 

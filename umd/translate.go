@@ -167,6 +167,9 @@ type memory struct {
 	// aliased are a request's AliasedMeta (ebref found them on the
 	// device, which the translator does not see whole).
 	aliased []translator.Range
+	// lazy, if set, are the request's residents ix indexes, indexed when
+	// a cache operation first walks them (most calls never do).
+	lazy *residents
 }
 
 // aliasedMetadata adds to s the metadata of every surface whose metadata
@@ -188,6 +191,9 @@ func (m memory) eachRange(s *spans, f func(addr, size uint64)) {
 	if m.mu != nil {
 		m.mu.RLock()
 		defer m.mu.RUnlock()
+	}
+	if m.lazy != nil {
+		m.lazy.index()
 	}
 	s.each(m.ix, f)
 }
@@ -335,9 +341,8 @@ var blitClient = clients(cmdbuf.ClientBlit)
 
 // planGlobal translates a global barrier: every resource, whole caches.
 func planGlobal(t *cacheTable, m memory, p *plan, g *ddi.GlobalBarrier) {
-	compat := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
-	w, rd := writersReaders(g.AccessBefore, compat)
-	u, toMem := users(g.AccessAfter, compat)
+	w, rd := writersReaders(g.AccessBefore, allAccesses)
+	u, toMem := users(g.AccessAfter, allAccesses)
 	f, i, _ := t.accessCaches(w, rd, u, 0, toMem, false)
 	if g.AccessAfter == ddi.AccessCommon && w != 0 {
 		// COMMON after is every access, the compression unit's too: the
@@ -355,61 +360,6 @@ func planGlobal(t *cacheTable, m memory, p *plan, g *ddi.GlobalBarrier) {
 	p.now.flush |= f
 	p.now.inval |= i
 	p.now.span.whole = true
-}
-
-// planGlobal translates a global barrier of the list's call (and gives
-// a translator its facts: seam.go).
-func (cl *CommandList) planGlobal(p *plan, g *ddi.GlobalBarrier) {
-	planGlobal(cl.caches, cl.d.memory(), p, g)
-	if cl.xreq != nil {
-		cl.addFact(p, nil, nil, span{})
-	}
-}
-
-// planRanged translates a 0094 ranged barrier of the list's call over r's
-// bytes s.
-func (cl *CommandList) planRanged(p *plan, flags ddi.RangedBarrierFlags, r *Resource, s span) {
-	planRanged(p, flags, s)
-	if cl.xreq != nil {
-		cl.addFact(p, nil, r, s)
-	}
-}
-
-// planBuffer translates a buffer barrier.
-func (cl *CommandList) planBuffer(p *plan, tg *target) {
-	r := tg.r
-	// Field by field, as in planTexture.
-	var a accessFacts
-	a.g, a.compatBefore, a.compatAfter, a.lo, a.hi = &tg.g, r.allowed, r.allowed, r.Addr, r.Addr+r.DataSize
-	planAccess(cl.caches, p, &a)
-	cl.recordBarrier(p, tg)
-	if cl.xreq != nil {
-		cl.addFact(p, tg, r, span{})
-	}
-}
-
-// planTexture translates a texture barrier.
-func (cl *CommandList) planTexture(p *plan, tg *target) {
-	r := tg.r
-	// Field by field: a literal is built aside and copied in overlapping
-	// pieces, which stalls the loads planAccess makes at once (a texture
-	// barrier 100 ns with the copy, 95 without; 16 mixed ones 1100 and 845).
-	var a accessFacts
-	a.g, a.texture, a.layoutBefore, a.layoutAfter = &tg.g, true, tg.layoutBefore, tg.layoutAfter
-	a.discard, a.surface, a.compressedAfter = tg.discard(), r.Surface != 0, r.compressed[tg.slotAfter]
-	a.meta.lo, a.meta.hi = r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize
-	a.compatBefore, a.compatAfter = r.compat[tg.slotBefore], r.compat[tg.slotAfter]
-	if tg.g.SyncBefore != ddi.SyncSplit { // an end's work was its begin's
-		a.work = transitionWork(a.surface, a.layoutBefore, a.layoutAfter, r.compressed[tg.slotBefore], a.compressedAfter, a.discard)
-	}
-	a.lo, a.hi = tg.byteRange()
-	if part := planAccess(cl.caches, p, &a); part != nil && a.work != workNone {
-		part.comp = compressionOps(part.comp, tg, a.work)
-	}
-	cl.recordBarrier(p, tg)
-	if cl.xreq != nil {
-		cl.addFact(p, tg, r, span{})
-	}
 }
 
 // accessFacts are what translating one texture or buffer barrier reads:
@@ -491,17 +441,19 @@ func planAccess(t *cacheTable, p *plan, a *accessFacts) *planPart {
 }
 
 // recordBarrier updates the list's knowledge of the subresources a texture
-// or buffer barrier names, and pairs split halves.
-func (cl *CommandList) recordBarrier(p *plan, tg *target) {
+// or buffer barrier names, and pairs split halves: a split begin's event
+// is the call's (the request's SplitEvent, taken on the first), and a
+// split end returns the event of the begin it ends.
+func (cl *CommandList) recordBarrier(tg *target) (endEvent uint32) {
 	g := &tg.g
 	m := barrierMark{g: g, lb: tg.layoutBefore, la: tg.layoutAfter, syncAfter: ddi.ExpandSync(g.SyncAfter) | g.SyncAfter,
 		translated: cl.translated}
 	if g.SyncAfter == ddi.SyncSplit {
-		if p.sEvent == 0 {
+		if cl.req.SplitEvent == 0 {
 			cl.nextEvent++
-			p.sEvent = cl.nextEvent
+			cl.req.SplitEvent = cl.nextEvent
 		}
-		m.split = splitKey{event: p.sEvent, layoutBefore: m.lb, layoutAfter: m.la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
+		m.split = splitKey{event: cl.req.SplitEvent, layoutBefore: m.lb, layoutAfter: m.la, accessBefore: g.AccessBefore, accessAfter: g.AccessAfter}
 	}
 	t := cl.trackAt(tg.r, tg.entry)
 	if t.uniform && tg.whole { // the common case: one state, no call through each
@@ -509,9 +461,7 @@ func (cl *CommandList) recordBarrier(p *plan, tg *target) {
 	} else {
 		t.each(tg.sel, tg.whole, m.record)
 	}
-	if g.SyncBefore == ddi.SyncSplit {
-		p.ends = append(p.ends, splitEnd{event: m.endEvent, hold: Stages(g.SyncAfter)})
-	}
+	return m.endEvent
 }
 
 // barrierMark is what a texture or buffer barrier leaves on each
@@ -586,44 +536,13 @@ func planRanged(p *plan, flags ddi.RangedBarrierFlags, s span) {
 	}
 }
 
-// planRangedWithSync translates a 0088 ranged barrier, which names its
-// syncs and accesses: a global barrier for a NULL resource, otherwise a
-// buffer barrier limited to the barrier's bytes.
-func (cl *CommandList) planRangedWithSync(p *plan, tg *target, s span) {
-	r := tg.r
-	if r == nil {
-		planGlobal(cl.caches, cl.d.memory(), p, &tg.g)
-	} else {
-		a := accessFacts{g: &tg.g, compatBefore: r.allowed, compatAfter: r.allowed, lo: s.lo, hi: s.hi}
-		planAccess(cl.caches, p, &a)
-		cl.recordBarrier(p, tg)
-	}
-	if cl.xreq != nil {
-		cl.addFact(p, tg, r, s)
-	}
-}
-
 // allClients are every client that can access memory (for ranged barriers,
 // whose accesses the DDI does not name).
 var allClients = clientMask(1<<cmdbuf.NumClients - 1)
 
-// emitPlan writes the call's packets and its barrier-operations record.
-func (cl *CommandList) emitPlan(p *plan, call, n int) {
-	rec := BarrierRecord{Call: call, Barriers: n, FirstOp: len(cl.ops)}
-	rec.Start = cl.buf.Len()
-	words := cl.appendMarker(cl.room(), "Barrier")
-	words = p.emit(words, cl.caches, &cl.d.opts.Faults, cl.d.memory(), &rec, &cl.ops)
-	cl.put(words)
-	rec.End = cl.buf.Len()
-	rec.NumOps = len(cl.ops) - rec.FirstOp
-	rec.Dwords = len(words)
-	cl.records = append(cl.records, rec)
-}
-
 // emit appends the plan's packets to words, on an engine whose caches are
-// t, with the faults f, in memory m; rec counts them and ops gets each
-// surface operation.
-func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *BarrierRecord, ops *[]SurfaceOp) []uint32 {
+// t, with the faults f, in memory m.
+func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory) []uint32 {
 	wait := func(drain, hold cmdbuf.StageMask) {
 		if f.NarrowDrain && drain != 0 {
 			drain &= -drain
@@ -632,9 +551,6 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 			return
 		}
 		words = cmdbuf.AppendWait(words, cmdbuf.Wait{Drain: drain, Hold: hold})
-		rec.Waits++
-		rec.Drain |= drain
-		rec.Hold |= hold
 	}
 	cacheAt := func(flush, inval cmdbuf.CacheMask, addr, size uint64, async bool) {
 		flush |= inval & t.writeBack // invalidating a write-back cache writes it back first
@@ -648,9 +564,6 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 			return
 		}
 		words = cmdbuf.AppendCache(words, cmdbuf.CacheOp{Flush: flush, Invalidate: inval, Addr: addr, Size: size}, async)
-		rec.CacheOps++
-		rec.Flush |= flush
-		rec.Invalidate |= inval
 	}
 	cache := func(flush, inval cmdbuf.CacheMask, s *spans, async bool) {
 		switch {
@@ -678,12 +591,6 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 				region.Discard = op.work == workInitDiscard
 				words = cmdbuf.AppendMetadataInit(words, region, async)
 			}
-			*ops = append(*ops, SurfaceOp{})
-			// Field by field: a literal appended whole is built aside and
-			// copied in overlapping pieces, which stalled the stores.
-			o := &(*ops)[len(*ops)-1]
-			o.Resource, o.Surface, o.Work = op.res.Handle, op.res.Surface, op.work.String()
-			o.Offset, o.Size, o.Async = op.offset, op.size, async
 		}
 	}
 
@@ -735,8 +642,6 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory, rec *Bar
 			continue
 		}
 		words = cmdbuf.AppendEventWait(words, cmdbuf.Event{ID: e.event, Stages: e.hold})
-		rec.Waits++
-		rec.Hold |= e.hold
 	}
 	// Ranged barriers: ACQUIRE waits for all earlier work and makes the
 	// range visible to the atomic copy; RELEASE waits for the copy and makes

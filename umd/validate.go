@@ -211,9 +211,6 @@ type target struct {
 	whole                     bool
 }
 
-// discard says the texture barrier has the DISCARD flag.
-func (tg *target) discard() bool { return tg.flags&ddi.TextureBarrierFlagDiscard != 0 }
-
 // handle resolves a barrier's resource handle into tg.
 func (v *checker) handle(h ddi.HResource, field string, tg *target) bool {
 	tg.r, tg.entry = v.cl.lookupEntry(h) // none for NULL

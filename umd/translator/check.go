@@ -9,14 +9,10 @@ import (
 
 // Allowed reports whether a translator may emit op: the synchronisation
 // packets and NOP. Work, markers, fences, chains and calls are ebref's.
-func Allowed(op cmdbuf.Opcode) bool {
-	switch op {
-	case cmdbuf.OpWait, cmdbuf.OpCache, cmdbuf.OpDecompress, cmdbuf.OpMetadataInit,
-		cmdbuf.OpEventSignal, cmdbuf.OpEventWait, cmdbuf.OpNop:
-		return true
-	}
-	return false
-}
+func Allowed(op cmdbuf.Opcode) bool { return allowed[op] }
+
+var allowed = [256]bool{cmdbuf.OpWait: true, cmdbuf.OpCache: true, cmdbuf.OpDecompress: true, cmdbuf.OpMetadataInit: true,
+	cmdbuf.OpEventSignal: true, cmdbuf.OpEventWait: true, cmdbuf.OpNop: true}
 
 // ReplyError is a reply that is not a valid translation of its request:
 // the dword offset of the packet at fault and what is wrong.
@@ -34,43 +30,70 @@ func (e *ReplyError) Error() string { return fmt.Sprintf("dword %d: %s", e.Dword
 // an EVENT_WAIT waits for an event one of the call's split ends names.
 // It allocates nothing on a valid reply.
 func Check(req *Request, words []uint32) error {
+	if err := req.CheckSize(words); err != nil {
+		return err
+	}
+	for off := 0; off < len(words); {
+		n, err := req.CheckPacket(words, off)
+		if err != nil {
+			return err
+		}
+		off += n
+	}
+	return nil
+}
+
+// CheckSize is Check's first step: the reply is within ReplyBudget.
+func (req *Request) CheckSize(words []uint32) error {
 	if b := req.ReplyBudget(); len(words) > b {
 		return &ReplyError{Dword: b, Msg: fmt.Sprintf("the reply has %d dwords; a call of %d records, %d regions and %d aliased metadata ranges may have at most %d",
 			len(words), len(req.Facts), len(req.Regions), len(req.AliasedMeta), b)}
 	}
-	for off := 0; off < len(words); {
-		// The opcode first: a packet ebref keeps is refused as that, not
-		// for its fields.
-		if op := cmdbuf.Header(words[off]).Op(); !Allowed(op) {
-			return &ReplyError{Dword: off, Msg: fmt.Sprintf("%s (opcode 0x%02x) is not a translator's packet (WAIT, CACHE, DECOMPRESS, METADATA_INIT, EVENT_SIGNAL, EVENT_WAIT, NOP)", op, uint8(op))}
-		}
-		p, err := cmdbuf.Decode(words, off)
-		if err != nil {
-			return &ReplyError{Dword: off, Msg: err.Error()}
-		}
-		switch p.Op() {
-		case cmdbuf.OpDecompress, cmdbuf.OpMetadataInit:
-			r := p.Decompress()
-			if p.Op() == cmdbuf.OpMetadataInit {
-				r = p.MetadataInit()
-			}
-			if msg := req.checkRegion(r); msg != "" {
-				return &ReplyError{Dword: off, Msg: fmt.Sprintf("%s %s", p.Op(), msg)}
-			}
-		case cmdbuf.OpEventSignal:
-			e := p.Event()
-			if req.SplitEvent == 0 || e.ID != req.SplitEvent {
-				return &ReplyError{Dword: off, Msg: fmt.Sprintf("EVENT_SIGNAL of event %d; the call's split begins signal event %d (0: it has none)", e.ID, req.SplitEvent)}
-			}
-		case cmdbuf.OpEventWait:
-			e := p.Event()
-			if !req.endsEvent(e.ID) {
-				return &ReplyError{Dword: off, Msg: fmt.Sprintf("EVENT_WAIT for event %d, which none of the call's split ends names", e.ID)}
-			}
-		}
-		off += p.Size()
-	}
 	return nil
+}
+
+// CheckPacket is Check's step for the packet at words[off]: it checks
+// it against the request and returns its size in dwords, so a caller
+// that reads the packets of a reply anyway (ebref rebuilding a
+// BarrierRecord from them) checks it in the same pass: CheckSize, then
+// CheckPacket at each packet in turn, is Check. It decodes no more of the
+// packet than the check needs (cmdbuf.Valid), and allocates nothing on a
+// valid one.
+func (req *Request) CheckPacket(words []uint32, off int) (int, error) {
+	h := cmdbuf.Header(words[off])
+	// The opcode first: a packet ebref keeps is refused as that, not
+	// for its fields.
+	if op := h.Op(); !Allowed(op) {
+		return 0, &ReplyError{Dword: off, Msg: fmt.Sprintf("%s (opcode 0x%02x) is not a translator's packet (WAIT, CACHE, DECOMPRESS, METADATA_INIT, EVENT_SIGNAL, EVENT_WAIT, NOP)", op, uint8(op))}
+	}
+	n := cmdbuf.Valid(words, off)
+	if n == 0 {
+		_, err := cmdbuf.Decode(words, off)
+		return 0, &ReplyError{Dword: off, Msg: err.Error()}
+	}
+	op := h.Op()
+	if op == cmdbuf.OpWait || op == cmdbuf.OpCache || op == cmdbuf.OpNop {
+		return n, nil // nothing of the call's to name
+	}
+	switch p := (cmdbuf.Packet{Offset: off, Header: h, Payload: words[off+1 : off+n]}); op {
+	case cmdbuf.OpDecompress:
+		if msg := req.checkRegion(p.Decompress()); msg != "" {
+			return 0, &ReplyError{Dword: off, Msg: "DECOMPRESS " + msg}
+		}
+	case cmdbuf.OpMetadataInit:
+		if msg := req.checkRegion(p.MetadataInit()); msg != "" {
+			return 0, &ReplyError{Dword: off, Msg: "METADATA_INIT " + msg}
+		}
+	case cmdbuf.OpEventSignal:
+		if e := p.Event(); req.SplitEvent == 0 || e.ID != req.SplitEvent {
+			return 0, &ReplyError{Dword: off, Msg: fmt.Sprintf("EVENT_SIGNAL of event %d; the call's split begins signal event %d (0: it has none)", e.ID, req.SplitEvent)}
+		}
+	case cmdbuf.OpEventWait:
+		if e := p.Event(); !req.endsEvent(e.ID) {
+			return 0, &ReplyError{Dword: off, Msg: fmt.Sprintf("EVENT_WAIT for event %d, which none of the call's split ends names", e.ID)}
+		}
+	}
+	return n, nil
 }
 
 // ReplyBudget is the most dwords a reply to req may have: a few thousand,
@@ -84,11 +107,16 @@ func (req *Request) ReplyBudget() int {
 
 // checkRegion says what is wrong with a surface region ("" if nothing).
 func (req *Request) checkRegion(r cmdbuf.SurfaceRegion) string {
-	for i := range req.Facts {
+	// Replies mostly name surfaces in the records' order: the search goes
+	// on from the last one found (any record with the surface will do:
+	// a surface is one resource's).
+	for k := range req.Facts {
+		i := (req.surfaceAt + k) % len(req.Facts)
 		f := &req.Facts[i]
 		if f.Surface == 0 || f.Surface != uint32(r.Surface) {
 			continue
 		}
+		req.surfaceAt = i + 1
 		size := f.Data.Hi - f.Data.Lo
 		if r.Size == 0 || r.Offset > size || r.Size > size-r.Offset {
 			return fmt.Sprintf("of surface %d bytes 0x%x+0x%x: the surface's data is 0x%x bytes", r.Surface, r.Offset, r.Size, size)

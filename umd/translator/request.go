@@ -147,6 +147,9 @@ type Request struct {
 	Residents []Resident
 
 	recs []uint64 // DecodeRequest's storage for Records, kept between requests
+	// surfaceAt is where checkRegion's search for a surface's record
+	// begins (a hint: any value is safe).
+	surfaceAt int
 }
 
 // Barrier is record i of a 0094 call.
