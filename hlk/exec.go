@@ -278,9 +278,6 @@ func RunContext(ctx context.Context, d Driver, sc *Scenario, p *hwmodel.Profile,
 		}
 	}
 	x.check()
-	// The result holds copies of what it read; the machine's bytes go to
-	// the next run's (hwmodel.Machine.Release).
-	m.Release()
 	return x.res0
 }
 
