@@ -191,7 +191,13 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 	// each alone dropped (from all) or added (to none), keeping each
 	// change the machine judges clean and cheaper.
 	base := src
+	// ran holds the texts run from here: a candidate the toggles reach
+	// again (dropping the last kept split gives the base back; adding the
+	// second of two to the first gives all) was judged against a best
+	// that can only have fallen since, so running it again keeps nothing.
+	ran := map[string]bool{base: true}
 	var kept []splitSite
+	ran[withSplits(base, sites)] = true
 	if row, res, rec, err := try(withSplits(base, sites)); err != nil {
 		return Row{}, hlk.Result{}, nil, "", err
 	} else if row.Clean() && row.Cycles < best.Cycles {
@@ -208,6 +214,10 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 			cand = slices.Delete(slices.Clone(kept), i, i+1)
 		}
 		text := withSplits(base, cand)
+		if ran[text] {
+			continue
+		}
+		ran[text] = true
 		row, res, rec, err := try(text)
 		if err != nil {
 			return Row{}, hlk.Result{}, nil, "", err
