@@ -388,11 +388,11 @@ func (p *Process) release(r *running, ok bool) {
 
 // launch starts a copy and reads its hello: the copy and the name it gave.
 func (p *Process) launch() (*running, string, error) {
-	inR, inW, err := os.Pipe()
+	inR, inW, err := blockingPipe()
 	if err != nil {
 		return nil, "", p.fail(ErrStart, "%v", err)
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := blockingPipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -413,11 +413,8 @@ func (p *Process) launch() (*running, string, error) {
 	}
 	inR.Close()
 	outW.Close()
-	// Blocking pipes: a read parked in Go's poller wakes later than a
-	// blocking one (BenchmarkRoundTrip). The deadline is a timer that
-	// kills the process instead.
-	inW.Fd()
-	outR.Fd()
+	// Blocking pipes (blockingPipe): the deadline is a timer that kills
+	// the process instead of the poller's.
 	r := &running{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 1<<16), stderr: t, sent: map[uint32]bool{}, done: make(chan struct{})}
 	r.timer = time.AfterFunc(time.Hour, func() {
 		r.expired.Store(true)
