@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"syscall"
 	"unsafe"
 )
@@ -42,10 +41,36 @@ func servedIO(in io.Reader, out io.Writer) (io.Reader, io.Writer, func()) {
 }
 
 // rawPipe is a pipe opened non-blocking, read and written with system
-// calls that return at once, waiting for it in Go's poller.
+// calls that return at once, waiting for it in Go's poller. One goroutine
+// at a time reads or writes it; its calls allocate nothing.
 type rawPipe struct {
-	f  *os.File
-	rc syscall.RawConn
+	f           *os.File
+	rc          syscall.RawConn
+	b           []byte
+	n           uintptr
+	errno       syscall.Errno
+	read, write func(fd uintptr) bool
+}
+
+func newRawPipe(f *os.File) (*rawPipe, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	p := &rawPipe{f: f, rc: rc}
+	p.read = func(fd uintptr) bool { return p.once(syscall.SYS_READ, fd) }
+	p.write = func(fd uintptr) bool { return p.once(syscall.SYS_WRITE, fd) }
+	return p, nil
+}
+
+// once reads or writes p.b once; false (EAGAIN) waits in the poller.
+func (p *rawPipe) once(op, fd uintptr) bool {
+	for {
+		p.n, _, p.errno = syscall.RawSyscall(op, fd, uintptr(unsafe.Pointer(&p.b[0])), uintptr(len(p.b)))
+		if p.errno != syscall.EINTR {
+			return p.errno != syscall.EAGAIN
+		}
+	}
 }
 
 // reopenPipe opens the pipe f is an end of again, non-blocking, as a new
@@ -67,66 +92,77 @@ func reopenPipe(f *os.File, mode int) *rawPipe {
 	if fd < 0 {
 		return nil
 	}
-	p := os.NewFile(uintptr(fd), f.Name()) // non-blocking: in the poller
-	prc, err := p.SyscallConn()
+	p, err := newRawPipe(os.NewFile(uintptr(fd), f.Name())) // non-blocking: in the poller
 	if err != nil {
-		p.Close()
+		syscall.Close(fd)
 		return nil
 	}
-	return &rawPipe{f: p, rc: prc}
+	return p
 }
 
 func (p *rawPipe) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	var (
-		n     uintptr
-		errno syscall.Errno
-	)
-	err := p.rc.Read(func(fd uintptr) bool {
-		for {
-			n, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			if errno != syscall.EINTR {
-				return errno != syscall.EAGAIN // EAGAIN: wait in the poller
-			}
-		}
-	})
-	runtime.KeepAlive(b)
+	p.b = b
+	err := p.rc.Read(p.read)
+	p.b = nil
 	switch {
 	case err != nil:
 		return 0, err
-	case errno != 0:
-		return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: errno}
-	case n == 0:
+	case p.errno != 0:
+		return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: p.errno}
+	case p.n == 0:
 		return 0, io.EOF
 	}
-	return int(n), nil
+	return int(p.n), nil
 }
 
 func (p *rawPipe) Write(b []byte) (int, error) {
 	done := 0
 	for done < len(b) {
-		var (
-			n     uintptr
-			errno syscall.Errno
-		)
-		err := p.rc.Write(func(fd uintptr) bool {
-			for {
-				n, _, errno = syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[done])), uintptr(len(b)-done))
-				if errno != syscall.EINTR {
-					return errno != syscall.EAGAIN
-				}
-			}
-		})
+		p.b = b[done:]
+		err := p.rc.Write(p.write)
+		p.b = nil
 		switch {
 		case err != nil:
 			return done, err
-		case errno != 0:
-			return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: errno}
+		case p.errno != 0:
+			return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: p.errno}
 		}
-		done += int(n)
+		done += int(p.n)
 	}
-	runtime.KeepAlive(b)
 	return done, nil
+}
+
+func (p *rawPipe) Close() error { return p.f.Close() }
+
+// childPipe is a pipe to or from a translator: the child's end blocks (a
+// plain descriptor, as any program expects its standard input and output);
+// ebref's end (own, the read end if ownRead) is a rawPipe of its own open
+// file description. A blocking read on os.File would hold its P in a
+// system call: in a default run, with both Ps busy, Go's sysmon took it
+// away again and again and then polled every 20 µs, a thread switch more a
+// call; a goroutine waiting in the poller gives its P back.
+func childPipe(ownRead bool) (child *os.File, own pipeEnd, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	c, o := p[0], p[1]
+	if ownRead {
+		c, o = o, c
+	}
+	if err := syscall.SetNonblock(o, true); err != nil {
+		syscall.Close(c)
+		syscall.Close(o)
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	rp, err := newRawPipe(os.NewFile(uintptr(o), "|")) // non-blocking: in the poller
+	if err != nil {
+		syscall.Close(c)
+		syscall.Close(o)
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(c), "|"), rp, nil
 }

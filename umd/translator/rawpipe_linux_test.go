@@ -15,9 +15,9 @@ import (
 // descriptors it was given keep blocking, bytes pass both ways, the end is
 // seen as io.EOF, and a file that is not a pipe is used as it is.
 func TestServedIOReopensPipes(t *testing.T) {
-	inR, inW, err := blockingPipe()
+	inR, inW, err := childPipe(false)
 	require.NoError(t, err)
-	outR, outW, err := blockingPipe()
+	outW, outR, err := childPipe(true)
 	require.NoError(t, err)
 	defer outR.Close()
 	in, out, done := servedIO(inR, outW)

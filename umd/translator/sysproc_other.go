@@ -11,13 +11,18 @@ import (
 // ebref exits, and the protocol asks it to exit then.
 func orphanProof(*exec.Cmd) {}
 
-// blockingPipe is a pipe whose ends block: a read parked in Go's poller
-// wakes later than a blocking one (BenchmarkRoundTrip).
-func blockingPipe() (r, w *os.File, err error) {
-	r, w, err = os.Pipe()
-	if err == nil {
-		r.Fd()
-		w.Fd()
+// childPipe is a pipe to or from a translator whose ends block: a read
+// parked in Go's poller through os.File wakes later than a blocking one
+// (BenchmarkRoundTrip). own is the read end if ownRead.
+func childPipe(ownRead bool) (child *os.File, own pipeEnd, err error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
 	}
-	return r, w, err
+	r.Fd()
+	w.Fd()
+	if ownRead {
+		return w, r, nil
+	}
+	return r, w, nil
 }
