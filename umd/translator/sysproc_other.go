@@ -11,9 +11,9 @@ import (
 // ebref exits, and the protocol asks it to exit then.
 func orphanProof(*exec.Cmd) {}
 
-// childPipe is a pipe to or from a translator whose ends block: a read
-// parked in Go's poller through os.File wakes later than a blocking one
-// (BenchmarkRoundTrip). own is the read end if ownRead.
+// childPipe is a pipe to or from a translator, both ends blocking (ebref's
+// end waits in the poller on Linux only: rawpipe_linux.go). own is the
+// read end if ownRead.
 func childPipe(ownRead bool) (child *os.File, own pipeEnd, err error) {
 	r, w, err := os.Pipe()
 	if err != nil {
