@@ -118,10 +118,17 @@ type policyAnswer struct {
 	declared bool
 }
 
+// pipeEnd is ebref's end of a pipe to or from a translator.
+type pipeEnd interface {
+	io.Reader
+	io.Writer
+	io.Closer
+}
+
 // running is one copy of the translator.
 type running struct {
 	cmd     *exec.Cmd
-	in, out *os.File
+	in, out pipeEnd
 	r       *bufio.Reader
 	stderr  *tail
 	sent    map[uint32]bool
@@ -388,11 +395,11 @@ func (p *Process) release(r *running, ok bool) {
 
 // launch starts a copy and reads its hello: the copy and the name it gave.
 func (p *Process) launch() (*running, string, error) {
-	inR, inW, err := os.Pipe()
+	inR, inW, err := childPipe(false)
 	if err != nil {
 		return nil, "", p.fail(ErrStart, "%v", err)
 	}
-	outR, outW, err := os.Pipe()
+	outW, outR, err := childPipe(true)
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -413,11 +420,7 @@ func (p *Process) launch() (*running, string, error) {
 	}
 	inR.Close()
 	outW.Close()
-	// Blocking pipes: a read parked in Go's poller wakes later than a
-	// blocking one (BenchmarkRoundTrip). The deadline is a timer that
-	// kills the process instead.
-	inW.Fd()
-	outR.Fd()
+	// The deadline is a timer that kills the process: its pipe then ends.
 	r := &running{cmd: cmd, in: inW, out: outR, r: bufio.NewReaderSize(outR, 1<<16), stderr: t, sent: map[uint32]bool{}, done: make(chan struct{})}
 	r.timer = time.AfterFunc(time.Hour, func() {
 		r.expired.Store(true)

@@ -13,9 +13,12 @@ import (
 // standard input and output): the hello, then each profile opened with
 // open and answered with its compression policy (a Translator that is a
 // Policer declares one), each request translated and answered, until in
-// ends. A
-// translator's error is sent as a refusal; a protocol error ends Serve.
+// ends. A translator's error is sent as a refusal; a protocol error ends
+// Serve. On Linux, an in or out that is a pipe is reopened non-blocking
+// for Serve's own use (servedIO): the descriptors given keep their flags.
 func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profile) (Translator, error)) error {
+	in, out, done := servedIO(in, out)
+	defer done()
 	r, w := bufio.NewReaderSize(in, 1<<16), bufio.NewWriterSize(out, 1<<16)
 	version, _, _, err := readHello(r, "host")
 	if err != nil {
@@ -82,7 +85,7 @@ func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profil
 			if _, err := w.Write(AppendPolicy(reply[:0], id, pol, declared)); err != nil {
 				return err
 			}
-			if err := w.Flush(); err != nil {
+			if err := flushIdle(r, w); err != nil {
 				return err
 			}
 			continue
@@ -109,10 +112,21 @@ func Serve(in io.Reader, out io.Writer, name string, open func(p *hwmodel.Profil
 		if _, err := w.Write(reply); err != nil {
 			return err
 		}
-		if err := w.Flush(); err != nil {
+		if err := flushIdle(r, w); err != nil {
 			return err
 		}
 	}
+}
+
+// flushIdle sends what w holds unless r already holds more of the host's
+// bytes: the answers to frames that came together (a profile and the
+// request after it) leave in one write. The host writes whole frames, so
+// bytes buffered are a frame arriving, never one waiting for this answer.
+func flushIdle(r *bufio.Reader, w *bufio.Writer) error {
+	if r.Buffered() > 0 {
+		return nil
+	}
+	return w.Flush()
 }
 
 // readFrameHeader reads a frame's opcode and body size (io.EOF at a clean
