@@ -279,6 +279,9 @@ func RunContext(ctx context.Context, d Driver, sc *scenario.Scenario, p *hwmodel
 		}
 	}
 	x.check()
+	// The result holds copies of what it read; the machine's bytes go to
+	// the next run's (hwmodel.Machine.Release).
+	m.Release()
 	return x.res0
 }
 

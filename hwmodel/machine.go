@@ -203,6 +203,13 @@ func New(p *Profile) (*Machine, error) {
 	return m, nil
 }
 
+// Release lets the machine's bytes go for the next machine of the process
+// to reuse (share.go): memory's, the caches' and the reference's. The
+// machine must not be used after; what was read from it before
+// (counters, hazards, timelines, bytes copied out) stays valid. A machine
+// never released is the garbage collector's, as before.
+func (m *Machine) Release() { m.mem.store.releaseAll() }
+
 // setPerLine turns the shortcuts off (perLine).
 func (m *Machine) setPerLine() { m.perLine, m.effects.apart = true, true }
 

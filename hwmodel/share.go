@@ -1,5 +1,10 @@
 package hwmodel
 
+import (
+	"sync"
+	"unsafe"
+)
+
 // Line data and copy on write.
 //
 // A block of lines keeps its bytes (lineData, 4 KiB) apart from its masks,
@@ -14,7 +19,11 @@ package hwmodel
 //
 // A machine's dataStore counts the holders of each shared block of bytes
 // and takes back the bytes the last holder lets go, for reuse: a warm
-// machine allocates no bytes, shared or not.
+// machine allocates no bytes, shared or not. A machine done with
+// (Machine.Release) gives every block it made to the process's spares,
+// from which the next machine takes before it allocates: a process that
+// runs frame after frame (a bench, an HLK run) allocates and zeroes few
+// new blocks.
 
 // lineData is the bytes of a block's lines.
 type lineData [blockLines][LineSize]byte
@@ -23,7 +32,11 @@ type lineData [blockLines][LineSize]byte
 // and takes back those no block holds. The model runs on one goroutine.
 type dataStore struct {
 	free []*lineData
-	made int // blocks of bytes allocated, for tests to account for
+	made int // blocks of bytes allocated or taken from the spares, for tests to account for
+	// all is every block made, for release to give back
+	all []*lineData
+	// released: the machine let its bytes go (Machine.Release)
+	released bool
 	// holders counts the holders of bytes held more than once; bytes
 	// absent from it have one holder (or none, once in free).
 	holders map[*lineData]int32
@@ -38,8 +51,63 @@ func (s *dataStore) get() *lineData {
 		s.free = s.free[:n-1]
 		return d
 	}
+	if s.released {
+		panic("hwmodel: a machine used after Release")
+	}
 	s.made++
-	return new(lineData)
+	d := spares.take()
+	if d == nil {
+		d = new(lineData)
+	}
+	s.all = append(s.all, d)
+	return d
+}
+
+// release gives every block the store made to the spares; the store
+// hands out nothing after.
+func (s *dataStore) releaseAll() {
+	if s.released {
+		return
+	}
+	s.released = true
+	spares.give(s.all)
+	s.all, s.free, s.holders = nil, nil, nil
+}
+
+// spares are blocks of bytes released machines gave back, up to
+// maxSpares, for any machine of the process to take; machines run on
+// goroutines of their own, so the spares are locked.
+var spares spareData
+
+// maxSpares bounds the bytes the spares keep: 128 MiB, a large frame's
+// worth, so a process's memory stays what its largest machines hold.
+const maxSpares = 128 << 20 / int(unsafe.Sizeof(lineData{}))
+
+type spareData struct {
+	mu     sync.Mutex
+	blocks []*lineData
+}
+
+func (p *spareData) take() *lineData {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.blocks)
+	if n == 0 {
+		return nil
+	}
+	d := p.blocks[n-1]
+	p.blocks[n-1] = nil
+	p.blocks = p.blocks[:n-1]
+	return d
+}
+
+func (p *spareData) give(ds []*lineData) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if room := maxSpares - len(p.blocks); len(ds) > room {
+		ds = ds[:max(room, 0)]
+	}
+	p.blocks = append(p.blocks, ds...)
 }
 
 // lend adds a holder to d.
