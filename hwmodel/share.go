@@ -1,9 +1,6 @@
 package hwmodel
 
-import (
-	"sync"
-	"unsafe"
-)
+import "sync"
 
 // Line data and copy on write.
 //
@@ -20,8 +17,8 @@ import (
 // A machine's dataStore counts the holders of each shared block of bytes
 // and takes back the bytes the last holder lets go, for reuse: a warm
 // machine allocates no bytes, shared or not. A machine done with
-// (Machine.Release) gives every block it made to the process's spares,
-// from which the next machine takes before it allocates: a process that
+// (Machine.Release) gives every block it made to the process's spares
+// (a sync.Pool), from which the next machine takes before it allocates: a process that
 // runs frame after frame (a bench, an HLK run) allocates and zeroes few
 // new blocks.
 
@@ -31,8 +28,9 @@ type lineData [blockLines][LineSize]byte
 // dataStore hands out blocks of bytes, counts the holders of shared ones,
 // and takes back those no block holds. The model runs on one goroutine.
 type dataStore struct {
-	free []*lineData
-	made int // blocks of bytes allocated or taken from the spares, for tests to account for
+	free   []*lineData
+	made   int // blocks of bytes allocated or taken from the spares, for tests to account for
+	reused int // of those, taken from the spares
 	// all is every block made, for release to give back
 	all []*lineData
 	// released: the machine let its bytes go (Machine.Release)
@@ -55,9 +53,11 @@ func (s *dataStore) get() *lineData {
 		panic("hwmodel: a machine used after Release")
 	}
 	s.made++
-	d := spares.take()
+	d := takeSpareData()
 	if d == nil {
 		d = new(lineData)
+	} else {
+		s.reused++
 	}
 	s.all = append(s.all, d)
 	return d
@@ -70,44 +70,26 @@ func (s *dataStore) releaseAll() {
 		return
 	}
 	s.released = true
-	spares.give(s.all)
+	giveSpareData(s.all)
 	s.all, s.free, s.holders = nil, nil, nil
 }
 
-// spares are blocks of bytes released machines gave back, up to
-// maxSpares, for any machine of the process to take; machines run on
-// goroutines of their own, so the spares are locked.
-var spares spareData
+// spares are blocks of bytes released machines gave back, for any machine
+// of the process to take (machines run on goroutines of their own). A
+// sync.Pool: what no machine takes before the garbage collector's next
+// cycles is collected, so a process keeps no more memory than its
+// machines hold, and a process that runs no more machines keeps none.
+var spares = sync.Pool{}
 
-// maxSpares bounds the bytes the spares keep: 128 MiB, a large frame's
-// worth, so a process's memory stays what its largest machines hold.
-const maxSpares = 128 << 20 / int(unsafe.Sizeof(lineData{}))
-
-type spareData struct {
-	mu     sync.Mutex
-	blocks []*lineData
-}
-
-func (p *spareData) take() *lineData {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := len(p.blocks)
-	if n == 0 {
-		return nil
-	}
-	d := p.blocks[n-1]
-	p.blocks[n-1] = nil
-	p.blocks = p.blocks[:n-1]
+func takeSpareData() *lineData {
+	d, _ := spares.Get().(*lineData)
 	return d
 }
 
-func (p *spareData) give(ds []*lineData) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if room := maxSpares - len(p.blocks); len(ds) > room {
-		ds = ds[:max(room, 0)]
+func giveSpareData(ds []*lineData) {
+	for _, d := range ds {
+		spares.Put(d)
 	}
-	p.blocks = append(p.blocks, ds...)
 }
 
 // lend adds a holder to d.
