@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"strings"
-
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk/scenario"
 )
@@ -22,6 +20,7 @@ type use struct {
 	// use); compute lists use the COMPUTE_QUEUE_ form (layoutFor).
 	layout string
 	flags  scenario.UseFlags
+	of     scenario.Use // the table's row, for its layouts on other queues
 }
 
 func (u use) writes() bool { return u.flags&scenario.UseWrite != 0 }
@@ -41,7 +40,7 @@ var uses = func() map[string]map[string]use {
 			if u.Layout != ddi.LayoutUndefined {
 				layout = u.Layout.String()
 			}
-			out[cmd][role] = use{state: u.State.String(), sync: u.Sync.String(), access: u.Access.String(), layout: layout, flags: u.Flags}
+			out[cmd][role] = use{state: u.State.String(), sync: u.Sync.String(), access: u.Access.String(), layout: layout, flags: u.Flags, of: u}
 		}
 	}
 	return out
@@ -53,19 +52,20 @@ var copyDst = uses["copy-buffer"]["0"]
 
 // layoutFor is the layout a use takes on a list of the given type: the
 // DIRECT_QUEUE_ layouts become COMPUTE_QUEUE_ ones on compute lists
-// (the layouts a queue type may use, 000 "Barrier Layouts"); with generic,
+// (scenario.Use.LayoutOn: the layouts a queue type may use, 000 "Barrier Layouts"); with generic,
 // the layout without its queue prefix: a texture that more than one type of queue uses takes the
 // layouts they all may (000 "Barrier Layouts": the generic layouts are
 // the direct and compute queues' alike).
 func (u use) layoutFor(listType string, generic bool) string {
-	if generic {
-		if rest, ok := strings.CutPrefix(u.layout, "DIRECT_QUEUE_"); ok {
-			return rest
+	switch {
+	case u.layout == "":
+		return ""
+	case generic:
+		return u.of.Generic().String()
+	case listType == "COMPUTE":
+		if l, ok := u.of.LayoutOn(ddi.CommandListTypeCompute); ok {
+			return l.String()
 		}
-		return u.layout
-	}
-	if rest, ok := strings.CutPrefix(u.layout, "DIRECT_QUEUE_"); ok && listType == "COMPUTE" {
-		return "COMPUTE_QUEUE_" + rest
 	}
 	return u.layout
 }

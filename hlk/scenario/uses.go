@@ -68,10 +68,8 @@ func (u Use) LayoutOn(t ddi.CommandListType) (ddi.BarrierLayout, bool) {
 		return u.Layout, true
 	}
 	if rest, ok := strings.CutPrefix(u.Layout.String(), "DIRECT_QUEUE_"); ok && t == ddi.CommandListTypeCompute {
-		for _, l := range q.Layouts {
-			if l.String() == "COMPUTE_QUEUE_"+rest {
-				return l, true
-			}
+		if l, err := ddi.ParseBarrierLayout("COMPUTE_QUEUE_" + rest); err == nil && q.AllowsLayout(l) {
+			return l, true
 		}
 	}
 	if u.Access&^q.Accesses == 0 {
@@ -84,12 +82,8 @@ func (u Use) LayoutOn(t ddi.CommandListType) (ddi.BarrierLayout, bool) {
 // queue type that may use the layout shares (DIRECT_QUEUE_COPY_DEST ->
 // COPY_DEST), for a texture more than one type of queue uses.
 func (u Use) Generic() ddi.BarrierLayout {
-	rest, ok := strings.CutPrefix(u.Layout.String(), "DIRECT_QUEUE_")
-	if !ok {
-		return u.Layout
-	}
-	for l := ddi.BarrierLayout(0); l < 64; l++ {
-		if l.String() == rest {
+	if rest, ok := strings.CutPrefix(u.Layout.String(), "DIRECT_QUEUE_"); ok {
+		if l, err := ddi.ParseBarrierLayout(rest); err == nil {
 			return l
 		}
 	}
