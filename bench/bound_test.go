@@ -343,13 +343,13 @@ func menuRewriter(menu [][]func([]uint32) []uint32, choices []int, works *int) h
 
 // The expert's barriers, settled on the profile (runExpert: synchronous
 // copies where they cost less, hand-overs on the queue that does not gate
-// the frame), cost no more than legacy's in any cell.
+// the frame), cost no more than legacy's in any cell, the samples' too.
 func TestEnhancedAtMostLegacy(t *testing.T) {
 	cost := map[string]Row{}
 	for _, r := range rows(t) {
 		cost[r.Workload+"/"+r.Profile+"/"+string(r.Strategy)] = r
 	}
-	for _, w := range Workloads {
+	for _, w := range All() {
 		for _, p := range hwmodel.ProfileNames() {
 			l, e := cost[w.Name+"/"+p+"/legacy"], cost[w.Name+"/"+p+"/enhanced"]
 			if e.Cycles > l.Cycles {

@@ -102,7 +102,7 @@ func TestBestAtMostExpert(t *testing.T) {
 	for _, r := range rows(t) {
 		cost[r.Workload+"/"+r.Profile+"/"+string(r.Strategy)] = r
 	}
-	for _, w := range Workloads {
+	for _, w := range All() {
 		for _, p := range hwmodel.ProfileNames() {
 			e, b := cost[w.Name+"/"+p+"/enhanced"], cost[w.Name+"/"+p+"/best"]
 			if e.Clean() && b.Cycles > e.Cycles {
