@@ -266,7 +266,7 @@ func (f *formatter) step(st Step) error {
 		if err != nil {
 			return err
 		}
-		data, err := bytesWords(s.Data, s.Fill)
+		data, err := bytesWords(s.Data, s.Fill, false)
 		if err != nil {
 			return formatError("write "+n, "%v", err)
 		}
@@ -294,8 +294,10 @@ func listTypeWord(t ddi.CommandListType) (string, error) {
 }
 
 // bytesWords writes bytes as hex words, 16 bytes a word, or fill when
-// fill is set (data its one byte) or the bytes are many of one.
-func bytesWords(data []byte, fill uint64) ([]string, error) {
+// fill is set (data its one byte) or, with shorten, when the bytes are
+// many of one: an expectation's bytes read the same either way, while a
+// write keeps the form it was given (WriteStep.Fill).
+func bytesWords(data []byte, fill uint64, shorten bool) ([]string, error) {
 	switch {
 	case fill > 0 && len(data) != 1:
 		return nil, fmt.Errorf("a fill of %d bytes repeats one byte, not %d", fill, len(data))
@@ -305,7 +307,7 @@ func bytesWords(data []byte, fill uint64) ([]string, error) {
 		return []string{"fill", fmt.Sprintf("0x%02x", data[0]), num(fill)}, nil
 	case len(data) == 0:
 		return nil, fmt.Errorf("no bytes")
-	case len(data) >= 16 && len(data) <= 1<<24 && bytes.Count(data, data[:1]) == len(data):
+	case shorten && len(data) >= 16 && len(data) <= 1<<24 && bytes.Count(data, data[:1]) == len(data):
 		return []string{"fill", fmt.Sprintf("0x%02x", data[0]), num(uint64(len(data)))}, nil
 	}
 	var out []string
@@ -985,7 +987,7 @@ func (f *formatter) expect(e Expect) error {
 		if err := views(e.Res); err != nil {
 			return err
 		}
-		data, err := bytesWords(e.Bytes, 0)
+		data, err := bytesWords(e.Bytes, 0, true)
 		if err != nil {
 			return formatError("expect bytes", "%v", err)
 		}

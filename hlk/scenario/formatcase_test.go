@@ -18,6 +18,7 @@ texture T 64x64 mips 2 flags RENDER_TARGET layout RENDER_TARGET
 texture P 64x64 flags RENDER_TARGET layout UNDEFINED at H 0
 buffer U 256 in upload
 write U 0 fill 0x5a 256
+write U 0 5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a
 queue Q DIRECT
 list L DIRECT flags ALLOW_EXTENDED_ASYNC
   draw rt T ps-srv B[0+16]
@@ -35,6 +36,7 @@ reset L
 end
 execute Q L
 expect bytes B[0+4] = 5a5a5a5a
+expect bytes B[0+32] = 5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a
 expect error 1334 in L field "a b" count 2 text "x\\y"
 `
 
