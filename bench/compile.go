@@ -933,24 +933,24 @@ func (c *compiler) command(l *scenario.ListStep, index int, cmd scenario.Cmd) er
 		needs = mergeReads(needs)
 	}
 	// Map order is random: barriers are written in resource order.
-	var lines, first []barrier // first: a call of its own before the command's
+	var call, first []barrier // the command's call; first: a call of its own before it
 	for _, t := range c.order {
 		if slices.ContainsFunc(needs, func(n need) bool { return n.t == t }) {
 			deact, act := c.activate(l, t, needs)
 			if len(deact) > 0 && act != nil && act.discards() {
 				first = append(first, deact...)
 			} else {
-				lines = append(lines, deact...)
+				call = append(call, deact...)
 			}
 			if act != nil {
-				lines = append(lines, *act)
+				call = append(call, *act)
 			}
 		}
 	}
 	for _, t := range c.order {
 		if c.bySpans(t) {
 			if b, ok := c.bufferBarrier(l, t, needs); ok {
-				lines = append(lines, b)
+				call = append(call, b)
 			}
 			continue
 		}
@@ -960,7 +960,7 @@ func (c *compiler) command(l *scenario.ListStep, index int, cmd scenario.Cmd) er
 				if err != nil {
 					return err
 				}
-				lines = append(lines, bs...)
+				call = append(call, bs...)
 			}
 		}
 	}
@@ -998,8 +998,8 @@ func (c *compiler) command(l *scenario.ListStep, index int, cmd scenario.Cmd) er
 	if len(first) > 0 {
 		c.before[here] = append(c.before[here], callOf(first))
 	}
-	if len(lines) > 0 {
-		c.before[here] = append(c.before[here], callOf(lines))
+	if len(call) > 0 {
+		c.before[here] = append(c.before[here], callOf(call))
 	}
 	return nil
 }
