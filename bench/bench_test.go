@@ -318,24 +318,24 @@ execute Q L2
 `}
 	enh, leg := forms(t, w)
 	requireHas(t, "enhanced", enh, []string{
-		"texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE layout DIRECT_QUEUE_SHADER_RESOURCE\n",
-		"  call\n    texture T sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET subresources 0\n  end\n  clear-rt T@0 0\n  draw rt T@0\n",
+		"texture T 64x64 mips 2 flags RENDER_TARGET|SHADER_RESOURCE|UNORDERED_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE\n",
+		"  barrier texture T sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET subresources 0\n  clear-rt T@0 0\n  draw rt T@0\n",
 		"texture T sync RENDER_TARGET -> COMPUTE_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE subresources 0\n",
 		"texture T sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_UNORDERED_ACCESS subresources 1\n",
-		"  dispatch uav B\n  call\n    buffer B sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS\n  end\n  dispatch uav B\n",
+		"  dispatch uav B\n  barrier buffer B sync COMPUTE_SHADING -> COMPUTE_SHADING access UNORDERED_ACCESS -> UNORDERED_ACCESS\n  dispatch uav B\n",
 		"    texture T sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE subresources 1\n" +
-			"    buffer B sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE\n  end\n  draw ps-srv T B rt O\n  draw ps-srv T rt O\nend\n",
+			"    buffer B sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE\n  end\n  draw rt O ps-srv T B\n  draw rt O ps-srv T\nend\n",
 		"list L2 DIRECT\n  dispatch uav B\nend\n",
 		// A whole clear in the layout the last use left keeps it: its
 		// write after a write still waits and flushes.
-		"  dispatch uav U\n  call\n    texture U sync COMPUTE_SHADING -> CLEAR_UNORDERED_ACCESS_VIEW access UNORDERED_ACCESS -> UNORDERED_ACCESS layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_UNORDERED_ACCESS\n  end\n  clear-uav U 0\n",
+		"  dispatch uav U\n  barrier texture U sync COMPUTE_SHADING -> CLEAR_UNORDERED_ACCESS_VIEW access UNORDERED_ACCESS -> UNORDERED_ACCESS layout DIRECT_QUEUE_UNORDERED_ACCESS -> DIRECT_QUEUE_UNORDERED_ACCESS\n  clear-uav U 0\n",
 	})
 	requireHas(t, "legacy", leg, []string{
-		"texture T 64x64 mips 2 flags RENDER_TARGET|UNORDERED_ACCESS|SHADER_RESOURCE state PIXEL_SHADER_RESOURCE\n",
+		"texture T 64x64 mips 2 flags RENDER_TARGET|SHADER_RESOURCE|UNORDERED_ACCESS state PIXEL_SHADER_RESOURCE\n",
 		"buffer B 4096 flags UNORDERED_ACCESS state COMMON\n",
-		"transition T PIXEL_SHADER_RESOURCE -> RENDER_TARGET subresource 0\n  end\n  clear-rt T@0 0\n  draw rt T@0\n",
+		"resource-barrier transition T PIXEL_SHADER_RESOURCE -> RENDER_TARGET subresource 0\n  clear-rt T@0 0\n  draw rt T@0\n",
 		"transition T RENDER_TARGET -> NON_PIXEL_SHADER_RESOURCE subresource 0\n    transition T PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS subresource 1\n",
-		"  dispatch uav B\n  resource-barriers\n    uav B\n  end\n  dispatch uav B\n",
+		"  dispatch uav B\n  resource-barrier uav B\n  dispatch uav B\n",
 		"list L2 DIRECT\n  dispatch uav B\nend\n",
 	})
 	requireRunsClean(t, enh, leg)
@@ -478,7 +478,7 @@ end
 execute Q L1 L2 L3
 `}
 	enh, leg := forms(t, w)
-	copyBarrier := "  call\n    texture A sync COPY -> COPY access COPY_DEST -> COPY_DEST layout DIRECT_QUEUE_COPY_DEST -> DIRECT_QUEUE_COPY_DEST subresources 0\n  end\n"
+	copyBarrier := "  barrier texture A sync COPY -> COPY access COPY_DEST -> COPY_DEST layout DIRECT_QUEUE_COPY_DEST -> DIRECT_QUEUE_COPY_DEST subresources 0\n"
 	requireHas(t, "enhanced", enh, []string{
 		"list L1 DIRECT flags ALLOW_EXTENDED_ASYNC\n",
 		"list L2 DIRECT flags ALLOW_EXTENDED_ASYNC\n",
@@ -565,16 +565,16 @@ execute Q L2
 	enh, leg := forms(t, w)
 	requireHas(t, "enhanced", enh, []string{
 		// One barrier for the command's two uses of A.
-		"  dispatch srv V uav A[0+4096]\n  dispatch uav A[4096+4096]\n  call\n" +
-			"    buffer A sync COMPUTE_SHADING -> EXECUTE_INDIRECT|INPUT_ASSEMBLER access UNORDERED_ACCESS -> INDIRECT_ARGUMENT|INDEX_BUFFER\n  end\n",
-		"list L2 DIRECT\n  draw args A[0+64] ib A[64+1024] rt O\nend\n",
+		"  dispatch srv V uav A[0+4096]\n  dispatch uav A[4096+4096]\n" +
+			"  barrier buffer A sync COMPUTE_SHADING -> INPUT_ASSEMBLER|EXECUTE_INDIRECT access UNORDERED_ACCESS -> INDEX_BUFFER|INDIRECT_ARGUMENT\n",
+		"list L2 DIRECT\n  draw rt O ib A[64+1024] args A[0+64]\nend\n",
 	})
 	requireHas(t, "legacy", leg, []string{
-		"  dispatch srv V uav A[0+4096]\n  resource-barriers\n    uav A\n  end\n  dispatch uav A[4096+4096]\n",
+		"  dispatch srv V uav A[0+4096]\n  resource-barrier uav A\n  dispatch uav A[4096+4096]\n",
 		// A state holding both serves a use of either, then the other.
-		"    transition A UNORDERED_ACCESS -> INDIRECT_ARGUMENT|INDEX_BUFFER\n  end\n  draw args A[4096+64] ib A[4160+1024] vb V rt O\n" +
-			"  draw ib A[4160+1024] rt O\n  draw args A[4096+64] rt O\n",
-		"list L2 DIRECT\n  draw args A[0+64] ib A[64+1024] rt O\nend\n",
+		"  resource-barrier transition A UNORDERED_ACCESS -> INDEX_BUFFER|INDIRECT_ARGUMENT\n  draw rt O vb V ib A[4160+1024] args A[4096+64]\n" +
+			"  draw rt O ib A[4160+1024]\n  draw rt O args A[4096+64]\n",
+		"list L2 DIRECT\n  draw rt O ib A[64+1024] args A[0+64]\nend\n",
 	})
 	if strings.Contains(leg, "transition V") {
 		t.Errorf("V, promoted to a read state, needs no transition to another:\n%s", leg)
@@ -664,20 +664,20 @@ execute Q L2
 		// 64 KiB at least). B's draw does not replace it whole: DISCARD,
 		// in a call after the one that deactivates A and flushes its
 		// writes (000 "Resource Aliasing").
-		"  call\n    texture A sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_SHADER_RESOURCE\n  end\n" +
-			"  call\n    texture B sync RENDER_TARGET|PIXEL_SHADING -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET flags DISCARD\n  end\n  draw rt B\n",
+		"  barrier texture A sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_SHADER_RESOURCE\n" +
+			"  barrier texture B sync PIXEL_SHADING|RENDER_TARGET -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET flags DISCARD\n  draw rt B\n",
 		// A is deactivated already: C only waits for its accesses, and as
 		// its draw does not replace it whole and nothing was deactivated,
 		// discards.
-		"  call\n    texture C sync RENDER_TARGET|PIXEL_SHADING -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET flags DISCARD\n  end\n  draw rt C\n",
+		"  barrier texture C sync PIXEL_SHADING|RENDER_TARGET -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET flags DISCARD\n  draw rt C\n",
 		// D, in the next submission, needs nothing of B and C.
-		"list L2 DIRECT\n  call\n    texture D sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET\n  end\n",
+		"list L2 DIRECT\n  barrier texture D sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET\n",
 		"expect reference D O\n",
 	})
 	requireHas(t, "legacy", leg, []string{
 		"    aliasing A B\n",
 		"    aliasing A C\n",
-		"list L2 DIRECT\n  resource-barriers\n    transition D PIXEL_SHADER_RESOURCE -> RENDER_TARGET\n  end\n",
+		"list L2 DIRECT\n  resource-barrier transition D PIXEL_SHADER_RESOURCE -> RENDER_TARGET\n",
 		"expect reference D O\n",
 	})
 	requireRunsClean(t, enh, leg)
@@ -766,7 +766,7 @@ execute Q L
 `}
 	enh, leg = forms(t, tex)
 	requireHas(t, "enhanced", enh, []string{
-		"  draw ps-srv A@0 rt A@1\n  call\n" +
+		"  draw rt A@1 ps-srv A@0\n  call\n" +
 			"    texture A sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout DIRECT_QUEUE_SHADER_RESOURCE -> DIRECT_QUEUE_SHADER_RESOURCE subresources 0\n" +
 			"    texture A sync RENDER_TARGET -> NONE access RENDER_TARGET -> NO_ACCESS layout RENDER_TARGET -> RENDER_TARGET subresources 1\n",
 	})
@@ -806,19 +806,19 @@ execute QD LD
 `}
 	enh, leg := forms(t, w)
 	requireHas(t, "enhanced", enh, []string{
-		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE layout UNORDERED_ACCESS\n",
+		"texture LUT 64x64 flags SHADER_RESOURCE|UNORDERED_ACCESS layout UNORDERED_ACCESS\n",
 		"list LA COMPUTE\n  dispatch uav LUT\n  dispatch uav G\nend\n",
 		"    texture LUT sync NONE -> PIXEL_SHADING access NO_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> SHADER_RESOURCE\n",
-		"  draw ps-srv LUT G rt O\n  call\n    texture LUT sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n" +
+		"  draw rt O ps-srv LUT G\n  call\n    texture LUT sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n" +
 			"    texture G sync PIXEL_SHADING -> NONE access SHADER_RESOURCE -> NO_ACCESS layout SHADER_RESOURCE -> UNORDERED_ACCESS\n  end\n  draw rt O\n",
 	})
 	if strings.Contains(enh, "DIRECT_QUEUE_") || strings.Contains(enh, "COMPUTE_QUEUE_") {
 		t.Errorf("a queue-specific layout:\n%s", enh)
 	}
 	requireHas(t, "legacy", leg, []string{
-		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE state UNORDERED_ACCESS\n",
+		"texture LUT 64x64 flags SHADER_RESOURCE|UNORDERED_ACCESS state UNORDERED_ACCESS\n",
 		"list LA COMPUTE\n  dispatch uav LUT\n  dispatch uav G\nend\n",
-		"  draw ps-srv LUT G rt O\n  resource-barriers\n    transition LUT PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS\n" +
+		"  draw rt O ps-srv LUT G\n  resource-barriers\n    transition LUT PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS\n" +
 			"    transition G PIXEL_SHADER_RESOURCE -> UNORDERED_ACCESS\n  end\n  draw rt O\n",
 	})
 	requireRunsClean(t, enh, leg)
@@ -866,18 +866,18 @@ wait QC F 3
 `}
 	enh, leg := forms(t, w)
 	requireHas(t, "enhanced", enh, []string{
-		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE layout COMMON\n",
+		"texture LUT 64x64 flags SHADER_RESOURCE|UNORDERED_ACCESS layout COMMON\n",
 		"list LC COPY flags ALLOW_EXTENDED_ASYNC\n  copy-texture G@0 0 0 0 LUT@0\nend\n",
-		"    texture LUT sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout COMMON -> UNORDERED_ACCESS\n",
+		"  barrier texture LUT sync NONE -> COMPUTE_SHADING access NO_ACCESS -> UNORDERED_ACCESS layout COMMON -> UNORDERED_ACCESS\n",
 		"    texture LUT sync NONE -> PIXEL_SHADING access NO_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> COMMON\n",
-		"  draw ps-srv LUT G rt O\n  draw rt O\nend\n",
+		"  draw rt O ps-srv LUT G\n  draw rt O\nend\n",
 	})
 	requireHas(t, "legacy", leg, []string{
-		"texture LUT 64x64 flags UNORDERED_ACCESS|SHADER_RESOURCE state COMMON\n",
+		"texture LUT 64x64 flags SHADER_RESOURCE|UNORDERED_ACCESS state COMMON\n",
 		"list LC COPY\n  copy-texture G@0 0 0 0 LUT@0\nend\n",
-		"    transition LUT COMMON -> UNORDERED_ACCESS\n",
+		"  resource-barrier transition LUT COMMON -> UNORDERED_ACCESS\n",
 		"    transition LUT UNORDERED_ACCESS -> PIXEL_SHADER_RESOURCE\n",
-		"  draw ps-srv LUT G rt O\n  resource-barriers\n    transition LUT PIXEL_SHADER_RESOURCE -> COMMON\n" +
+		"  draw rt O ps-srv LUT G\n  resource-barriers\n    transition LUT PIXEL_SHADER_RESOURCE -> COMMON\n" +
 			"    transition G PIXEL_SHADER_RESOURCE -> COMMON\n  end\n  draw rt O\n",
 	})
 	requireRunsClean(t, enh, leg)
@@ -906,11 +906,11 @@ wait QC F 2
 `}
 	enh, leg = forms(t, up)
 	requireHas(t, "enhanced", enh, []string{
-		"  dispatch uav T\n  call\n    texture T sync COMPUTE_SHADING -> NONE access UNORDERED_ACCESS -> NO_ACCESS layout UNORDERED_ACCESS -> COMMON\n  end\n",
+		"  dispatch uav T\n  barrier texture T sync COMPUTE_SHADING -> NONE access UNORDERED_ACCESS -> NO_ACCESS layout UNORDERED_ACCESS -> COMMON\n",
 	})
 	requireHas(t, "legacy", leg, []string{
-		"  resource-barriers\n    transition T COMMON -> UNORDERED_ACCESS\n  end\n  dispatch uav T\n",
-		"  dispatch uav T\n  resource-barriers\n    transition T UNORDERED_ACCESS -> COMMON\n  end\n",
+		"  resource-barrier transition T COMMON -> UNORDERED_ACCESS\n  dispatch uav T\n",
+		"  dispatch uav T\n  resource-barrier transition T UNORDERED_ACCESS -> COMMON\n",
 	})
 	if strings.Contains(enh, "COMPUTE_QUEUE_") {
 		t.Errorf("a queue-specific layout on a texture a copy queue uses:\n%s", enh)

@@ -51,28 +51,28 @@ func (s Strategy) recorded() Strategy {
 }
 
 // compile writes a workload's frame in one strategy's barriers as a
-// scenario (docs/scenarios.md): the frame's lines as written, each
-// resource created in the layout (enhanced) or state (legacy) the frame
-// leaves it in, so that the frame starts where the previous one ended, and
-// before each work command one barrier call of what its views need since
-// their last use.
+// scenario (docs/scenarios.md): the frame's statements, each resource
+// created in the layout (enhanced) or state (legacy) the frame leaves it
+// in, so that the frame starts where the previous one ended, and before
+// each work command one barrier call of what its views need since their
+// last use. It builds the scenario as a syntax tree, the parsed frame with
+// the strategy's calls and creation members added, and prints it with
+// scenario.Format.
 func compile(w *Workload, s Strategy) (string, error) {
-	frame := w.Frame
-	if s == Legacy {
-		var err error
-		if frame, err = stageSelfCopies(frame); err != nil {
-			return "", fmt.Errorf("%s: %w", w.Name, err)
-		}
-	}
-	cases, err := scenario.Parse(w.Name+".ebs", frame, nil)
+	cases, err := scenario.Parse(w.Name+".ebs", w.Frame, nil)
 	if err != nil {
 		return "", err
 	}
 	if len(cases) != 1 {
 		return "", fmt.Errorf("%s: the frame must be one scenario, not %d", w.Name, len(cases))
 	}
-	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*scenario.ListStep{}, before: map[int][]string{},
-		owners: map[string][]owner{}, after: map[int][]string{}}
+	if s == Legacy {
+		if err := stageSelfCopies(cases[0]); err != nil {
+			return "", fmt.Errorf("%s: %w", w.Name, err)
+		}
+	}
+	c := &compiler{strategy: s, res: map[string]*tracked{}, lists: map[string]*scenario.ListStep{}, before: map[at][]scenario.Cmd{},
+		owners: map[string][]owner{}, after: map[at][]scenario.Cmd{}}
 	if err := c.collect(cases[0]); err != nil {
 		return "", fmt.Errorf("%s: %w", w.Name, err)
 	}
@@ -86,7 +86,11 @@ func compile(w *Workload, s Strategy) (string, error) {
 			return "", fmt.Errorf("%s: %w", w.Name, err)
 		}
 	}
-	return c.text(frame), nil
+	text, err := scenario.Format(c.build(cases[0]))
+	if err != nil {
+		return "", fmt.Errorf("%s (%s): %w", w.Name, s, err)
+	}
+	return text, nil
 }
 
 // stageName is the buffer the legacy form copies through.
@@ -95,32 +99,58 @@ const stageName = "STAGE"
 // stageSelfCopies rewrites each copy of a buffer into itself as two copies
 // through a staging buffer, declared first: with ResourceBarrier a buffer
 // is never COPY_SOURCE and COPY_DEST at once (000 "No Self Copy"), so an
-// application stages. The rewrite keeps line numbers (the staging copies
-// share a line).
-func stageSelfCopies(frame string) (string, error) {
-	lines := strings.Split(frame, "\n")
+// application stages. The staging copies keep the copy's position.
+func stageSelfCopies(sc *scenario.Scenario) error {
 	var size uint64
-	for i, line := range lines {
-		f := strings.Fields(line)
-		if len(f) > 0 && (f[0] == "buffer" || f[0] == "texture") && len(f) > 1 && f[1] == stageName {
-			return "", fmt.Errorf("line %d: %s is the name the legacy form's staging buffer takes", i+1, stageName)
+	for _, st := range sc.Steps {
+		if r, ok := st.(*scenario.ResourceStep); ok && r.Name == stageName {
+			return fmt.Errorf("line %d: %s is the name the legacy form's staging buffer takes", r.Line, stageName)
 		}
-		if len(f) != 6 || f[0] != "copy-buffer" || f[1] != f[3] {
-			continue
+		if l, ok := st.(*scenario.ListStep); ok {
+			for _, cmd := range l.Cmds {
+				if selfCopy(cmd) {
+					size = max(size, cmd.Args[2])
+				}
+			}
 		}
-		var n uint64
-		if _, err := fmt.Sscan(f[5], &n); err != nil {
-			continue // the parser reports it
-		}
-		size = max(size, n)
-		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-		lines[i] = fmt.Sprintf("%scopy-buffer %s 0 %s %s %s\n%scopy-buffer %s %s %s 0 %s",
-			indent, stageName, f[3], f[4], f[5], indent, f[1], f[2], stageName, f[5])
 	}
 	if size == 0 {
-		return frame, nil
+		return nil
 	}
-	return fmt.Sprintf("\nbuffer %s %d\n", stageName, size) + strings.TrimPrefix(strings.Join(lines, "\n"), "\n"), nil
+	// The staging buffer is declared as the language declares one.
+	decl, err := scenario.Parse(stageName+".ebs", fmt.Sprintf("buffer %s %d", stageName, size), nil)
+	if err != nil {
+		return err
+	}
+	sc.Steps = append([]scenario.Step{decl[0].Steps[0]}, sc.Steps...)
+	stage := []scenario.ViewRef{named(stageName)}
+	for _, st := range sc.Steps {
+		l, ok := st.(*scenario.ListStep)
+		if !ok {
+			continue
+		}
+		var cmds []scenario.Cmd
+		for _, cmd := range l.Cmds {
+			if !selfCopy(cmd) {
+				cmds = append(cmds, cmd)
+				continue
+			}
+			// DST DSTOFF SRC SRCOFF SIZE: SRC into STAGE at 0, STAGE
+			// into DST.
+			dst, src, a := cmd.Views["0"], cmd.Views["2"], cmd.Args
+			cmds = append(cmds,
+				scenario.Cmd{Pos: cmd.Pos, Op: cmd.Op, Views: map[string][]scenario.ViewRef{"0": stage, "2": src}, Args: []uint64{0, a[1], a[2]}},
+				scenario.Cmd{Pos: cmd.Pos, Op: cmd.Op, Views: map[string][]scenario.ViewRef{"0": dst, "2": stage}, Args: []uint64{a[0], 0, a[2]}})
+		}
+		l.Cmds = cmds
+	}
+	return nil
+}
+
+// selfCopy reports whether a command copies a buffer into itself: its
+// destination and source views are one.
+func selfCopy(cmd scenario.Cmd) bool {
+	return cmd.Op == "copy-buffer" && cmd.Views["0"][0].String() == cmd.Views["2"][0].String()
 }
 
 // tracked is one resource as the compiler follows it.
@@ -128,7 +158,8 @@ type tracked struct {
 	name    string
 	texture bool
 	r       *resource.Resource
-	line    int // its declaration's line
+	line    int                    // its declaration's line
+	decl    *scenario.ResourceStep // its declaration, which build gives its layout or state
 	subs    []subState
 	// spans are a buffer's byte ranges by last use, for the enhanced
 	// form (its buffers have no state; the legacy form follows subs)
@@ -267,7 +298,7 @@ type compiler struct {
 	order    []*tracked
 	lists    map[string]*scenario.ListStep
 	exec     int
-	before   map[int][]string // lines to insert before a line (1-based), by line
+	before   map[at][]scenario.Cmd // the calls to record before a command
 	// owners are each heap's byte ranges by holder, kept from the first
 	// pass to the second: the frame starts as it ends
 	owners map[string][]owner
@@ -275,7 +306,13 @@ type compiler struct {
 	// one's index
 	seq   []step
 	pos   int
-	after map[int][]string // lines to insert after a line, by line
+	after map[at][]scenario.Cmd // the calls to record after a command
+}
+
+// at is a command of the frame: its list and its index there.
+type at struct {
+	list string
+	cmd  int
 }
 
 // step is one command of the frame, in its list.
@@ -305,7 +342,7 @@ func (c *compiler) collect(sc *scenario.Scenario) error {
 				// The owners of a heap's bytes are followed by range.
 				return fmt.Errorf("line %d: %s: %d bytes at %d do not lie in heap %s (%d bytes)", s.Line, s.Name, r.Size, s.Offset, s.Heap, size)
 			}
-			t := &tracked{name: s.Name, texture: !d.IsBuffer(), r: r, line: s.Line, subs: make([]subState, r.SubresourceCount()),
+			t := &tracked{name: s.Name, texture: !d.IsBuffer(), r: r, line: s.Line, decl: s, subs: make([]subState, r.SubresourceCount()),
 				heap: s.Heap, at: s.Offset, end: s.Offset + r.Size}
 			c.res[s.Name] = t
 			c.order = append(c.order, t)
@@ -346,7 +383,7 @@ func (c *compiler) collect(sc *scenario.Scenario) error {
 // restart makes the previous frame's last uses the starting point.
 func (c *compiler) restart() {
 	c.exec, c.pos = 0, 0
-	c.before, c.after = map[int][]string{}, map[int][]string{}
+	c.before, c.after = map[at][]scenario.Cmd{}, map[at][]scenario.Cmd{}
 	for _, t := range c.order {
 		t.exec, t.syncs = -1, nil // the previous frame's
 	}
@@ -387,8 +424,8 @@ func (c *compiler) walk(sc *scenario.Scenario) error {
 		}
 		for _, name := range e.Lists {
 			l := c.lists[name] // the parser knows every list an execute names
-			for _, cmd := range l.Cmds {
-				if err := c.command(l, cmd); err != nil {
+			for i, cmd := range l.Cmds {
+				if err := c.command(l, i, cmd); err != nil {
 					return err
 				}
 				c.pos++
@@ -438,7 +475,7 @@ func allows(q, s string) bool {
 // use's state, or to COMMON where this queue may not use that one; one
 // call after each command.
 func (c *compiler) handOver(l *scenario.ListStep) {
-	at := map[int][]string{}
+	calls := map[int][]barrier{} // by the command they follow
 	for _, t := range c.order {
 		last := -1
 		for i, cmd := range l.Cmds {
@@ -458,7 +495,6 @@ func (c *compiler) handOver(l *scenario.ListStep) {
 		uniform := !slices.ContainsFunc(t.subs, func(s subState) bool {
 			return s.u.state != t.subs[0].u.state || s.promoted != t.subs[0].promoted || s.exec != t.subs[0].exec
 		})
-		line := l.Cmds[last].Line
 		for i := range t.subs {
 			cur := t.subs[i].u.state
 			if allows(q, cur) || c.decays(t, t.subs[i], l.Type) {
@@ -468,11 +504,11 @@ func (c *compiler) handOver(l *scenario.ListStep) {
 			if !allows(l.Type.String(), to) || !allows(q, to) {
 				to = "COMMON"
 			}
-			b := fmt.Sprintf("transition %s %s -> %s", t.name, cur, to)
+			sub := -1
 			if !uniform {
-				b += fmt.Sprintf(" subresource %d", i)
+				sub = i
 			}
-			at[line] = append(at[line], b)
+			calls[last] = append(calls[last], transitionOf(t.name, cur, to, sub))
 			for j := range t.subs {
 				if uniform || j == i {
 					t.subs[j].u, t.subs[j].promoted = use{state: to}, false
@@ -483,8 +519,8 @@ func (c *compiler) handOver(l *scenario.ListStep) {
 			}
 		}
 	}
-	for _, line := range slices.Sorted(maps.Keys(at)) {
-		c.after[line] = append(c.after[line], c.call(at[line])...)
+	for _, i := range slices.Sorted(maps.Keys(calls)) {
+		c.after[at{l.Name, i}] = append(c.after[at{l.Name, i}], callOf(calls[i]))
 	}
 }
 
@@ -562,9 +598,9 @@ type need struct {
 // the command then puts the deactivations in a call of their own. It
 // leaves the resource's last use unset, so no other barrier of it follows
 // in the call.
-func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (deact []string, act string) {
+func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (deact []barrier, act *barrier) {
 	if t.heap == "" {
-		return nil, ""
+		return nil, nil
 	}
 	var displaced []*tracked
 	for _, o := range c.owners[t.heap] {
@@ -573,7 +609,7 @@ func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (dea
 		}
 	}
 	if len(displaced) == 0 {
-		return nil, ""
+		return nil, nil
 	}
 	slices.SortFunc(displaced, func(a, b *tracked) int { return cmp.Compare(a.line, b.line) })
 	var waits []string
@@ -582,7 +618,7 @@ func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (dea
 			continue // an earlier submission's end finished and wrote back its work
 		}
 		if c.strategy == Legacy {
-			deact = append(deact, fmt.Sprintf("aliasing %s %s", x.name, t.name))
+			deact = append(deact, aliasingOf(x.name, t.name))
 			continue
 		}
 		for _, s := range x.syncs {
@@ -591,27 +627,25 @@ func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (dea
 		deact = append(deact, c.deactivate(x)...)
 	}
 	if c.strategy == Legacy {
-		return deact, ""
+		return deact, nil
 	}
 	n := needs[slices.IndexFunc(needs, func(m need) bool { return m.t == t })]
 	before := "NONE"
 	if len(waits) > 0 {
 		before = strings.Join(waits, "|")
 	}
+	var b barrier
 	if t.texture {
-		act = fmt.Sprintf("texture %s sync %s -> %s access NO_ACCESS -> %s layout UNDEFINED -> %s", t.name, before, n.u.sync,
-			n.u.access, t.layout(n.u, l.Type.String()))
-		if n.u.flags&scenario.UseWhole == 0 {
-			act += " flags DISCARD"
-		}
+		b = textureBarrierOf(t.name, before, n.u.sync, "NO_ACCESS", n.u.access, "UNDEFINED", t.layout(n.u, l.Type.String()), -1,
+			n.u.flags&scenario.UseWhole == 0)
 	} else {
-		act = fmt.Sprintf("buffer %s sync %s -> %s access NO_ACCESS -> %s", t.name, before, n.u.sync, n.u.access)
+		b = bufferBarrierOf(t.name, before, n.u.sync, "NO_ACCESS", n.u.access)
 	}
 	for i := range t.subs {
 		t.subs[i].set = false
 	}
 	t.spans = nil
-	return deact, act
+	return deact, &b
 }
 
 // deactivate is the barriers that end a resource's accesses in this
@@ -621,7 +655,7 @@ func (c *compiler) activate(l *scenario.ListStep, t *tracked, needs []need) (dea
 // covers (000 "Sequential Barriers"): a buffer's joins the syncs and
 // accesses of every range used in the submission, and a texture whose
 // subresources were left in different uses gets one per subresource.
-func (c *compiler) deactivate(x *tracked) []string {
+func (c *compiler) deactivate(x *tracked) []barrier {
 	defer func() {
 		for i := range x.subs {
 			x.subs[i].set = false
@@ -639,20 +673,20 @@ func (c *compiler) deactivate(x *tracked) []string {
 		if len(syncs) == 0 {
 			return nil
 		}
-		return []string{fmt.Sprintf("buffer %s sync %s -> NONE access %s -> NO_ACCESS", x.name, strings.Join(syncs, "|"), strings.Join(accesses, "|"))}
+		return []barrier{bufferBarrierOf(x.name, strings.Join(syncs, "|"), "NONE", strings.Join(accesses, "|"), "NO_ACCESS")}
 	}
 	uniform := !slices.ContainsFunc(x.subs, func(s subState) bool { return !s.same(x.subs[0]) })
-	var out []string
+	var out []barrier
 	for i, s := range x.subs {
 		if !s.set || s.exec != c.exec || uniform && i > 0 {
 			continue
 		}
 		lay := x.layout(s.u, s.listType)
-		b := fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", x.name, s.u.sync, s.u.access, lay, lay)
+		sub := -1
 		if !uniform {
-			b += fmt.Sprintf(" subresources %d", i)
+			sub = i
 		}
-		out = append(out, b)
+		out = append(out, textureBarrierOf(x.name, s.u.sync, "NONE", s.u.access, "NO_ACCESS", lay, lay, sub, false))
 	}
 	return out
 }
@@ -692,7 +726,7 @@ func (c *compiler) hold(t *tracked) {
 // ranges are independent), and the command's uses share one barrier,
 // their syncs and accesses joined, as sequential barriers on one buffer in
 // one call must (000 "Sequential Barriers").
-func (c *compiler) bufferBarrier(l *scenario.ListStep, t *tracked, needs []need) string {
+func (c *compiler) bufferBarrier(l *scenario.ListStep, t *tracked, needs []need) (barrier, bool) {
 	var syncBefore, accessBefore, syncAfter, accessAfter []string
 	for _, n := range needs {
 		if n.t != t {
@@ -702,7 +736,7 @@ func (c *compiler) bufferBarrier(l *scenario.ListStep, t *tracked, needs []need)
 		for _, sp := range t.spans[i:j] {
 			// A use in an earlier submission needs none: a buffer has
 			// no layout, and that submission's end finished it.
-			if !sp.st.set || enhancedBarrier(t, -1, *sp.st, n.u, l.Type.String(), c.exec) == "" {
+			if _, ok := enhancedBarrier(t, -1, *sp.st, n.u, l.Type.String(), c.exec); !sp.st.set || !ok {
 				continue
 			}
 			addOnce(&syncBefore, sp.st.u.sync)
@@ -712,10 +746,10 @@ func (c *compiler) bufferBarrier(l *scenario.ListStep, t *tracked, needs []need)
 		}
 	}
 	if len(syncAfter) == 0 {
-		return ""
+		return barrier{}, false
 	}
-	return fmt.Sprintf("buffer %s sync %s -> %s access %s -> %s", t.name, strings.Join(syncBefore, "|"),
-		strings.Join(syncAfter, "|"), strings.Join(accessBefore, "|"), strings.Join(accessAfter, "|"))
+	return bufferBarrierOf(t.name, strings.Join(syncBefore, "|"), strings.Join(syncAfter, "|"), strings.Join(accessBefore, "|"),
+		strings.Join(accessAfter, "|")), true
 }
 
 // mergeReads joins a command's reads of one subresource in different
@@ -855,7 +889,7 @@ func (c *compiler) besideCopies(prev subState, n need, l *scenario.ListStep) boo
 	return true
 }
 
-func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
+func (c *compiler) command(l *scenario.ListStep, index int, cmd scenario.Cmd) error {
 	roles, ok := uses[cmd.Op]
 	if !ok {
 		return fmt.Errorf("line %d: %s: the workloads' compiler does not know this command's uses", cmd.Line, cmd.Op)
@@ -899,24 +933,24 @@ func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
 		needs = mergeReads(needs)
 	}
 	// Map order is random: barriers are written in resource order.
-	var lines, first []string // first: a call of its own before the command's
+	var call, first []barrier // the command's call; first: a call of its own before it
 	for _, t := range c.order {
 		if slices.ContainsFunc(needs, func(n need) bool { return n.t == t }) {
 			deact, act := c.activate(l, t, needs)
-			if len(deact) > 0 && strings.Contains(act, "DISCARD") {
+			if len(deact) > 0 && act != nil && act.discards() {
 				first = append(first, deact...)
 			} else {
-				lines = append(lines, deact...)
+				call = append(call, deact...)
 			}
-			if act != "" {
-				lines = append(lines, act)
+			if act != nil {
+				call = append(call, *act)
 			}
 		}
 	}
 	for _, t := range c.order {
 		if c.bySpans(t) {
-			if b := c.bufferBarrier(l, t, needs); b != "" {
-				lines = append(lines, b)
+			if b, ok := c.bufferBarrier(l, t, needs); ok {
+				call = append(call, b)
 			}
 			continue
 		}
@@ -926,7 +960,7 @@ func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
 				if err != nil {
 					return err
 				}
-				lines = append(lines, bs...)
+				call = append(call, bs...)
 			}
 		}
 	}
@@ -960,26 +994,14 @@ func (c *compiler) command(l *scenario.ListStep, cmd scenario.Cmd) error {
 			}
 		}
 	}
+	here := at{l.Name, index}
 	if len(first) > 0 {
-		c.before[cmd.Line] = append(c.before[cmd.Line], c.call(first)...)
+		c.before[here] = append(c.before[here], callOf(first))
 	}
-	if len(lines) > 0 {
-		c.before[cmd.Line] = append(c.before[cmd.Line], c.call(lines)...)
+	if len(call) > 0 {
+		c.before[here] = append(c.before[here], callOf(call))
 	}
 	return nil
-}
-
-// call wraps barrier lines in one call of the strategy's kind.
-func (c *compiler) call(lines []string) []string {
-	open := "call"
-	if c.strategy == Legacy {
-		open = "resource-barriers"
-	}
-	out := []string{"  " + open}
-	for _, l := range lines {
-		out = append(out, "    "+l)
-	}
-	return append(out, "  end")
 }
 
 // barriers are what one view's use needs since the last use of its
@@ -993,7 +1015,7 @@ func (c *compiler) call(lines []string) []string {
 // otherwise hands it back (handOver, handOverLayout), and a frame in which
 // none can (subresources left in different uses) is refused, not written
 // wrong.
-func (c *compiler) barriers(l *scenario.ListStep, cmd scenario.Cmd, n need) ([]string, error) {
+func (c *compiler) barriers(l *scenario.ListStep, cmd scenario.Cmd, n need) ([]barrier, error) {
 	subs := []int{n.sub}
 	if n.sub < 0 {
 		uniform := true
@@ -1007,7 +1029,7 @@ func (c *compiler) barriers(l *scenario.ListStep, cmd scenario.Cmd, n need) ([]s
 			}
 		}
 	}
-	var out []string
+	var out []barrier
 	for _, sub := range subs {
 		prev := n.t.subs[max(sub, 0)]
 		if !prev.set || c.besideCopies(prev, n, l) {
@@ -1016,13 +1038,14 @@ func (c *compiler) barriers(l *scenario.ListStep, cmd scenario.Cmd, n need) ([]s
 		if err := c.copyQueueStart(l, cmd, n.t, sub, prev); err != nil {
 			return nil, err
 		}
-		var b string
+		var b barrier
+		var ok bool
 		if c.strategy == Legacy {
-			b = legacyBarrier(n.t, sub, prev, n.u)
+			b, ok = legacyBarrier(n.t, sub, prev, n.u)
 		} else {
-			b = enhancedBarrier(n.t, sub, prev, n.u, l.Type.String(), c.exec)
+			b, ok = enhancedBarrier(n.t, sub, prev, n.u, l.Type.String(), c.exec)
 		}
-		if b != "" {
+		if ok {
 			out = append(out, b)
 		}
 	}
@@ -1059,20 +1082,16 @@ func (c *compiler) copyQueueStart(l *scenario.ListStep, cmd scenario.Cmd, t *tra
 // holds. A buffer in COMMON is promoted by its use, and one promoted to
 // read states is promoted further by another read (000 "Resource State
 // Promotion and Decay"; legacy-interop fact 2).
-func legacyBarrier(t *tracked, sub int, prev subState, next use) string {
+func legacyBarrier(t *tracked, sub int, prev subState, next use) (barrier, bool) {
 	switch {
 	case prev.u.state == next.state && next.state == "UNORDERED_ACCESS" && prev.u.writes():
-		return "uav " + t.name
+		return uavOf(t.name), true
 	case holds(prev.u.state, next.state):
-		return ""
+		return barrier{}, false
 	case promotes(t, prev, next):
-		return ""
+		return barrier{}, false
 	}
-	b := fmt.Sprintf("transition %s %s -> %s", t.name, prev.u.state, next.state)
-	if sub >= 0 {
-		b += fmt.Sprintf(" subresource %d", sub)
-	}
-	return b
+	return transitionOf(t.name, prev.u.state, next.state, sub), true
 }
 
 // stateSet is a legacy state's parts ("A|B").
@@ -1148,7 +1167,7 @@ func legacyState(t *tracked, prev subState, next use) (string, bool) {
 //     UNDEFINED: the old contents need no decompression (000
 //     "Full-Subresource Clear, Copy or Discard");
 //   - otherwise the two uses' sync and access, and their layouts.
-func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType string, exec int) string {
+func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType string, exec int) (barrier, bool) {
 	before, after := "", ""
 	if t.texture {
 		before, after = t.layout(prev.u, prev.listType), t.layout(next, listType)
@@ -1156,11 +1175,11 @@ func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType stri
 	earlier := prev.exec < exec
 	switch {
 	case before == after && earlier:
-		return ""
+		return barrier{}, false
 	case before == after && !prev.u.writes() && !next.writes():
-		return ""
+		return barrier{}, false
 	case before == after && prev.u.flags&next.flags&scenario.UseOrdered != 0 && prev.u.access == next.access:
-		return ""
+		return barrier{}, false
 	}
 	syncBefore, accessBefore := prev.u.sync, prev.u.access
 	if earlier {
@@ -1170,14 +1189,9 @@ func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType stri
 		before, accessBefore = "UNDEFINED", "NO_ACCESS"
 	}
 	if !t.texture {
-		return fmt.Sprintf("buffer %s sync %s -> %s access %s -> %s", t.name, syncBefore, next.sync, accessBefore, next.access)
+		return bufferBarrierOf(t.name, syncBefore, next.sync, accessBefore, next.access), true
 	}
-	b := fmt.Sprintf("texture %s sync %s -> %s access %s -> %s layout %s -> %s", t.name, syncBefore, next.sync,
-		accessBefore, next.access, before, after)
-	if sub >= 0 {
-		b += fmt.Sprintf(" subresources %d", sub)
-	}
-	return b
+	return textureBarrierOf(t.name, syncBefore, next.sync, accessBefore, next.access, before, after, sub, false), true
 }
 
 // syncCommands are the commands a list without ALLOW_EXTENDED_ASYNC runs
@@ -1185,54 +1199,53 @@ func enhancedBarrier(t *tracked, sub int, prev subState, next use, listType stri
 var syncCommands = map[string]bool{"copy-buffer": true, "copy-texture": true, "copy-resource": true,
 	"copy-texture-to-buffer": true, "copy-buffer-to-texture": true, "resolve": true, "discard": true}
 
-// text is the frame with the strategy's layouts or states and barriers.
-func (c *compiler) text(frame string) string {
-	created := map[int]string{}
+// build is the frame with the strategy's layouts or states, list flags
+// and barrier calls: the parsed frame's tree, changed in place, and the
+// check of the bytes.
+func (c *compiler) build(sc *scenario.Scenario) *scenario.Scenario {
 	for _, t := range c.order {
-		if t.created == "" {
+		switch {
+		case t.created == "":
+		case c.strategy == Legacy:
+			t.decl.State, t.decl.HasState = statesOf(t.created), true
+		default:
+			t.decl.Desc.InitialBarrierLayout, t.decl.HasLayout = layoutOf(t.created), true
+		}
+	}
+	for _, st := range sc.Steps {
+		l, ok := st.(*scenario.ListStep)
+		if !ok {
 			continue
 		}
-		if c.strategy == Legacy {
-			created[t.line] = " state " + t.created
-		} else {
-			created[t.line] = " layout " + t.created
+		if c.asyncCopies() && slices.ContainsFunc(l.Cmds, func(cmd scenario.Cmd) bool { return syncCommands[cmd.Op] }) {
+			l.Flags = ddi.CommandListFlagAllowExtendedAsync
 		}
+		cmds := make([]scenario.Cmd, 0, len(l.Cmds))
+		for i, cmd := range l.Cmds {
+			cmds = append(cmds, c.before[at{l.Name, i}]...)
+			cmds = append(cmds, cmd)
+			cmds = append(cmds, c.after[at{l.Name, i}]...)
+		}
+		l.Cmds = cmds
 	}
-	if c.asyncCopies() {
-		for _, l := range c.lists {
-			if slices.ContainsFunc(l.Cmds, func(cmd scenario.Cmd) bool { return syncCommands[cmd.Op] }) {
-				created[l.Line] = " flags ALLOW_EXTENDED_ASYNC"
-			}
-		}
-	}
-	var b strings.Builder
-	for i, line := range strings.Split(strings.TrimRight(frame, "\n"), "\n") {
-		for _, l := range c.before[i+1] {
-			b.WriteString(l + "\n")
-		}
-		b.WriteString(line + created[i+1] + "\n")
-		for _, l := range c.after[i+1] {
-			b.WriteString(l + "\n")
-		}
-	}
-	b.WriteString(c.expectReference())
-	return b.String()
+	sc.Expects = append(sc.Expects, c.expectReference())
+	return sc
 }
 
 // expectReference is the frame's check of the bytes: every resource's,
 // but for placed ones whose memory another took since they used it (their
 // bytes are the other's now).
-func (c *compiler) expectReference() string {
-	var names []string
+func (c *compiler) expectReference() scenario.Expect {
+	var views []scenario.ViewRef
 	for _, t := range c.order {
 		if t.heap == "" || !slices.ContainsFunc(c.owners[t.heap], func(o owner) bool {
 			return o.t != t && o.hi > t.at && t.end > o.lo
 		}) {
-			names = append(names, t.name)
+			views = append(views, named(t.name))
 		}
 	}
-	if len(names) == len(c.order) {
-		return "expect reference\n"
+	if len(views) == len(c.order) {
+		views = nil // every resource
 	}
-	return "expect reference " + strings.Join(names, " ") + "\n"
+	return scenario.Expect{Kind: "reference", Res: views}
 }

@@ -12,7 +12,8 @@ import (
 // frame starts where the previous one ended, so the render target that
 // was last sampled comes back to RENDER_TARGET from UNDEFINED for its
 // clear (nothing of its old contents is kept), and is sampled after a
-// barrier that waits for the colour writes.
+// barrier that waits for the colour writes. The text is
+// scenario.Format's: the compiler builds the frame as a syntax tree.
 func ExampleSource() {
 	w := &bench.Workload{Name: "blit", Frame: `
 texture RT 256x256 flags RENDER_TARGET|SHADER_RESOURCE
@@ -36,15 +37,11 @@ execute Q L
 	// texture OUT 256x256 flags RENDER_TARGET layout RENDER_TARGET
 	// queue Q DIRECT
 	// list L DIRECT
-	//   call
-	//     texture RT sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET
-	//   end
+	//   barrier texture RT sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET layout UNDEFINED -> RENDER_TARGET
 	//   clear-rt RT 0
 	//   draw rt RT
-	//   call
-	//     texture RT sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE
-	//   end
-	//   draw ps-srv RT rt OUT
+	//   barrier texture RT sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE
+	//   draw rt OUT ps-srv RT
 	// end
 	// execute Q L
 	// expect reference

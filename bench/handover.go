@@ -33,7 +33,7 @@ func (c *compiler) handOverLayout(l *scenario.ListStep) {
 	if l.Type.String() == copyType {
 		return
 	}
-	at := map[int][]string{} // one call after a command for all it hands over
+	calls := map[int][]barrier{} // one call after a command for all it hands over, by the command
 	for _, t := range c.order {
 		if !t.texture || !t.generic() || l.Type.String() != handOverOn && !t.onCopyQueue() {
 			continue
@@ -54,9 +54,7 @@ func (c *compiler) handOverLayout(l *scenario.ListStep) {
 		}
 		next, q, ok := c.nextUse(t)
 		if ok && q == copyType {
-			if bs := c.backToCopy(t, uniform, next); len(bs) > 0 {
-				at[l.Cmds[last].Line] = append(at[l.Cmds[last].Line], bs...)
-			}
+			calls[last] = append(calls[last], c.backToCopy(t, uniform, next)...)
 			continue
 		}
 		if !uniform || !ok || q == l.Type.String() || prev.list != l.Name || l.Type.String() != handOverOn {
@@ -66,15 +64,15 @@ func (c *compiler) handOverLayout(l *scenario.ListStep) {
 		if from == to {
 			continue
 		}
-		line := l.Cmds[last].Line
-		at[line] = append(at[line], fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s",
-			t.name, prev.u.sync, prev.u.access, from, to))
+		calls[last] = append(calls[last], textureBarrierOf(t.name, prev.u.sync, "NONE", prev.u.access, "NO_ACCESS", from, to, -1, false))
 		for i := range t.subs {
 			t.subs[i] = subState{u: next, listType: q, list: l.Name, exec: c.exec, set: true}
 		}
 	}
-	for _, line := range slices.Sorted(maps.Keys(at)) {
-		c.after[line] = append(c.after[line], c.call(at[line])...)
+	for _, i := range slices.Sorted(maps.Keys(calls)) {
+		if len(calls[i]) > 0 {
+			c.after[at{l.Name, i}] = append(c.after[at{l.Name, i}], callOf(calls[i]))
+		}
 	}
 }
 
@@ -83,8 +81,8 @@ func (c *compiler) handOverLayout(l *scenario.ListStep) {
 // from its last use, or from none where that was in an earlier submission
 // (whose end finished it); one barrier for the whole texture when its
 // subresources agree.
-func (c *compiler) backToCopy(t *tracked, uniform bool, next use) []string {
-	var out []string
+func (c *compiler) backToCopy(t *tracked, uniform bool, next use) []barrier {
+	var out []barrier
 	for i, s := range t.subs {
 		from := t.layout(s.u, s.listType)
 		if !s.set || from == copyLayout {
@@ -94,11 +92,11 @@ func (c *compiler) backToCopy(t *tracked, uniform bool, next use) []string {
 		if s.exec < c.exec {
 			sync, access = "NONE", "NO_ACCESS"
 		}
-		b := fmt.Sprintf("texture %s sync %s -> NONE access %s -> NO_ACCESS layout %s -> %s", t.name, sync, access, from, copyLayout)
+		sub := -1
 		if !uniform {
-			b += fmt.Sprintf(" subresources %d", i)
+			sub = i
 		}
-		out = append(out, b)
+		out = append(out, textureBarrierOf(t.name, sync, "NONE", access, "NO_ACCESS", from, copyLayout, sub, false))
 		for j := range t.subs {
 			if uniform || j == i {
 				t.subs[j] = subState{u: next, listType: copyType, list: s.list, exec: c.exec, set: true}

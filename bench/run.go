@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/ebref/ebref/bench/internal/oracle"
@@ -133,8 +134,10 @@ func Emit(w io.Writer, c Config) error {
 			if err != nil {
 				return err
 			}
-			if _, err := fmt.Fprintf(w, "# ebref bench --emit: %s (shortcomings %v), %s barriers\n# %s\nscenario \"%s, %s\"%s\n",
-				wl.Name, wl.Shortcomings, s, wl.About, wl.Name, s, src); err != nil {
+			// A compiled source starts with its first statement (Format),
+			// a sample's own form with a newline.
+			if _, err := fmt.Fprintf(w, "# ebref bench --emit: %s (shortcomings %v), %s barriers\n# %s\nscenario \"%s, %s\"\n%s\n",
+				wl.Name, wl.Shortcomings, s, wl.About, wl.Name, s, strings.TrimPrefix(src, "\n")); err != nil {
 				return err
 			}
 		}

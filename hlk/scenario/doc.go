@@ -3,7 +3,8 @@
 // formatter. A file declares heaps, resources, queues and fences, records
 // command lists of work and barriers, submits them and states
 // expectations; Parse turns it into Scenarios (sections, includes and
-// parameters make one file several cases) and FormatBarrier prints a
+// parameters make one file several cases), Format prints a case back as
+// text that parses to it (Diff compares two), and FormatBarrier prints a
 // DDI record back as the line that writes it.
 //
 // The package says what a file means, never what running it does: the
