@@ -33,8 +33,11 @@ type CommandList struct {
 	req           translator.Request
 	commonAfter   bool
 	lastResidents lastResidents
-	xerr          error
-	rules         *ddi.QueueRules // nil for bundles
+	// scratch is where the device's own reference translates the list's
+	// calls (Reference.translate).
+	scratch scratch
+	xerr    error
+	rules   *ddi.QueueRules // nil for bundles
 	// translated: the Barrier call being recorded is the runtime's
 	// translation of a legacy one (TranslatedBarrier).
 	translated bool

@@ -54,16 +54,24 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 	if err := req.Validate(); err != nil {
 		return dst, err
 	}
+	sc := ref.spare.Swap(nil)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	dst, err := ref.translate(req, dst, sc)
+	ref.spare.Store(sc) // not deferred: a panic loses the scratch, no more
+	return dst, err
+}
+
+// translate is Translate for a valid request, in scratch sc: a device
+// calls it so for its own reference, with each list's scratch (seam.go),
+// its requests being valid as built.
+func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scratch) ([]uint32, error) {
 	e, ok := listEngine(req.ListType)
 	if !ok {
 		return dst, &translator.Refusal{Reason: "a " + req.ListType.String() + " list records no barriers"}
 	}
 	t := &ref.caches[e]
-	sc := ref.spare.Swap(nil)
-	if sc == nil {
-		sc = new(scratch)
-	}
-	defer ref.spare.Store(sc)
 	// The residents are indexed if the emitter walks them (memory.eachRange).
 	sc.lazy.residents, sc.lazy.built = req.Residents, false
 	// A surface operation names its resource's handle and surface.

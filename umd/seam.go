@@ -91,7 +91,12 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	rec := BarrierRecord{Call: call, Barriers: len(req.Facts), FirstOp: len(cl.ops), Start: cl.buf.Len()}
 	words := cl.appendMarker(cl.room(), "Barrier")
 	at := len(words)
-	words, err := d.xl.Translate(req, words)
+	var err error
+	if d.ref != nil {
+		words, err = d.ref.translate(req, words, &cl.scratch)
+	} else {
+		words, err = d.xl.Translate(req, words)
+	}
 	if err == nil {
 		err = req.CheckSize(words[at:])
 	}
@@ -209,6 +214,29 @@ func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at i
 	reply := words[at:]
 	next := 0 // where the search for a surface's record begins
 	for off := 0; off < len(reply); {
+		// Most packets are a WAIT or a CACHE whose header is the one
+		// encoding of its length and flags: such a packet is checked here
+		// as CheckPacket checks it (Valid: its masks name only stages or
+		// caches that exist; nothing of the call's to name) without the
+		// calls. Anything else, valid or not, goes through CheckPacket.
+		switch h := cmdbuf.Header(reply[off]); {
+		case h == waitHeader && len(reply)-off > 2:
+			if d, hd := cmdbuf.StageMask(reply[off+1]), cmdbuf.StageMask(reply[off+2]); (d|hd)&^cmdbuf.AllStages == 0 {
+				rec.Waits++
+				rec.Drain |= d
+				rec.Hold |= hd
+				off += 3
+				continue
+			}
+		case h&^asyncFlag == cacheHeader && len(reply)-off > 6:
+			if fl, in := cmdbuf.CacheMask(reply[off+1]), cmdbuf.CacheMask(reply[off+2]); (fl|in)&^cmdbuf.AllCaches == 0 {
+				rec.CacheOps++
+				rec.Flush |= fl
+				rec.Invalidate |= in
+				off += 7
+				continue
+			}
+		}
 		n, err := req.CheckPacket(reply, off)
 		if err != nil {
 			return err
@@ -261,6 +289,14 @@ func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at i
 	}
 	return nil
 }
+
+// The headers recordReply checks without CheckPacket: a WAIT's (no flags
+// are defined for it) and a CACHE's, which may carry FlagAsync.
+const (
+	waitHeader  = cmdbuf.Header(uint32(cmdbuf.OpWait) | 2<<8)
+	cacheHeader = cmdbuf.Header(uint32(cmdbuf.OpCache) | 6<<8)
+	asyncFlag   = cmdbuf.Header(uint32(cmdbuf.FlagAsync) << 24)
+)
 
 // record is record i of a request: its type, its syncs and accesses (a
 // texture or buffer barrier's first four members are a global one's; a
