@@ -33,6 +33,7 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 	// overlapping pieces, which stalls the stores.
 	f := &req.Facts[len(req.Facts)-1]
 	f.Span.Lo, f.Span.Hi = s.lo, s.hi
+	cl.bounds.add(s.lo, s.hi)
 	if r == nil {
 		f.CompatBefore, f.CompatAfter = allAccesses, allAccesses
 		return
@@ -42,8 +43,10 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 	f.Selected = f.Data
 	if r.MetaSize > 0 {
 		f.Meta.Lo, f.Meta.Hi = r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize
+		cl.bounds.add(f.Meta.Lo, f.Meta.Hi)
 	}
 	if tg == nil {
+		cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
 		return
 	}
 	if tg.texture {
@@ -66,6 +69,7 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 		req.Regions = tg.appendRegions(req.Regions)
 		f.NumRegions = uint32(len(req.Regions)) - f.FirstRegion
 	}
+	cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
 	if tg.g.SyncBefore == ddi.SyncSplit {
 		f.EndEvent = end
 	}
@@ -82,7 +86,7 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	d := cl.d
 	req.Entry, req.ListType, req.ListFlags = entry, cl.typ, cl.flags
 	req.Call, req.Records = uint32(call), recs
-	req.AliasedMeta, req.Residents = req.AliasedMeta[:0], req.Residents[:0]
+	req.AliasedMeta, req.Residents = req.AliasedMeta[:0], nil
 	if cl.commonAfter {
 		cl.aliasedMeta(req)
 	}
@@ -142,19 +146,14 @@ func (cl *CommandList) aliasedMeta(req *translator.Request) {
 
 // residents fills the request's residents: when the call names two byte
 // ranges or more, every resource holding bytes between its lowest and
-// highest named byte. A list's calls often name the same bytes as its
-// last one (a resource's barriers back and forth): while no resource
-// came or went since, the last call's residents are these.
+// highest named byte (cl.bounds, summed as the facts were added). A
+// list's calls often name the same bytes as its last one (a resource's
+// barriers back and forth): while no resource came or went since, the
+// last call's residents are these.
 func (cl *CommandList) residents(req *translator.Request) {
-	var b bounds
-	for i := range req.Facts {
-		f := &req.Facts[i]
-		b.add(&f.Selected)
-		b.add(&f.Meta)
-		b.add(&f.Span)
-	}
+	b := cl.bounds
 	for i := range req.AliasedMeta {
-		b.add(&req.AliasedMeta[i])
+		b.add(req.AliasedMeta[i].Lo, req.AliasedMeta[i].Hi)
 	}
 	lo, hi, n := b.lo, b.hi, b.n
 	if n < 2 {
@@ -180,7 +179,15 @@ func (cl *CommandList) residents(req *translator.Request) {
 		last.gen, last.lo, last.hi = d.gen.Load(), lo, hi
 		d.rmu.RUnlock()
 	}
-	req.Residents = append(req.Residents, last.residents...)
+	if d.ref != nil {
+		// The device's own reference reads them and writes nothing: the
+		// request can share them. Another translator gets a copy, so
+		// that what it does to its request stays there.
+		req.Residents = last.residents
+		return
+	}
+	cl.residentsCopy = append(cl.residentsCopy[:0], last.residents...)
+	req.Residents = cl.residentsCopy
 }
 
 // bounds are the lowest and highest byte of n non-empty ranges.
@@ -189,14 +196,15 @@ type bounds struct {
 	n      int
 }
 
-func (b *bounds) add(r *translator.Range) {
-	if r.Hi <= r.Lo {
+// add adds the range [lo, hi).
+func (b *bounds) add(lo, hi uint64) {
+	if hi <= lo {
 		return
 	}
-	if b.n == 0 || r.Lo < b.lo {
-		b.lo = r.Lo
+	if b.n == 0 || lo < b.lo {
+		b.lo = lo
 	}
-	b.hi = max(b.hi, r.Hi)
+	b.hi = max(b.hi, hi)
 	b.n++
 }
 
