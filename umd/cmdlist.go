@@ -448,7 +448,11 @@ func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
 	words = slices.Grow(words, 3+nw)[:at+3+nw]
 	m := words[at:]
 	m[0], m[1], m[2] = uint32(cmdbuf.MakeHeader(cmdbuf.OpMarker, 0, 2+nw)), uint32(cl.commands), uint32(cl.labelLen)
-	copy(m[3:], cl.labelWords[:nw])
+	// Dword by dword, not copy: memmove's wider loads straddle the dword
+	// just stepped, which stalls them until the store has gone.
+	for j, w := range cl.labelWords[:nw] {
+		m[3+j] = w
+	}
 	return words
 }
 

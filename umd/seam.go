@@ -92,7 +92,11 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	}
 	cl.residents(req)
 
-	rec := BarrierRecord{Call: call, Barriers: len(req.Facts), FirstOp: len(cl.ops), Start: cl.buf.Len()}
+	// The call's record, built in place: one built aside is copied in
+	// overlapping pieces, which stalls on the stores just made to it.
+	cl.records = append(cl.records, BarrierRecord{})
+	rec := &cl.records[len(cl.records)-1]
+	rec.Call, rec.Barriers, rec.FirstOp, rec.Start = call, len(req.Facts), len(cl.ops), cl.buf.Len()
 	words := cl.appendMarker(cl.room(), "Barrier")
 	at := len(words)
 	var err error
@@ -111,10 +115,11 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 		}
 	}
 	if err == nil {
-		err = cl.recordReply(req, words, at, &rec)
+		err = cl.recordReply(req, words, at, rec)
 	}
 	if err != nil {
 		cl.ops = cl.ops[:rec.FirstOp]
+		cl.records = cl.records[:len(cl.records)-1]
 		var re *translator.ReplyError
 		if errors.As(err, &re) {
 			err = &translator.Error{Kind: translator.ErrReply, Translator: d.xlName, Msg: re.Msg, Dword: re.Dword}
@@ -131,7 +136,6 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	rec.End = cl.buf.Len()
 	rec.NumOps = len(cl.ops) - rec.FirstOp
 	rec.Dwords = len(words)
-	cl.records = append(cl.records, rec)
 }
 
 // aliasedMeta fills the request's AliasedMeta: the call has a global
