@@ -22,8 +22,9 @@ import (
 // work packets and their synchronous-copy waits, queues and fences.
 
 // addFact adds the facts of a barrier just validated and tracked to the
-// list's request: tg the texture or buffer barrier's target (nil for
-// global and 0094 ranged barriers), r its resource (nil for a global
+// list's request: tg a buffer barrier's target, or a 0088 ranged one's
+// over a buffer (nil for global and 0094 ranged barriers; a texture
+// barrier's are addTextureFact's), r its resource (nil for a global
 // barrier or NULL), s a ranged barrier's bytes, end the event a split
 // end's begin signalled (recordBarrier).
 func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
@@ -49,30 +50,56 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 		cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
 		return
 	}
-	if tg.texture {
-		f.Kind = translator.KindTexture
-		if r.simultaneous {
-			f.Kind = translator.KindSimultaneous
-		}
-		f.CompatBefore, f.CompatAfter = r.compat[tg.slotBefore], r.compat[tg.slotAfter]
-		if tg.layoutBefore != ddi.LayoutUndefined && r.compressed[tg.slotBefore] {
-			f.Flags |= translator.CompressedBefore
-		}
-		if tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter] {
-			f.Flags |= translator.CompressedAfter
-		}
-		f.Surface = uint32(r.Surface)
-		if !tg.whole {
-			f.Selected.Lo, f.Selected.Hi = tg.selectionRange()
-		}
-		f.FirstRegion = uint32(len(req.Regions))
-		req.Regions = tg.appendRegions(req.Regions)
-		f.NumRegions = uint32(len(req.Regions)) - f.FirstRegion
-	}
 	cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
 	if tg.g.SyncBefore == ddi.SyncSplit {
 		f.EndEvent = end
 	}
+}
+
+// addTextureFact is addFact for a texture barrier (tg its target): each
+// field computed aside and stored once, into a slot not cleared first.
+func (cl *CommandList) addTextureFact(tg *target, end uint32) {
+	r, req := tg.r, &cl.req
+	kind := translator.KindTexture
+	if r.simultaneous {
+		kind = translator.KindSimultaneous
+	}
+	var flags translator.FactFlags
+	if tg.layoutBefore != ddi.LayoutUndefined && r.compressed[tg.slotBefore] {
+		flags |= translator.CompressedBefore
+	}
+	if tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter] {
+		flags |= translator.CompressedAfter
+	}
+	data := translator.Range{Lo: r.Addr, Hi: r.Addr + r.DataSize}
+	sel, meta := data, translator.Range{}
+	if !tg.whole {
+		sel.Lo, sel.Hi = tg.selectionRange()
+	}
+	if r.MetaSize > 0 {
+		meta.Lo, meta.Hi = data.Hi, data.Hi+r.MetaSize
+	}
+	first := uint32(len(req.Regions))
+	if tg.whole {
+		req.Regions = append(req.Regions, translator.Region{Offset: 0, Size: r.DataSize})
+	} else {
+		req.Regions = tg.appendRegions(req.Regions)
+	}
+	var event uint32
+	if tg.g.SyncBefore == ddi.SyncSplit {
+		event = end
+	}
+	n := len(req.Facts)
+	if n == cap(req.Facts) {
+		req.Facts = slices.Grow(req.Facts, 1)
+	}
+	req.Facts = req.Facts[:n+1]
+	f := &req.Facts[n]
+	f.Kind, f.Flags, f.CompatBefore, f.CompatAfter = kind, flags, r.compat[tg.slotBefore], r.compat[tg.slotAfter]
+	f.Surface, f.EndEvent, f.FirstRegion, f.NumRegions = uint32(r.Surface), event, first, uint32(len(req.Regions))-first
+	f.Data, f.Meta, f.Selected, f.Span = data, meta, sel, translator.Range{}
+	cl.bounds.add(meta.Lo, meta.Hi)
+	cl.bounds.add(sel.Lo, sel.Hi)
 }
 
 // allAccesses are every access but NO_ACCESS: what COMMON stands for in a
