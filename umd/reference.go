@@ -82,7 +82,20 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 	p.sEvent = req.SplitEvent
 	for i := range req.Facts {
 		f := &req.Facts[i]
-		typ, g, tb, rg := requestRecord(req, i)
+		var typ ddi.BarrierType
+		var g *ddi.GlobalBarrier
+		var tb *ddi.TextureBarrier
+		var rg *ddi.RangedBarrier
+		if req.Entry == translator.Entry0094 { // requestRecord's, inline for the usual entry
+			b := req.Barrier(i)
+			if typ = b.Type; typ == ddi.BarrierTypeRanged {
+				rg = b.Ranged()
+			} else {
+				g, tb = b.Global(), b.Texture()
+			}
+		} else {
+			typ, g, tb, rg = requestRecord(req, i)
+		}
 		switch {
 		case typ == ddi.BarrierTypeGlobal, typ == ddi.BarrierTypeRanged && rg == nil && f.Kind == translator.KindNone:
 			planGlobal(t, m, p, g)

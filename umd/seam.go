@@ -251,8 +251,49 @@ type lastResidents struct {
 // rebuilds the call's BarrierRecord and surface operations from them.
 func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at int, rec *BarrierRecord) error {
 	reply := words[at:]
+	off := recordSync(reply, rec)
+	if off == len(reply) {
+		return nil
+	}
+	return cl.recordReplyFrom(req, reply, off, rec)
+}
+
+// recordSync checks and sums, as recordReplyFrom does, the WAITs and
+// CACHEs that begin a reply (most replies are nothing else), and returns
+// the offset of the first packet that is not one.
+func recordSync(reply []uint32, rec *BarrierRecord) int {
+	off := 0
+	for off < len(reply) {
+		switch h := cmdbuf.Header(reply[off]); {
+		case h == waitHeader && len(reply)-off > 2:
+			d, hd := cmdbuf.StageMask(reply[off+1]), cmdbuf.StageMask(reply[off+2])
+			if (d|hd)&^cmdbuf.AllStages != 0 {
+				return off
+			}
+			rec.Waits++
+			rec.Drain |= d
+			rec.Hold |= hd
+			off += 3
+		case h&^asyncFlag == cacheHeader && len(reply)-off > 6:
+			fl, in := cmdbuf.CacheMask(reply[off+1]), cmdbuf.CacheMask(reply[off+2])
+			if (fl|in)&^cmdbuf.AllCaches != 0 {
+				return off
+			}
+			rec.CacheOps++
+			rec.Flush |= fl
+			rec.Invalidate |= in
+			off += 7
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// recordReplyFrom is recordReply from the packet at reply[off].
+func (cl *CommandList) recordReplyFrom(req *translator.Request, reply []uint32, off int, rec *BarrierRecord) error {
 	next := 0 // where the search for a surface's record begins
-	for off := 0; off < len(reply); {
+	for off < len(reply) {
 		// Most packets are a WAIT or a CACHE whose header is the one
 		// encoding of its length and flags: such a packet is checked here
 		// as CheckPacket checks it (Valid: its masks name only stages or
@@ -275,6 +316,28 @@ func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at i
 				off += 7
 				continue
 			}
+		case h&^asyncFlag == decompressHeader && len(reply)-off > 5,
+			h&^initFlags == metadataInitHeader && len(reply)-off > 6 && reply[off+2] <= 0xff:
+			// A DECOMPRESS or METADATA_INIT (whose value is a byte) of a
+			// region inside the surface of one of the call's textures:
+			// checkRegion's verdict, from the record whose resource the
+			// operation names, found once for both.
+			at, work := off+2, workDecompress // the region's offset and size from at
+			if h.Op() == cmdbuf.OpMetadataInit {
+				at, work = off+3, initWork(h)
+			}
+			i := surfaceFact(req.Facts, uint16(reply[off+1]), next)
+			if i < 0 {
+				break
+			}
+			offset, size := uint64(reply[at])|uint64(reply[at+1])<<32, uint64(reply[at+2])|uint64(reply[at+3])<<32
+			if data := req.Facts[i].Data.Hi - req.Facts[i].Data.Lo; size == 0 || offset > data || size > data-offset {
+				break
+			}
+			next = i + 1
+			cl.addSurfaceOp(recordResource(req, i), uint16(reply[off+1]), work, offset, size, h&asyncFlag != 0)
+			off += 1 + h.Len()
+			continue
 		}
 		n, err := req.CheckPacket(reply, off)
 		if err != nil {
@@ -301,41 +364,74 @@ func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at i
 			p := cmdbuf.Packet{Header: h, Payload: q}
 			r, work := p.Decompress(), workDecompress
 			if op == cmdbuf.OpMetadataInit {
-				r, work = p.MetadataInit(), workInitClear
-				switch {
-				case r.Plain && r.Discard:
-					work = workInitDiscard
-				case r.Plain:
-					work = workInitPlain
-				}
+				r, work = p.MetadataInit(), initWork(h)
 			}
-			// The record naming the surface: most replies name the
-			// surfaces in the records' order, so the search goes on
-			// from the last one found.
+			// The record naming the surface (CheckPacket found one).
 			var hr ddi.HResource
-			for k := range req.Facts {
-				if i := (next + k) % len(req.Facts); req.Facts[i].Surface == uint32(r.Surface) {
-					hr, next = recordResource(req, i), i+1
-					break
-				}
+			if i := surfaceFact(req.Facts, r.Surface, next); i >= 0 {
+				hr, next = recordResource(req, i), i+1
 			}
-			cl.ops = append(cl.ops, SurfaceOp{})
-			// Field by field, as in plan.emit.
-			o := &cl.ops[len(cl.ops)-1]
-			o.Resource, o.Surface, o.Work = hr, r.Surface, work.String()
-			o.Offset, o.Size, o.Async = r.Offset, r.Size, p.Async()
+			cl.addSurfaceOp(hr, r.Surface, work, r.Offset, r.Size, p.Async())
 		}
 	}
 	return nil
 }
 
 // The headers recordReply checks without CheckPacket: a WAIT's (no flags
-// are defined for it) and a CACHE's, which may carry FlagAsync.
+// are defined for it), a CACHE's and a DECOMPRESS's, which may carry
+// FlagAsync, and a METADATA_INIT's, which may carry initFlags.
 const (
-	waitHeader  = cmdbuf.Header(uint32(cmdbuf.OpWait) | 2<<8)
-	cacheHeader = cmdbuf.Header(uint32(cmdbuf.OpCache) | 6<<8)
-	asyncFlag   = cmdbuf.Header(uint32(cmdbuf.FlagAsync) << 24)
+	waitHeader         = cmdbuf.Header(uint32(cmdbuf.OpWait) | 2<<8)
+	cacheHeader        = cmdbuf.Header(uint32(cmdbuf.OpCache) | 6<<8)
+	decompressHeader   = cmdbuf.Header(uint32(cmdbuf.OpDecompress) | 5<<8)
+	metadataInitHeader = cmdbuf.Header(uint32(cmdbuf.OpMetadataInit) | 6<<8)
+	asyncFlag          = cmdbuf.Header(uint32(cmdbuf.FlagAsync) << 24)
+	initFlags          = cmdbuf.Header(uint32(cmdbuf.FlagAsync|cmdbuf.FlagPlain|cmdbuf.FlagDiscard) << 24)
 )
+
+// surfaceFact is the index of a fact whose texture has surface s (not
+// 0), searched from fact next on (most replies name the surfaces in the
+// records' order), or -1.
+func surfaceFact(facts []translator.Fact, s uint16, next int) int {
+	if s == 0 {
+		return -1
+	}
+	if next >= len(facts) {
+		next = 0
+	}
+	for i := next; i < len(facts); i++ {
+		if facts[i].Surface == uint32(s) {
+			return i
+		}
+	}
+	for i := 0; i < next; i++ {
+		if facts[i].Surface == uint32(s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// initWork is the work a METADATA_INIT's flags say.
+func initWork(h cmdbuf.Header) compressionWork {
+	plain, discard := h.Flags()&cmdbuf.FlagPlain != 0, h.Flags()&cmdbuf.FlagDiscard != 0
+	switch {
+	case plain && discard:
+		return workInitDiscard
+	case plain:
+		return workInitPlain
+	}
+	return workInitClear
+}
+
+// addSurfaceOp adds the call's surface operation on resource hr.
+func (cl *CommandList) addSurfaceOp(hr ddi.HResource, surface uint16, work compressionWork, offset, size uint64, async bool) {
+	cl.ops = append(cl.ops, SurfaceOp{})
+	// Field by field, as in plan.emit.
+	o := &cl.ops[len(cl.ops)-1]
+	o.Resource, o.Surface, o.Work = hr, surface, work.String()
+	o.Offset, o.Size, o.Async = offset, size, async
+}
 
 // record is record i of a request: its type, its syncs and accesses (a
 // texture or buffer barrier's first four members are a global one's; a
