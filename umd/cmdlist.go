@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
@@ -433,7 +434,10 @@ const labelWords = (labelSize + 3) / 4
 // counted when the command began) to words: cmdbuf.AppendMarker's packet,
 // its text copied from labelWords.
 func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
-	if i := uint(cl.labelLen - 1); command == cl.labelName && cl.commands == cl.numberOf+1 &&
+	// The same name is mostly the same string constant: its bytes are
+	// compared only when it is not (relabel).
+	if i := uint(cl.labelLen - 1); unsafe.StringData(command) == unsafe.StringData(cl.labelName) &&
+		len(command) == len(cl.labelName) && cl.commands == cl.numberOf+1 &&
 		i >= uint(cl.numberAt) && i < uint(len(cl.label)) && cl.label[i] != '9' {
 		// The next command of the same name, without a carry: the last
 		// digit, and the byte of its dword, one more.
@@ -445,7 +449,10 @@ func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
 	}
 	nw := (cl.labelLen + 3) / 4
 	at := len(words)
-	words = slices.Grow(words, 3+nw)[:at+3+nw]
+	if cap(words)-at < 3+nw {
+		words = slices.Grow(words, 3+nw)
+	}
+	words = words[:at+3+nw]
 	m := words[at:]
 	m[0], m[1], m[2] = uint32(cmdbuf.MakeHeader(cmdbuf.OpMarker, 0, 2+nw)), uint32(cl.commands), uint32(cl.labelLen)
 	// Dword by dword, not copy: memmove's wider loads straddle the dword

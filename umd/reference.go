@@ -74,8 +74,10 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 	t := &ref.caches[e]
 	// The residents are indexed if the emitter walks them (memory.eachRange).
 	sc.lazy.residents, sc.lazy.built = req.Residents, false
-	// A surface operation names its resource's handle and surface.
-	sc.surf = slices.Grow(sc.surf[:0], len(req.Facts))[:len(req.Facts)]
+	// A surface operation names its resource's handle and surface, in
+	// sc.surf, sized for every record once the first is needed (its
+	// operations point into it).
+	surf := false
 	m := memory{ix: &sc.lazy.ix, aliased: req.AliasedMeta, lazy: &sc.lazy}
 	p := &sc.p
 	p.reset()
@@ -105,7 +107,8 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Span.Lo, hi: f.Span.Hi}
 			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeBuffer:
-			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Selected.Lo, hi: f.Selected.Hi}
+			var a accessFacts // field by field, as a texture's
+			a.g, a.compatBefore, a.compatAfter, a.lo, a.hi = g, f.CompatBefore, f.CompatAfter, f.Selected.Lo, f.Selected.Hi
 			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeTexture:
 			// Field by field: a literal is built aside and copied in
@@ -120,6 +123,9 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 				a.work = transitionWork(a.surface, a.layoutBefore, a.layoutAfter, f.Flags&translator.CompressedBefore != 0, a.compressedAfter, a.discard)
 			}
 			if part := planAccess(t, p, &a); part != nil && a.work != workNone {
+				if !surf {
+					sc.surf, surf = slices.Grow(sc.surf[:0], len(req.Facts))[:len(req.Facts)], true
+				}
 				sc.surf[i].Handle, sc.surf[i].Surface = tb.Resource, uint16(f.Surface)
 				for _, r := range req.Regions[f.FirstRegion : f.FirstRegion+f.NumRegions] {
 					part.comp = append(part.comp, compOp{res: &sc.surf[i], work: a.work, offset: r.Offset, size: r.Size})
