@@ -100,7 +100,7 @@ func (cl *CommandList) barrierCall(n int) (int, bool) {
 	}
 	req := &cl.req
 	req.Facts, req.Regions, req.SplitEvent = req.Facts[:0], req.Regions[:0], 0
-	cl.commonAfter = false
+	cl.commonAfter, cl.bounds = false, bounds{}
 	return call, true
 }
 
@@ -125,7 +125,7 @@ func (cl *CommandList) barrier(call, i int, b *ddi.Barrier) bool {
 		if !v.texture(b.Texture(), &tg) {
 			return false
 		}
-		cl.addFact(&tg, tg.r, span{}, cl.recordBarrier(&tg))
+		cl.addTextureFact(&tg, cl.recordBarrier(&tg))
 	case ddi.BarrierTypeBuffer:
 		var tg target
 		if !v.buffer(b.Buffer(), &tg) {

@@ -1,8 +1,10 @@
 package umd
 
 import (
+	"encoding/binary"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"unsafe"
@@ -33,8 +35,16 @@ type CommandList struct {
 	req           translator.Request
 	commonAfter   bool
 	lastResidents lastResidents
-	xerr          error
-	rules         *ddi.QueueRules // nil for bundles
+	// bounds are the bytes the call's facts name so far; residentsCopy
+	// the residents a translator other than the device's own reference
+	// is given (seam.go).
+	bounds        bounds
+	residentsCopy []translator.Resident
+	// scratch is where the device's own reference translates the list's
+	// calls (Reference.translate).
+	scratch scratch
+	xerr    error
+	rules   *ddi.QueueRules // nil for bundles
 	// translated: the Barrier call being recorded is the runtime's
 	// translation of a legacy one (TranslatedBarrier).
 	translated bool
@@ -66,17 +76,18 @@ type CommandList struct {
 	// and not ended, each with draws at its BeginQuery (query.go).
 	draws       int
 	openQueries map[queryKey]int
-	// label is the current command's MARKER text, "Barrier #3": the count
-	// in decimal, right-aligned from numberAt, and numberOf the count,
-	// stepped from the last one's (a carry costs a digit), not formatted
-	// anew (8-9 ns of a 160 ns barrier call); before it, from labelAt,
-	// labelName and " #", written again only when the name or the number
-	// of digits changes.
-	label     [labelSize]byte
-	numberAt  int
-	numberOf  int
-	labelAt   int
-	labelName string
+	// label is the current command's MARKER text, "Barrier #3", labelLen
+	// bytes (zeros after them): labelName, " #", and from numberAt the
+	// count numberOf in decimal, stepped from the last one's (a carry
+	// costs a digit), not formatted anew; labelWords are its bytes in the
+	// dwords a MARKER carries them in, encoded again from the first byte
+	// that changed, so a MARKER copies its text (appendMarker).
+	label      [labelWords * 4]byte
+	labelWords [labelWords]uint32
+	labelLen   int
+	numberAt   int // 0: no label yet
+	numberOf   int
+	labelName  string
 
 	// Record-time tracking of the subresources the list touches (track.go).
 	gen    uint32
@@ -416,46 +427,98 @@ func (cl *CommandList) marker(command string) {
 // function names), " #" and a count (an int has at most 19 digits).
 const labelSize = 48 + 2 + 20
 
+// labelWords are the dwords of the longest label.
+const labelWords = (labelSize + 3) / 4
+
 // appendMarker appends the MARKER of the current command (cl.commands,
-// counted when the command began) to words.
+// counted when the command began) to words: cmdbuf.AppendMarker's packet,
+// its text copied from labelWords.
 func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
-	command = command[:min(len(command), labelSize-2-20)]
-	cl.decimal()
-	if command != cl.labelName || cl.labelAt+len(command)+2 != cl.numberAt {
-		at := cl.numberAt - 2 - len(command)
-		copy(cl.label[at:], command)
-		cl.label[cl.numberAt-2], cl.label[cl.numberAt-1] = ' ', '#'
-		cl.labelAt, cl.labelName = at, command
+	// The same name is mostly the same string constant: its bytes are
+	// compared only when it is not (relabel).
+	if i := uint(cl.labelLen - 1); unsafe.StringData(command) == unsafe.StringData(cl.labelName) &&
+		len(command) == len(cl.labelName) && cl.commands == cl.numberOf+1 &&
+		i >= uint(cl.numberAt) && i < uint(len(cl.label)) && cl.label[i] != '9' {
+		// The next command of the same name, without a carry: the last
+		// digit, and the byte of its dword, one more.
+		cl.label[i]++
+		cl.labelWords[i/4] += 1 << (8 * (i % 4))
+		cl.numberOf++
+	} else {
+		cl.relabel(command)
 	}
-	return cmdbuf.AppendMarker(words, uint32(cl.commands), unsafe.String(&cl.label[cl.labelAt], labelSize-cl.labelAt)) // copied at once
+	nw := (cl.labelLen + 3) / 4
+	at := len(words)
+	if cap(words)-at < 3+nw {
+		words = slices.Grow(words, 3+nw)
+	}
+	words = words[:at+3+nw]
+	m := words[at:]
+	m[0], m[1], m[2] = uint32(cmdbuf.MakeHeader(cmdbuf.OpMarker, 0, 2+nw)), uint32(cl.commands), uint32(cl.labelLen)
+	// Dword by dword, not copy: memmove's wider loads straddle the dword
+	// just stepped, which stalls them until the store has gone.
+	for j, w := range cl.labelWords[:nw] {
+		m[3+j] = w
+	}
+	return words
 }
 
-// decimal is cl.commands in decimal: the last one's, stepped when the
-// count is one more, formatted otherwise. A count (an int) has at most 19
-// digits, so a carry past the first digit always finds room before it.
+// relabel makes the label command's, numbered cl.commands.
+func (cl *CommandList) relabel(command string) {
+	command = command[:min(len(command), labelSize-2-20)]
+	if cl.numberAt == 0 || command != cl.labelName {
+		// The name changes; the digits move behind it, to be stepped.
+		var digits [20]byte
+		k := copy(digits[:], cl.label[cl.numberAt:cl.labelLen])
+		n := copy(cl.label[:], command)
+		cl.label[n], cl.label[n+1] = ' ', '#'
+		end := n + 2 + copy(cl.label[n+2:], digits[:k])
+		clear(cl.label[end:max(end, cl.labelLen)])
+		cl.numberAt, cl.labelLen, cl.labelName = n+2, end, command
+		cl.encodeLabel(0)
+	}
+	cl.decimal()
+}
+
+// decimal steps the label's number to cl.commands and returns its
+// digits: the last one's, stepped when the count is one more, formatted
+// otherwise. A count (an int) has at most 19 digits, which the label has
+// room for.
 func (cl *CommandList) decimal() []byte {
 	d := &cl.label
+	at := cl.numberAt
 	switch {
-	case cl.numberAt > 0 && cl.commands == cl.numberOf:
-	case cl.numberAt > 0 && cl.commands == cl.numberOf+1:
-		i := len(d) - 1
-		for ; i >= cl.numberAt && d[i] == '9'; i-- {
+	case cl.commands == cl.numberOf && cl.labelLen > at:
+		return d[at:cl.labelLen]
+	case cl.commands == cl.numberOf+1 && cl.labelLen > at:
+		i := cl.labelLen - 1
+		for ; i >= at && d[i] == '9'; i-- {
 			d[i] = '0'
 		}
-		if i < cl.numberAt { // all nines: one digit more
-			cl.numberAt = i
-			d[i] = '1'
+		if i < at { // all nines: one digit more, 10...0
+			d[at], d[cl.labelLen] = '1', '0'
+			cl.labelLen++
+			i = at
 		} else {
 			d[i]++
 		}
+		cl.numberOf = cl.commands
+		cl.encodeLabel(i)
 	default:
-		var t [20]byte
-		s := strconv.AppendUint(t[:0], uint64(cl.commands), 10)
-		cl.numberAt = len(d) - len(s)
-		copy(d[cl.numberAt:], s)
+		s := strconv.AppendUint(d[at:at], uint64(cl.commands), 10) // in place: the label has room
+		end := at + len(s)
+		clear(d[end:max(end, cl.labelLen)])
+		cl.labelLen, cl.numberOf = end, cl.commands
+		cl.encodeLabel(at)
 	}
-	cl.numberOf = cl.commands
-	return d[cl.numberAt:]
+	return d[at:cl.labelLen]
+}
+
+// encodeLabel encodes labelWords again from the one holding byte from.
+func (cl *CommandList) encodeLabel(from int) {
+	for w := from / 4; w < (cl.labelLen+3)/4; w++ {
+		cl.labelWords[w] = binary.LittleEndian.Uint32(cl.label[4*w:])
+	}
 }
 
 // room is where a command encodes its packets: the command buffer's free

@@ -59,6 +59,10 @@ type Device struct {
 	xl       translator.Translator
 	xlName   string
 	xlFaults bool
+	// ref is xl when it is the device's own reference: the seam calls
+	// its translate with the list's scratch (seam.go), the same
+	// translation without Translate's shared scratch.
+	ref *Reference
 	// policy is the translator's compression policy, if it declared one
 	// (nil: the reference's table, compression.go).
 	policy *translator.Policy
@@ -199,7 +203,8 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 			}
 		}
 	} else {
-		d.xl, d.xlName, d.xlFaults = &Reference{caches: &d.caches, faults: &d.opts.Faults}, ReferenceOpener{}.Name(), true
+		d.ref = &Reference{caches: &d.caches, faults: &d.opts.Faults}
+		d.xl, d.xlName, d.xlFaults = d.ref, ReferenceOpener{}.Name(), true
 	}
 	return d, nil
 }

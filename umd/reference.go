@@ -54,27 +54,50 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 	if err := req.Validate(); err != nil {
 		return dst, err
 	}
+	sc := ref.spare.Swap(nil)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	dst, err := ref.translate(req, dst, sc)
+	ref.spare.Store(sc) // not deferred: a panic loses the scratch, no more
+	return dst, err
+}
+
+// translate is Translate for a valid request, in scratch sc: a device
+// calls it so for its own reference, with each list's scratch (seam.go),
+// its requests being valid as built.
+func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scratch) ([]uint32, error) {
 	e, ok := listEngine(req.ListType)
 	if !ok {
 		return dst, &translator.Refusal{Reason: "a " + req.ListType.String() + " list records no barriers"}
 	}
 	t := &ref.caches[e]
-	sc := ref.spare.Swap(nil)
-	if sc == nil {
-		sc = new(scratch)
-	}
-	defer ref.spare.Store(sc)
 	// The residents are indexed if the emitter walks them (memory.eachRange).
 	sc.lazy.residents, sc.lazy.built = req.Residents, false
-	// A surface operation names its resource's handle and surface.
-	sc.surf = slices.Grow(sc.surf[:0], len(req.Facts))[:len(req.Facts)]
+	// A surface operation names its resource's handle and surface, in
+	// sc.surf, sized for every record once the first is needed (its
+	// operations point into it).
+	surf := false
 	m := memory{ix: &sc.lazy.ix, aliased: req.AliasedMeta, lazy: &sc.lazy}
 	p := &sc.p
 	p.reset()
 	p.sEvent = req.SplitEvent
 	for i := range req.Facts {
 		f := &req.Facts[i]
-		typ, g, tb, rg := requestRecord(req, i)
+		var typ ddi.BarrierType
+		var g *ddi.GlobalBarrier
+		var tb *ddi.TextureBarrier
+		var rg *ddi.RangedBarrier
+		if req.Entry == translator.Entry0094 { // requestRecord's, inline for the usual entry
+			b := req.Barrier(i)
+			if typ = b.Type; typ == ddi.BarrierTypeRanged {
+				rg = b.Ranged()
+			} else {
+				g, tb = b.Global(), b.Texture()
+			}
+		} else {
+			typ, g, tb, rg = requestRecord(req, i)
+		}
 		switch {
 		case typ == ddi.BarrierTypeGlobal, typ == ddi.BarrierTypeRanged && rg == nil && f.Kind == translator.KindNone:
 			planGlobal(t, m, p, g)
@@ -84,7 +107,8 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Span.Lo, hi: f.Span.Hi}
 			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeBuffer:
-			a := accessFacts{g: g, compatBefore: f.CompatBefore, compatAfter: f.CompatAfter, lo: f.Selected.Lo, hi: f.Selected.Hi}
+			var a accessFacts // field by field, as a texture's
+			a.g, a.compatBefore, a.compatAfter, a.lo, a.hi = g, f.CompatBefore, f.CompatAfter, f.Selected.Lo, f.Selected.Hi
 			planAccess(t, p, &a)
 		case typ == ddi.BarrierTypeTexture:
 			// Field by field: a literal is built aside and copied in
@@ -99,6 +123,9 @@ func (ref *Reference) Translate(req *translator.Request, dst []uint32) ([]uint32
 				a.work = transitionWork(a.surface, a.layoutBefore, a.layoutAfter, f.Flags&translator.CompressedBefore != 0, a.compressedAfter, a.discard)
 			}
 			if part := planAccess(t, p, &a); part != nil && a.work != workNone {
+				if !surf {
+					sc.surf, surf = slices.Grow(sc.surf[:0], len(req.Facts))[:len(req.Facts)], true
+				}
 				sc.surf[i].Handle, sc.surf[i].Surface = tb.Resource, uint16(f.Surface)
 				for _, r := range req.Regions[f.FirstRegion : f.FirstRegion+f.NumRegions] {
 					part.comp = append(part.comp, compOp{res: &sc.surf[i], work: a.work, offset: r.Offset, size: r.Size})

@@ -3,6 +3,7 @@ package umd
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -142,6 +143,18 @@ func TestMarkerNumber(t *testing.T) {
 			t.Fatalf("count %d reads %q", n, got)
 		}
 	}
+	// The MARKERs themselves, stepped as commands alternate names:
+	// cmdbuf.AppendMarker's bytes.
+	cl = &CommandList{}
+	names := []string{"Barrier", "Draw", "DrawIndexedInstanced"}
+	for n := 1; n <= 20000; n++ {
+		cl.commands = n
+		name := names[n%7%3]
+		want := cmdbuf.AppendMarker(nil, uint32(n), name+" #"+strconv.Itoa(n))
+		if got := cl.appendMarker(nil, name); !slices.Equal(got, want) {
+			t.Fatalf("count %d: %x, want %x", n, got, want)
+		}
+	}
 }
 
 // A MARKER's text keeps its name and number as commands alternate, as the
@@ -160,6 +173,7 @@ func TestMarkerText(t *testing.T) {
 			m := p.Marker()
 			assert.Equal(t, fmt.Sprintf("%s #%d", name, n+j), m.Text, "round %d", i)
 			assert.Equal(t, uint32(n+j), m.Tag)
+			assert.Equal(t, cmdbuf.AppendMarker(nil, uint32(n+j), m.Text), words, "the bytes cmdbuf.AppendMarker writes")
 		}
 	}
 }

@@ -22,8 +22,9 @@ import (
 // work packets and their synchronous-copy waits, queues and fences.
 
 // addFact adds the facts of a barrier just validated and tracked to the
-// list's request: tg the texture or buffer barrier's target (nil for
-// global and 0094 ranged barriers), r its resource (nil for a global
+// list's request: tg a buffer barrier's target, or a 0088 ranged one's
+// over a buffer (nil for global and 0094 ranged barriers; a texture
+// barrier's are addTextureFact's), r its resource (nil for a global
 // barrier or NULL), s a ranged barrier's bytes, end the event a split
 // end's begin signalled (recordBarrier).
 func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
@@ -33,6 +34,7 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 	// overlapping pieces, which stalls the stores.
 	f := &req.Facts[len(req.Facts)-1]
 	f.Span.Lo, f.Span.Hi = s.lo, s.hi
+	cl.bounds.add(s.lo, s.hi)
 	if r == nil {
 		f.CompatBefore, f.CompatAfter = allAccesses, allAccesses
 		return
@@ -42,33 +44,62 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 	f.Selected = f.Data
 	if r.MetaSize > 0 {
 		f.Meta.Lo, f.Meta.Hi = r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize
+		cl.bounds.add(f.Meta.Lo, f.Meta.Hi)
 	}
 	if tg == nil {
+		cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
 		return
 	}
-	if tg.texture {
-		f.Kind = translator.KindTexture
-		if r.simultaneous {
-			f.Kind = translator.KindSimultaneous
-		}
-		f.CompatBefore, f.CompatAfter = r.compat[tg.slotBefore], r.compat[tg.slotAfter]
-		if tg.layoutBefore != ddi.LayoutUndefined && r.compressed[tg.slotBefore] {
-			f.Flags |= translator.CompressedBefore
-		}
-		if tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter] {
-			f.Flags |= translator.CompressedAfter
-		}
-		f.Surface = uint32(r.Surface)
-		if !tg.whole {
-			f.Selected.Lo, f.Selected.Hi = tg.selectionRange()
-		}
-		f.FirstRegion = uint32(len(req.Regions))
-		req.Regions = tg.appendRegions(req.Regions)
-		f.NumRegions = uint32(len(req.Regions)) - f.FirstRegion
-	}
+	cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
 	if tg.g.SyncBefore == ddi.SyncSplit {
 		f.EndEvent = end
 	}
+}
+
+// addTextureFact is addFact for a texture barrier (tg its target): each
+// field computed aside and stored once, into a slot not cleared first.
+func (cl *CommandList) addTextureFact(tg *target, end uint32) {
+	r, req := tg.r, &cl.req
+	kind := translator.KindTexture
+	if r.simultaneous {
+		kind = translator.KindSimultaneous
+	}
+	var flags translator.FactFlags
+	if tg.layoutBefore != ddi.LayoutUndefined && r.compressed[tg.slotBefore] {
+		flags |= translator.CompressedBefore
+	}
+	if tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter] {
+		flags |= translator.CompressedAfter
+	}
+	data := translator.Range{Lo: r.Addr, Hi: r.Addr + r.DataSize}
+	sel, meta := data, translator.Range{}
+	if !tg.whole {
+		sel.Lo, sel.Hi = tg.selectionRange()
+	}
+	if r.MetaSize > 0 {
+		meta.Lo, meta.Hi = data.Hi, data.Hi+r.MetaSize
+	}
+	first := uint32(len(req.Regions))
+	if tg.whole {
+		req.Regions = append(req.Regions, translator.Region{Offset: 0, Size: r.DataSize})
+	} else {
+		req.Regions = tg.appendRegions(req.Regions)
+	}
+	var event uint32
+	if tg.g.SyncBefore == ddi.SyncSplit {
+		event = end
+	}
+	n := len(req.Facts)
+	if n == cap(req.Facts) {
+		req.Facts = slices.Grow(req.Facts, 1)
+	}
+	req.Facts = req.Facts[:n+1]
+	f := &req.Facts[n]
+	f.Kind, f.Flags, f.CompatBefore, f.CompatAfter = kind, flags, r.compat[tg.slotBefore], r.compat[tg.slotAfter]
+	f.Surface, f.EndEvent, f.FirstRegion, f.NumRegions = uint32(r.Surface), event, first, uint32(len(req.Regions))-first
+	f.Data, f.Meta, f.Selected, f.Span = data, meta, sel, translator.Range{}
+	cl.bounds.add(meta.Lo, meta.Hi)
+	cl.bounds.add(sel.Lo, sel.Hi)
 }
 
 // allAccesses are every access but NO_ACCESS: what COMMON stands for in a
@@ -82,16 +113,25 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	d := cl.d
 	req.Entry, req.ListType, req.ListFlags = entry, cl.typ, cl.flags
 	req.Call, req.Records = uint32(call), recs
-	req.AliasedMeta, req.Residents = req.AliasedMeta[:0], req.Residents[:0]
+	req.AliasedMeta, req.Residents = req.AliasedMeta[:0], nil
 	if cl.commonAfter {
 		cl.aliasedMeta(req)
 	}
 	cl.residents(req)
 
-	rec := BarrierRecord{Call: call, Barriers: len(req.Facts), FirstOp: len(cl.ops), Start: cl.buf.Len()}
+	// The call's record, built in place: one built aside is copied in
+	// overlapping pieces, which stalls on the stores just made to it.
+	cl.records = append(cl.records, BarrierRecord{})
+	rec := &cl.records[len(cl.records)-1]
+	rec.Call, rec.Barriers, rec.FirstOp, rec.Start = call, len(req.Facts), len(cl.ops), cl.buf.Len()
 	words := cl.appendMarker(cl.room(), "Barrier")
 	at := len(words)
-	words, err := d.xl.Translate(req, words)
+	var err error
+	if d.ref != nil {
+		words, err = d.ref.translate(req, words, &cl.scratch)
+	} else {
+		words, err = d.xl.Translate(req, words)
+	}
 	if err == nil {
 		err = req.CheckSize(words[at:])
 	}
@@ -102,10 +142,11 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 		}
 	}
 	if err == nil {
-		err = cl.recordReply(req, words, at, &rec)
+		err = cl.recordReply(req, words, at, rec)
 	}
 	if err != nil {
 		cl.ops = cl.ops[:rec.FirstOp]
+		cl.records = cl.records[:len(cl.records)-1]
 		var re *translator.ReplyError
 		if errors.As(err, &re) {
 			err = &translator.Error{Kind: translator.ErrReply, Translator: d.xlName, Msg: re.Msg, Dword: re.Dword}
@@ -122,7 +163,6 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	rec.End = cl.buf.Len()
 	rec.NumOps = len(cl.ops) - rec.FirstOp
 	rec.Dwords = len(words)
-	cl.records = append(cl.records, rec)
 }
 
 // aliasedMeta fills the request's AliasedMeta: the call has a global
@@ -137,19 +177,14 @@ func (cl *CommandList) aliasedMeta(req *translator.Request) {
 
 // residents fills the request's residents: when the call names two byte
 // ranges or more, every resource holding bytes between its lowest and
-// highest named byte. A list's calls often name the same bytes as its
-// last one (a resource's barriers back and forth): while no resource
-// came or went since, the last call's residents are these.
+// highest named byte (cl.bounds, summed as the facts were added). A
+// list's calls often name the same bytes as its last one (a resource's
+// barriers back and forth): while no resource came or went since, the
+// last call's residents are these.
 func (cl *CommandList) residents(req *translator.Request) {
-	var b bounds
-	for i := range req.Facts {
-		f := &req.Facts[i]
-		b.add(&f.Selected)
-		b.add(&f.Meta)
-		b.add(&f.Span)
-	}
+	b := cl.bounds
 	for i := range req.AliasedMeta {
-		b.add(&req.AliasedMeta[i])
+		b.add(req.AliasedMeta[i].Lo, req.AliasedMeta[i].Hi)
 	}
 	lo, hi, n := b.lo, b.hi, b.n
 	if n < 2 {
@@ -175,7 +210,15 @@ func (cl *CommandList) residents(req *translator.Request) {
 		last.gen, last.lo, last.hi = d.gen.Load(), lo, hi
 		d.rmu.RUnlock()
 	}
-	req.Residents = append(req.Residents, last.residents...)
+	if d.ref != nil {
+		// The device's own reference reads them and writes nothing: the
+		// request can share them. Another translator gets a copy, so
+		// that what it does to its request stays there.
+		req.Residents = last.residents
+		return
+	}
+	cl.residentsCopy = append(cl.residentsCopy[:0], last.residents...)
+	req.Residents = cl.residentsCopy
 }
 
 // bounds are the lowest and highest byte of n non-empty ranges.
@@ -184,14 +227,15 @@ type bounds struct {
 	n      int
 }
 
-func (b *bounds) add(r *translator.Range) {
-	if r.Hi <= r.Lo {
+// add adds the range [lo, hi).
+func (b *bounds) add(lo, hi uint64) {
+	if hi <= lo {
 		return
 	}
-	if b.n == 0 || r.Lo < b.lo {
-		b.lo = r.Lo
+	if b.n == 0 || lo < b.lo {
+		b.lo = lo
 	}
-	b.hi = max(b.hi, r.Hi)
+	b.hi = max(b.hi, hi)
 	b.n++
 }
 
@@ -207,8 +251,94 @@ type lastResidents struct {
 // rebuilds the call's BarrierRecord and surface operations from them.
 func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at int, rec *BarrierRecord) error {
 	reply := words[at:]
+	off := recordSync(reply, rec)
+	if off == len(reply) {
+		return nil
+	}
+	return cl.recordReplyFrom(req, reply, off, rec)
+}
+
+// recordSync checks and sums, as recordReplyFrom does, the WAITs and
+// CACHEs that begin a reply (most replies are nothing else), and returns
+// the offset of the first packet that is not one.
+func recordSync(reply []uint32, rec *BarrierRecord) int {
+	off := 0
+	for off < len(reply) {
+		switch h := cmdbuf.Header(reply[off]); {
+		case h == waitHeader && len(reply)-off > 2:
+			d, hd := cmdbuf.StageMask(reply[off+1]), cmdbuf.StageMask(reply[off+2])
+			if (d|hd)&^cmdbuf.AllStages != 0 {
+				return off
+			}
+			rec.Waits++
+			rec.Drain |= d
+			rec.Hold |= hd
+			off += 3
+		case h&^asyncFlag == cacheHeader && len(reply)-off > 6:
+			fl, in := cmdbuf.CacheMask(reply[off+1]), cmdbuf.CacheMask(reply[off+2])
+			if (fl|in)&^cmdbuf.AllCaches != 0 {
+				return off
+			}
+			rec.CacheOps++
+			rec.Flush |= fl
+			rec.Invalidate |= in
+			off += 7
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// recordReplyFrom is recordReply from the packet at reply[off].
+func (cl *CommandList) recordReplyFrom(req *translator.Request, reply []uint32, off int, rec *BarrierRecord) error {
 	next := 0 // where the search for a surface's record begins
-	for off := 0; off < len(reply); {
+	for off < len(reply) {
+		// Most packets are a WAIT or a CACHE whose header is the one
+		// encoding of its length and flags: such a packet is checked here
+		// as CheckPacket checks it (Valid: its masks name only stages or
+		// caches that exist; nothing of the call's to name) without the
+		// calls. Anything else, valid or not, goes through CheckPacket.
+		switch h := cmdbuf.Header(reply[off]); {
+		case h == waitHeader && len(reply)-off > 2:
+			if d, hd := cmdbuf.StageMask(reply[off+1]), cmdbuf.StageMask(reply[off+2]); (d|hd)&^cmdbuf.AllStages == 0 {
+				rec.Waits++
+				rec.Drain |= d
+				rec.Hold |= hd
+				off += 3
+				continue
+			}
+		case h&^asyncFlag == cacheHeader && len(reply)-off > 6:
+			if fl, in := cmdbuf.CacheMask(reply[off+1]), cmdbuf.CacheMask(reply[off+2]); (fl|in)&^cmdbuf.AllCaches == 0 {
+				rec.CacheOps++
+				rec.Flush |= fl
+				rec.Invalidate |= in
+				off += 7
+				continue
+			}
+		case h&^asyncFlag == decompressHeader && len(reply)-off > 5,
+			h&^initFlags == metadataInitHeader && len(reply)-off > 6 && reply[off+2] <= 0xff:
+			// A DECOMPRESS or METADATA_INIT (whose value is a byte) of a
+			// region inside the surface of one of the call's textures:
+			// checkRegion's verdict, from the record whose resource the
+			// operation names, found once for both.
+			at, work := off+2, workDecompress // the region's offset and size from at
+			if h.Op() == cmdbuf.OpMetadataInit {
+				at, work = off+3, initWork(h)
+			}
+			i := surfaceFact(req.Facts, uint16(reply[off+1]), next)
+			if i < 0 {
+				break
+			}
+			offset, size := uint64(reply[at])|uint64(reply[at+1])<<32, uint64(reply[at+2])|uint64(reply[at+3])<<32
+			if data := req.Facts[i].Data.Hi - req.Facts[i].Data.Lo; size == 0 || offset > data || size > data-offset {
+				break
+			}
+			next = i + 1
+			cl.addSurfaceOp(recordResource(req, i), uint16(reply[off+1]), work, offset, size, h&asyncFlag != 0)
+			off += 1 + h.Len()
+			continue
+		}
 		n, err := req.CheckPacket(reply, off)
 		if err != nil {
 			return err
@@ -234,32 +364,73 @@ func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at i
 			p := cmdbuf.Packet{Header: h, Payload: q}
 			r, work := p.Decompress(), workDecompress
 			if op == cmdbuf.OpMetadataInit {
-				r, work = p.MetadataInit(), workInitClear
-				switch {
-				case r.Plain && r.Discard:
-					work = workInitDiscard
-				case r.Plain:
-					work = workInitPlain
-				}
+				r, work = p.MetadataInit(), initWork(h)
 			}
-			// The record naming the surface: most replies name the
-			// surfaces in the records' order, so the search goes on
-			// from the last one found.
+			// The record naming the surface (CheckPacket found one).
 			var hr ddi.HResource
-			for k := range req.Facts {
-				if i := (next + k) % len(req.Facts); req.Facts[i].Surface == uint32(r.Surface) {
-					hr, next = recordResource(req, i), i+1
-					break
-				}
+			if i := surfaceFact(req.Facts, r.Surface, next); i >= 0 {
+				hr, next = recordResource(req, i), i+1
 			}
-			cl.ops = append(cl.ops, SurfaceOp{})
-			// Field by field, as in plan.emit.
-			o := &cl.ops[len(cl.ops)-1]
-			o.Resource, o.Surface, o.Work = hr, r.Surface, work.String()
-			o.Offset, o.Size, o.Async = r.Offset, r.Size, p.Async()
+			cl.addSurfaceOp(hr, r.Surface, work, r.Offset, r.Size, p.Async())
 		}
 	}
 	return nil
+}
+
+// The headers recordReply checks without CheckPacket: a WAIT's (no flags
+// are defined for it), a CACHE's and a DECOMPRESS's, which may carry
+// FlagAsync, and a METADATA_INIT's, which may carry initFlags.
+const (
+	waitHeader         = cmdbuf.Header(uint32(cmdbuf.OpWait) | 2<<8)
+	cacheHeader        = cmdbuf.Header(uint32(cmdbuf.OpCache) | 6<<8)
+	decompressHeader   = cmdbuf.Header(uint32(cmdbuf.OpDecompress) | 5<<8)
+	metadataInitHeader = cmdbuf.Header(uint32(cmdbuf.OpMetadataInit) | 6<<8)
+	asyncFlag          = cmdbuf.Header(uint32(cmdbuf.FlagAsync) << 24)
+	initFlags          = cmdbuf.Header(uint32(cmdbuf.FlagAsync|cmdbuf.FlagPlain|cmdbuf.FlagDiscard) << 24)
+)
+
+// surfaceFact is the index of a fact whose texture has surface s (not
+// 0), searched from fact next on (most replies name the surfaces in the
+// records' order), or -1.
+func surfaceFact(facts []translator.Fact, s uint16, next int) int {
+	if s == 0 {
+		return -1
+	}
+	if next >= len(facts) {
+		next = 0
+	}
+	for i := next; i < len(facts); i++ {
+		if facts[i].Surface == uint32(s) {
+			return i
+		}
+	}
+	for i := 0; i < next; i++ {
+		if facts[i].Surface == uint32(s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// initWork is the work a METADATA_INIT's flags say.
+func initWork(h cmdbuf.Header) compressionWork {
+	plain, discard := h.Flags()&cmdbuf.FlagPlain != 0, h.Flags()&cmdbuf.FlagDiscard != 0
+	switch {
+	case plain && discard:
+		return workInitDiscard
+	case plain:
+		return workInitPlain
+	}
+	return workInitClear
+}
+
+// addSurfaceOp adds the call's surface operation on resource hr.
+func (cl *CommandList) addSurfaceOp(hr ddi.HResource, surface uint16, work compressionWork, offset, size uint64, async bool) {
+	cl.ops = append(cl.ops, SurfaceOp{})
+	// Field by field, as in plan.emit.
+	o := &cl.ops[len(cl.ops)-1]
+	o.Resource, o.Surface, o.Work = hr, surface, work.String()
+	o.Offset, o.Size, o.Async = offset, size, async
 }
 
 // record is record i of a request: its type, its syncs and accesses (a

@@ -446,8 +446,11 @@ func planAccess(t *cacheTable, p *plan, a *accessFacts) *planPart {
 // split end returns the event of the begin it ends.
 func (cl *CommandList) recordBarrier(tg *target) (endEvent uint32) {
 	g := &tg.g
-	m := barrierMark{g: g, lb: tg.layoutBefore, la: tg.layoutAfter, syncAfter: ddi.ExpandSync(g.SyncAfter) | g.SyncAfter,
-		translated: cl.translated}
+	// Field by field: a literal is built aside and copied in overlapping
+	// pieces, which stall on the stores just made to it.
+	var m barrierMark
+	m.g, m.lb, m.la = g, tg.layoutBefore, tg.layoutAfter
+	m.syncAfter, m.translated = ddi.ExpandSync(g.SyncAfter)|g.SyncAfter, cl.translated
 	if g.SyncAfter == ddi.SyncSplit {
 		if cl.req.SplitEvent == 0 {
 			cl.nextEvent++

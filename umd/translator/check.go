@@ -45,6 +45,16 @@ func Check(req *Request, words []uint32) error {
 
 // CheckSize is Check's first step: the reply is within ReplyBudget.
 func (req *Request) CheckSize(words []uint32) error {
+	if len(words) <= minReplyBudget { // within any request's budget: no sum to make
+		return nil
+	}
+	return req.checkSize(words)
+}
+
+// minReplyBudget is the least ReplyBudget of any request.
+const minReplyBudget = min(MaxReplyDwords, 4096)
+
+func (req *Request) checkSize(words []uint32) error {
 	if b := req.ReplyBudget(); len(words) > b {
 		return &ReplyError{Dword: b, Msg: fmt.Sprintf("the reply has %d dwords; a call of %d records, %d regions and %d aliased metadata ranges may have at most %d",
 			len(words), len(req.Facts), len(req.Regions), len(req.AliasedMeta), b)}
