@@ -57,6 +57,29 @@ func fakeTranslator(mode string) int {
 				return ref.Translate(r, dst)
 			}), nil
 		}
+	case "crash-on-3":
+		calls := 0
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			ref := umd.NewReference(p)
+			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
+				if calls++; calls == 3 {
+					fmt.Fprintf(os.Stderr, "the third call, number %d\n", r.Call)
+					os.Exit(5)
+				}
+				return ref.Translate(r, dst)
+			}), nil
+		}
+	case "hang-on-2":
+		calls := 0
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			ref := umd.NewReference(p)
+			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
+				if calls++; calls == 2 {
+					time.Sleep(time.Hour)
+				}
+				return ref.Translate(r, dst)
+			}), nil
+		}
 	case "crash":
 		open = func(*hwmodel.Profile) (translator.Translator, error) {
 			return translatorFunc(func(*translator.Request, []uint32) ([]uint32, error) {
