@@ -88,10 +88,24 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	}
 	cl.residents(req)
 
+	cl.lastCall = call
+	if d.pipelined {
+		cl.translateLater(call)
+		return
+	}
 	rec := BarrierRecord{Call: call, Barriers: len(req.Facts), FirstOp: len(cl.ops), Start: cl.buf.Len()}
 	words := cl.appendMarker(cl.room(), "Barrier")
 	at := len(words)
 	words, err := d.xl.Translate(req, words)
+	cl.record(req, call, words, at, &rec, err)
+}
+
+// record records the reply to call's request req, words[at:] after its
+// MARKER (err: the translator's failure): it checks the reply, applies the
+// faults, and adds the packets and the call's record to the list (true),
+// or stops the list with the error naming the call (false).
+func (cl *CommandList) record(req *translator.Request, call int, words []uint32, at int, rec *BarrierRecord, err error) bool {
+	d := cl.d
 	if err == nil {
 		err = req.CheckSize(words[at:])
 	}
@@ -102,7 +116,7 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 		}
 	}
 	if err == nil {
-		err = cl.recordReply(req, words, at, &rec)
+		err = cl.recordReply(req, words, at, rec)
 	}
 	if err != nil {
 		cl.ops = cl.ops[:rec.FirstOp]
@@ -115,14 +129,16 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 			te = &translator.Error{Kind: translator.ErrRefused, Translator: d.xlName, Msg: err.Error(), Dword: -1}
 		}
 		te.Msg = fmt.Sprintf("Barrier #%d (%d records): %s", call, len(req.Facts), te.Msg)
+		te.Call = call
 		cl.xerr = te
-		return
+		return false
 	}
 	cl.put(words)
 	rec.End = cl.buf.Len()
 	rec.NumOps = len(cl.ops) - rec.FirstOp
 	rec.Dwords = len(words)
-	cl.records = append(cl.records, rec)
+	cl.records = append(cl.records, *rec)
+	return true
 }
 
 // aliasedMeta fills the request's AliasedMeta: the call has a global

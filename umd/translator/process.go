@@ -48,6 +48,7 @@ type Error struct {
 	Translator string
 	Msg        string
 	Dword      int      // the reply's dword at fault (ErrReply), -1 if none
+	Call       int      // the Barrier call's ordinal (umd sets it), 0 if none
 	Stderr     []string // its last lines on standard error
 	Dump       string   // the file holding the request (ErrCrash, ErrTimeout, ErrProtocol)
 	Fatal      bool     // it cannot be started: no later call will run
