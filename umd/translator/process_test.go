@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,7 @@ func TestMain(m *testing.M) {
 }
 
 func fakeTranslator(mode string) int {
+	runtime.GOMAXPROCS(1) // as ebref translator serve
 	open := umd.ReferenceOpener{}.Open
 	switch mode {
 	case "exit0":
@@ -555,6 +557,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 			b.StopTimer()
 			if proc != nil {
 				b.ReportMetric(float64(proc.Requests())/float64(runs), "calls/op")
+				b.ReportMetric(float64(proc.Exchanges())/float64(runs), "exchanges/op")
 				proc.Close() // its copies' CPU time counts once they are waited for
 			}
 			self, children := cpuTimes(b)
@@ -621,4 +624,7 @@ func TestReferenceOverTheProtocol(t *testing.T) {
 	}
 	assert.Zero(t, differ)
 	assert.Greater(t, p.Requests(), 30000)
+	// A list's calls go together: about a third as many exchanges.
+	assert.Less(t, p.Exchanges(), p.Requests()/2)
+	t.Logf("%d calls in %d exchanges", p.Requests(), p.Exchanges())
 }
