@@ -38,15 +38,14 @@ type CommandList struct {
 	// queued (LastBarrierCall).
 	lastCall int
 	// pipe queues the list's calls for a translator that takes them
-	// ahead of their replies; pending are those calls, and while there
-	// are any the list stages: what it records goes to stage, in segs,
-	// until collect records it into buf. stagedPatches is the first
-	// patch recorded into the stage (pipeline.go).
+	// ahead of their replies; pending are those calls. While there are
+	// any, the list records into a stage: buf is stage, and the list's
+	// own buffer is real, until collect records the stage into it.
+	// stagedPatches is the first patch recorded into the stage
+	// (pipeline.go).
 	pipe          translator.Pipeline
 	pending       []pendingCall
-	staging       bool
-	stage         []uint32
-	segs          []stageSeg
+	real, stage   *cmdbuf.Buffer
 	stagedPatches int
 	rules         *ddi.QueueRules // nil for bundles
 	// translated: the Barrier call being recorded is the runtime's
@@ -306,6 +305,7 @@ func (cl *CommandList) Reset() error {
 		cl.open("Reset")
 		return cl.err
 	}
+	cl.dropStage()
 	// A list may be reset while a submission of it is pending (unlike its
 	// allocator): that submission still reads the packets, so they stay
 	// its own and the list records into a new buffer.
@@ -317,7 +317,6 @@ func (cl *CommandList) Reset() error {
 	} else {
 		cl.buf.Reset()
 	}
-	cl.dropStage()
 	cl.closed, cl.err, cl.xerr, cl.lastCall = false, nil, nil, 0
 	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
@@ -496,9 +495,6 @@ func (cl *CommandList) decimal() []byte {
 // room, so that put adds them without a copy, or, when little is left,
 // the list's scratch (cl.words), which put copies.
 func (cl *CommandList) room() []uint32 {
-	if cl.staging {
-		return cl.stageRoom()
-	}
 	if w := cl.buf.Tail(); cap(w) >= minRoom {
 		return w
 	}
@@ -513,10 +509,6 @@ const minRoom = 64
 // keeping a copied slice as the scratch: one that outgrew the room grew
 // once, and need not grow again.
 func (cl *CommandList) put(words []uint32) {
-	if cl.staging {
-		cl.stagePut(words, 0)
-		return
-	}
 	if cl.buf.Commit(words) && cap(words) > cap(cl.words) {
 		cl.words = words[:0]
 	}

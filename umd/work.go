@@ -216,7 +216,7 @@ func (w *work) emit(kind cmdbuf.WorkKind, stage cmdbuf.Stage, param uint32) {
 		cl.put(cmdbuf.AppendWork(cl.room(), cmdbuf.Work{Kind: kind, Stage: stage, Duration: dur, ID: w.id, Param: param,
 			Chained: w.chained, Predicated: cl.predicated && predicable(kind) && !w.unpredicated}, acc...))
 		w.chained = true
-		pos := cl.last()
+		pos := cl.buf.Last()
 		for i := 0; i < n; i++ {
 			if accs[i].patch {
 				cl.patches = append(cl.patches, patch{pos: cmdbufPos(pos, cmdbuf.AccessAttrDword(i)), res: accs[i].res, sub: accs[i].sub})
