@@ -1,6 +1,7 @@
 package translator_test
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ebref/ebref/hlk"
+	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -142,4 +145,34 @@ func TestPipelineAllocatesNothing(t *testing.T) {
 	}
 	round()
 	assert.Zero(t, testing.AllocsPerRun(100, round))
+}
+
+// TestBadRepliesMidRun: a reply naming a surface the call does not have,
+// read when its list closes with the list's other calls, fails the case
+// with the call, the dword and what was wrong, placed at the call.
+func TestBadRepliesMidRun(t *testing.T) {
+	p, err := start(t, "bad-surface", 5*time.Second)
+	require.NoError(t, err)
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"cost"}, Profiles: []string{"discrete"},
+		Driver: reference.WithTranslator(p)})
+	require.NoError(t, err)
+	failed := 0
+	for i := range rep.Cases {
+		c := &rep.Cases[i]
+		if c.Status.Conformant() {
+			continue
+		}
+		failed++
+		msg := strings.Join(c.Messages, "\n")
+		assert.Contains(t, msg, "surface 99, which none of the call's textures has")
+		assert.Regexp(t, `Barrier #\d+ \(\d+ records\)`, msg)
+		assert.Contains(t, msg, "(reply dword 0)")
+		if failed == 1 {
+			t.Log(msg)
+		}
+	}
+	assert.NotZero(t, failed)
+	assert.Less(t, p.Exchanges(), p.Requests(), "calls went together")
 }
