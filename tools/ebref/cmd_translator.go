@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -40,10 +39,6 @@ func runTranslator(e *env, args []string) int {
 		if len(args) > 1 {
 			return usageError(e, fs, synopsis, "serve: unexpected argument %q", args[1])
 		}
-		// Serving is one goroutine: more Ps would only look for work
-		// each time it waits for the next requests (BenchmarkDefaultRun's
-		// translator-cpu-s/op).
-		runtime.GOMAXPROCS(1)
 		err := translator.Serve(e.stdin, e.stdout, umd.ReferenceOpener{}.Name(), umd.ReferenceOpener{}.Open)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref translator serve: %v\n", err)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +34,6 @@ func TestMain(m *testing.M) {
 }
 
 func fakeTranslator(mode string) int {
-	runtime.GOMAXPROCS(1) // as ebref translator serve
 	open := umd.ReferenceOpener{}.Open
 	switch mode {
 	case "exit0":
