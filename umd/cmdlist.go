@@ -38,14 +38,14 @@ type CommandList struct {
 	// queued (LastBarrierCall).
 	lastCall int
 	// pipe queues the list's calls for a translator that takes them
-	// ahead of their replies; pending are those calls. While there are
-	// any, the list records into a stage: buf is stage, and the list's
-	// own buffer is real, until collect records the stage into it.
-	// stagedPatches is the first patch recorded into the stage
-	// (pipeline.go).
+	// ahead of their replies. While calls are queued the list has a
+	// staging, with the calls and the stage it records into: buf is the
+	// stage, and the list's own buffer is real, until collect records the
+	// stage into it. stagedPatches is the first patch recorded into the
+	// stage (pipeline.go).
 	pipe          translator.Pipeline
-	pending       []pendingCall
-	real, stage   *cmdbuf.Buffer
+	stg           *staging
+	real          *cmdbuf.Buffer
 	stagedPatches int
 	rules         *ddi.QueueRules // nil for bundles
 	// translated: the Barrier call being recorded is the runtime's

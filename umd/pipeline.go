@@ -1,6 +1,8 @@
 package umd
 
 import (
+	"sync"
+
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -38,6 +40,17 @@ type pendingCall struct {
 	assumptions int
 }
 
+// staging is what a list has while calls are queued: the calls, and the
+// stage its commands are recorded into. A run has many short lists, each
+// staging a moment: they share stagings through a pool, so the stage's
+// chunks and the calls' requests are made once, not once a list.
+type staging struct {
+	pending []pendingCall
+	stage   *cmdbuf.Buffer
+}
+
+var stagings = sync.Pool{New: func() any { return &staging{stage: cmdbuf.NewBuffer(0)} }}
+
 // translateLater queues the call whose request the list has built, and
 // stages its MARKER.
 func (cl *CommandList) translateLater(call int) {
@@ -51,25 +64,24 @@ func (cl *CommandList) translateLater(call int) {
 		}
 		cl.pipe.Send(&cl.req) // an empty queue takes any request
 	}
-	if len(cl.pending) < cap(cl.pending) {
-		cl.pending = cl.pending[:len(cl.pending)+1]
-	} else {
-		cl.pending = append(cl.pending, pendingCall{})
-	}
-	pc := &cl.pending[len(cl.pending)-1]
-	pc.req, cl.req = cl.req, pc.req
-	pc.recs = append(pc.recs[:0], pc.req.Records...) // the caller's memory
-	pc.req.Records = pc.recs
-	pc.call, pc.warns, pc.errNil = call, len(cl.warns), cl.err == nil
-	pc.patches, pc.assumptions = len(cl.patches), len(cl.assumptions)
-	if cl.real == nil {
-		if cl.stage == nil {
-			cl.stage = cmdbuf.NewBuffer(0)
-		}
-		cl.stage.Reset()
-		cl.real, cl.buf = cl.buf, cl.stage
+	if cl.stg == nil {
+		cl.stg = stagings.Get().(*staging)
+		cl.stg.stage.Reset()
+		cl.real, cl.buf = cl.buf, cl.stg.stage
 		cl.stagedPatches = len(cl.patches)
 	}
+	st := cl.stg
+	if len(st.pending) < cap(st.pending) {
+		st.pending = st.pending[:len(st.pending)+1]
+	} else {
+		st.pending = append(st.pending, pendingCall{})
+	}
+	pc := &st.pending[len(st.pending)-1]
+	pc.req, cl.req = cl.req, pc.req
+	pc.recs = append(pc.recs[:0], pc.req.Records...) // the caller's memory
+	pc.req.Records, cl.req.Records = pc.recs, nil
+	pc.call, pc.warns, pc.errNil = call, len(cl.warns), cl.err == nil
+	pc.patches, pc.assumptions = len(cl.patches), len(cl.assumptions)
 	cl.put(cl.appendMarker(cl.room(), "Barrier"))
 	pc.marker = cl.buf.Last()
 }
@@ -80,10 +92,10 @@ func (cl *CommandList) translateLater(call int) {
 // later commands recorded is dropped, and the messages and patches they
 // added.
 func (cl *CommandList) collect() {
-	if cl.real == nil {
+	if cl.stg == nil {
 		return
 	}
-	stage := cl.buf
+	stage, pending := cl.buf, cl.stg.pending
 	cl.buf, cl.real = cl.real, nil
 	pi, next := cl.stagedPatches, 0
 	for ci, chunk := range stage.Chunks() {
@@ -94,8 +106,8 @@ func (cl *CommandList) collect() {
 			off += len(words)
 			switch {
 			case h.Op() == cmdbuf.OpChain: // the stage's own
-			case next < len(cl.pending) && cl.pending[next].marker == at:
-				pc := &cl.pending[next]
+			case next < len(pending) && pending[next].marker == at:
+				pc := &pending[next]
 				next++
 				rec := BarrierRecord{Call: pc.call, Barriers: len(pc.req.Facts), FirstOp: len(cl.ops), Start: cl.buf.Len()}
 				w := append(cl.room(), words...) // the call's MARKER
@@ -134,5 +146,9 @@ func (cl *CommandList) dropStage() {
 	if cl.real != nil {
 		cl.buf, cl.real = cl.real, nil
 	}
-	cl.pending = cl.pending[:0]
+	if cl.stg != nil {
+		cl.stg.pending = cl.stg.pending[:0]
+		stagings.Put(cl.stg)
+		cl.stg = nil
+	}
 }

@@ -3,6 +3,7 @@ package translator
 import (
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // A Pipeliner is a Translator that can take a command list's requests
@@ -58,13 +59,27 @@ type pipeline struct {
 	next  int
 	r     *running
 	spare []uint32 // Drop's replies
+	m     *queueMem
 }
+
+// queueMem is a queue's memory: a run has many short command lists, each
+// queueing a moment, so their queues share it through a pool.
+type queueMem struct {
+	buf  []byte
+	ends []int
+}
+
+var queueMems = sync.Pool{New: func() any { return new(queueMem) }}
 
 func (q *pipeline) Len() int { return len(q.ends) - q.next }
 
 func (q *pipeline) Send(req *Request) bool {
 	if q.r != nil || q.next > 0 { // being answered: receive them all first
 		return false
+	}
+	if q.m == nil { // the queue's memory, while it holds requests
+		q.m = queueMems.Get().(*queueMem)
+		q.buf, q.ends = q.m.buf[:0], q.m.ends[:0]
 	}
 	req.Profile = q.s.id
 	start := len(q.buf)
@@ -152,6 +167,11 @@ func (q *pipeline) Receive(dst []uint32) ([]uint32, error) {
 
 func (q *pipeline) reset() {
 	q.buf, q.ends, q.next = q.buf[:0], q.ends[:0], 0
+	if q.m != nil {
+		q.m.buf, q.m.ends = q.buf, q.ends
+		queueMems.Put(q.m)
+		q.m, q.buf, q.ends = nil, nil, nil
+	}
 }
 
 func (q *pipeline) Drop() {
