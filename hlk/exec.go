@@ -463,11 +463,15 @@ func (x *exec) record(s *scenario.ListStep) {
 	leg := x.legLists[s.Name]
 	tl := &touchList{CommandList: cl, x: x}
 	var failedAt scenario.Pos
+	// callAt is where each Barrier call of dump.Calls was made: a driver
+	// that translates a list's calls together reports a failed one only
+	// when the list is closed.
+	var callAt []scenario.Pos
 	for _, c := range s.Cmds {
 		had := cl.Err() != nil
 		switch c.Op {
 		case "barrier", "resource-barrier":
-			n := len(cl.Records())
+			n := cl.LastBarrierCall()
 			var call BarrierCall
 			if c.Op == "barrier" {
 				x.legacyUse(leg, s.Name, c)
@@ -475,10 +479,11 @@ func (x *exec) record(s *scenario.ListStep) {
 			} else {
 				call.Barriers, call.Named = x.legacyCall(cl, leg, s.Name, c)
 			}
-			if recs := cl.Records(); len(recs) > n {
-				call.Ordinal = recs[len(recs)-1].Call
+			if o := cl.LastBarrierCall(); o != n {
+				call.Ordinal = o
 			}
 			dump.Calls = append(dump.Calls, call)
+			callAt = append(callAt, c.Pos)
 		default:
 			x.legacyUse(leg, s.Name, c)
 			tl.cmd = c
@@ -489,6 +494,14 @@ func (x *exec) record(s *scenario.ListStep) {
 		}
 	}
 	if err := cl.Close(); err != nil {
+		var te *translator.Error
+		if errors.As(err, &te) && te.Call > 0 {
+			for i, c := range dump.Calls {
+				if c.Ordinal == te.Call {
+					failedAt = callAt[i]
+				}
+			}
+		}
 		x.observe(x.listErr(s.Name, failedAt, err))
 	} else if cl.Err() == nil {
 		x.touches = append(x.touches, x.checkTouches(s.Name, tl, cl.Buffer())...)
@@ -500,6 +513,17 @@ func (x *exec) record(s *scenario.ListStep) {
 	dump.Lines = cmdbuf.Listing(cl.Buffer(), nil)
 	// A reset reuses the list's memory: the dump keeps its own copy.
 	dump.Records = slices.Clone(cl.Records())
+	// A call whose translation failed, and those after it, have no
+	// record: both are in the order of the calls.
+	for i, j := 0, 0; i < len(dump.Calls); i++ {
+		o := dump.Calls[i].Ordinal
+		for j < len(dump.Records) && dump.Records[j].Call < o {
+			j++
+		}
+		if o != 0 && (j == len(dump.Records) || dump.Records[j].Call != o) {
+			dump.Calls[i].Ordinal = 0
+		}
+	}
 	dump.markers = markers(cl.Buffer())
 	cl.Buffer().SetName(s.Recording)
 	x.lists[s.Name] = cl

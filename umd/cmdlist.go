@@ -44,7 +44,20 @@ type CommandList struct {
 	// calls (Reference.translate).
 	scratch scratch
 	xerr    error
-	rules   *ddi.QueueRules // nil for bundles
+	// lastCall is the ordinal of the last Barrier call translated or
+	// queued (LastBarrierCall).
+	lastCall int
+	// pipe queues the list's calls for a translator that takes them
+	// ahead of their replies. While calls are queued the list has a
+	// staging, with the calls and the stage it records into: buf is the
+	// stage, and the list's own buffer is real, until collect records the
+	// stage into it. stagedPatches is the first patch recorded into the
+	// stage (pipeline.go).
+	pipe          translator.Pipeline
+	stg           *staging
+	real          *cmdbuf.Buffer
+	stagedPatches int
+	rules         *ddi.QueueRules // nil for bundles
 	// translated: the Barrier call being recorded is the runtime's
 	// translation of a legacy one (TranslatedBarrier).
 	translated bool
@@ -251,6 +264,7 @@ func (cl *CommandList) Close() error {
 		return &Message{Severity: SeverityError, Category: CategoryStateSetting, ID: MsgCommandListClosed,
 			Command: "Close", Call: -1, Barrier: -1, Rule: "the command list is already closed"}
 	}
+	cl.collect()
 	cl.closed = true
 	if len(cl.openQueries) > 0 && cl.err == nil {
 		first := ^uint32(0)
@@ -282,6 +296,7 @@ func (cl *CommandList) Destroy() {
 		runtime.Gosched()
 	}
 	defer cl.leave()
+	cl.dropStage()
 	cl.destroyed = true
 	cl.tracks, cl.recent, cl.patches, cl.assumptions = nil, [64]*track{}, nil, nil
 }
@@ -301,6 +316,7 @@ func (cl *CommandList) Reset() error {
 		cl.open("Reset")
 		return cl.err
 	}
+	cl.dropStage()
 	// A list may be reset while a submission of it is pending (unlike its
 	// allocator): that submission still reads the packets, so they stay
 	// its own and the list records into a new buffer.
@@ -312,7 +328,7 @@ func (cl *CommandList) Reset() error {
 	} else {
 		cl.buf.Reset()
 	}
-	cl.closed, cl.err, cl.xerr = false, nil, nil
+	cl.closed, cl.err, cl.xerr, cl.lastCall = false, nil, nil, 0
 	cl.concurrent.Store(false)
 	cl.warns = cl.warns[:0]
 	cl.commands = 0
@@ -328,7 +344,10 @@ func (cl *CommandList) Reset() error {
 	return nil
 }
 
-// Err is the error that stopped recording, if any.
+// Err is the error that stopped recording, if any. A Barrier call whose
+// translator takes requests ahead of their replies (pipeline.go) fails
+// when its reply is read: when the list's packets are needed (Close,
+// Records, Buffer, SurfaceOps), not before.
 func (cl *CommandList) Err() error {
 	if cl.xerr != nil {
 		return cl.xerr
@@ -348,13 +367,27 @@ func (cl *CommandList) Warnings() []Message { return cl.warns }
 // Buffer is the command buffer recorded so far, for disassembly. Accesses
 // whose compression waits for submission are shown as recorded (not
 // through compression).
-func (cl *CommandList) Buffer() *cmdbuf.Buffer { return cl.buf }
+func (cl *CommandList) Buffer() *cmdbuf.Buffer {
+	cl.collect()
+	return cl.buf
+}
 
 // Records returns the barrier-operations record of every Barrier call.
-func (cl *CommandList) Records() []BarrierRecord { return cl.records }
+func (cl *CommandList) Records() []BarrierRecord {
+	cl.collect()
+	return cl.records
+}
+
+// LastBarrierCall is the ordinal (the MARKER's number) of the list's last
+// Barrier call that was valid and went to the translator, 0 if none: what
+// a caller that must not wait for the translator's replies (Records does)
+// reads after each call. The call has no record if its translation
+// failed (Err, Close).
+func (cl *CommandList) LastBarrierCall() int { return cl.lastCall }
 
 // SurfaceOps returns the surface work of a record.
 func (cl *CommandList) SurfaceOps(r BarrierRecord) []SurfaceOp {
+	cl.collect()
 	return cl.ops[r.FirstOp : r.FirstOp+r.NumOps]
 }
 

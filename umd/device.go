@@ -63,6 +63,9 @@ type Device struct {
 	// its translate with the list's scratch (seam.go), the same
 	// translation without Translate's shared scratch.
 	ref *Reference
+	// pipelined: xl takes a list's requests ahead of their replies
+	// (pipeline.go).
+	pipelined bool
 	// policy is the translator's compression policy, if it declared one
 	// (nil: the reference's table, compression.go).
 	policy *translator.Policy
@@ -194,6 +197,7 @@ func Open(p *hwmodel.Profile, opts Options) (*Device, error) {
 			return nil, fmt.Errorf("umd: opening translator %s on %s: %w", o.Name(), p.Name, err)
 		}
 		d.xlName = o.Name()
+		_, d.pipelined = d.xl.(translator.Pipeliner)
 		if pol, ok := d.xl.(translator.Policer); ok {
 			if p, declared := pol.Policy(); declared {
 				if err := p.Check(d.prof); err != nil {

@@ -11,6 +11,7 @@
 //	                validated, tracked, requested, translated, emitted
 //	validate.go     every MUST of the spec, one check per rule, each failure a Message
 //	seam.go         the call's translator.Request, and the reply checked and recorded
+//	pipeline.go     a list's calls queued for a translator in another process, recorded at Close
 //	reference.go    Reference, the translation behind the seam (every call's by default)
 //	translate.go    the plan of a call and the packets it becomes
 //	compression.go  which layouts keep a texture compressed, what a transition costs

@@ -119,6 +119,11 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	}
 	cl.residents(req)
 
+	cl.lastCall = call
+	if d.pipelined {
+		cl.translateLater(call)
+		return
+	}
 	// The call's record, built in place: one built aside is copied in
 	// overlapping pieces, which stalls on the stores just made to it.
 	cl.records = append(cl.records, BarrierRecord{})
@@ -132,6 +137,16 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	} else {
 		words, err = d.xl.Translate(req, words)
 	}
+	cl.record(req, call, words, at, rec, err)
+}
+
+// record records the reply to call's request req, words[at:] after its
+// MARKER (err: the translator's failure): it checks the reply, applies the
+// faults, and adds the packets to the list and completes rec, the call's
+// record, already the list's last (true), or drops rec and stops the list
+// with the error naming the call (false).
+func (cl *CommandList) record(req *translator.Request, call int, words []uint32, at int, rec *BarrierRecord, err error) bool {
+	d := cl.d
 	if err == nil {
 		err = req.CheckSize(words[at:])
 	}
@@ -156,13 +171,15 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 			te = &translator.Error{Kind: translator.ErrRefused, Translator: d.xlName, Msg: err.Error(), Dword: -1}
 		}
 		te.Msg = fmt.Sprintf("Barrier #%d (%d records): %s", call, len(req.Facts), te.Msg)
+		te.Call = call
 		cl.xerr = te
-		return
+		return false
 	}
 	cl.put(words)
 	rec.End = cl.buf.Len()
 	rec.NumOps = len(cl.ops) - rec.FirstOp
 	rec.Dwords = len(words)
+	return true
 }
 
 // aliasedMeta fills the request's AliasedMeta: the call has a global

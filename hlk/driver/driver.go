@@ -134,6 +134,11 @@ type CommandList interface {
 	// Buffer is the packets recorded, Records the barrier calls' records.
 	Buffer() *cmdbuf.Buffer
 	Records() []BarrierRecord
+	// LastBarrierCall is the ordinal of the last valid Barrier call, 0 if
+	// none, without waiting for its translation: a driver may translate
+	// a list's calls together when its packets are needed (Buffer,
+	// Records, Close), and then knows a failure only there.
+	LastBarrierCall() int
 }
 
 // View names what a command touches in a resource: a byte range of a

@@ -24,8 +24,9 @@ func runTranslator(e *env, args []string) int {
 	const synopsis = "serve | replay [--timeout D] FILE -- COMMAND...\n\n" +
 		"serve speaks the translator protocol (docs/translators.md) on standard input and\n" +
 		"output with the reference translation, as a translator an author writes would.\n" +
-		"replay sends the request a failed translator call left in FILE to COMMAND (one\n" +
-		"word is split as --translator splits it) and disassembles its reply."
+		"replay sends the request a failed translator call left in FILE (with those sent\n" +
+		"with it and not answered, if any) to COMMAND (one word is split as --translator\n" +
+		"splits it) and disassembles the replies."
 	fs := flag.NewFlagSet("translator", flag.ContinueOnError)
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if _, code, ok := parseFlags(e, fs, synopsis, args); !ok {
@@ -78,7 +79,7 @@ func replayRequest(e *env, args []string) int {
 	if err != nil {
 		return inputError(e, "translator replay", err)
 	}
-	prof, req, err := splitDump(data)
+	prof, reqs, err := splitDump(data)
 	if err != nil {
 		return inputError(e, "translator replay", fmt.Errorf("%s: %w", rest[0], err))
 	}
@@ -93,23 +94,35 @@ func replayRequest(e *env, args []string) int {
 	if err != nil {
 		return cannotError(e, "translator replay", err)
 	}
-	words, err := t.Translate(req, nil)
-	if err == nil {
-		err = translator.Check(req, words)
+	// The requests that were sent together are sent together again: a
+	// translator that held its replies back may have failed on any.
+	q := t.(translator.Pipeliner).Pipeline()
+	for _, req := range reqs {
+		q.Send(req)
 	}
-	if err != nil {
-		// What replay is for: the translator's failure, reproduced.
-		fmt.Fprintf(e.stderr, "ebref translator replay: %v\n", err)
-		return exitFailed
-	}
-	if err := cmdbuf.WriteListing(e.stdout, cmdbuf.Listing(cmdbuf.FromWords(words), nil)); err != nil {
-		return exitCannot
+	for _, req := range reqs {
+		words, err := q.Receive(nil)
+		if err == nil {
+			err = translator.Check(req, words)
+		}
+		if err != nil {
+			// What replay is for: the translator's failure, reproduced.
+			fmt.Fprintf(e.stderr, "ebref translator replay: Barrier #%d: %v\n", req.Call, err)
+			return exitFailed
+		}
+		if len(reqs) > 1 {
+			fmt.Fprintf(e.stdout, "Barrier #%d:\n", req.Call)
+		}
+		if err := cmdbuf.WriteListing(e.stdout, cmdbuf.Listing(cmdbuf.FromWords(words), nil)); err != nil {
+			return exitCannot
+		}
 	}
 	return exitOK
 }
 
-// splitDump reads a dump: a profile frame, then a request frame.
-func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
+// splitDump reads a dump: a profile frame, then a request frame, and the
+// frames of the requests sent with it, if any (translator.Pipeline).
+func splitDump(data []byte) (*hwmodel.Profile, []*translator.Request, error) {
 	frame := func(want uint32, what string) ([]byte, error) {
 		if len(data) < translator.FrameHeaderSize {
 			return nil, fmt.Errorf("no %s frame: %d bytes left", what, len(data))
@@ -130,18 +143,19 @@ func splitDump(data []byte) (*hwmodel.Profile, *translator.Request, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rb, err := frame(translator.OpRequest, "request")
-	if err != nil {
-		return nil, nil, err
+	var reqs []*translator.Request
+	for len(reqs) == 0 || len(data) > 0 {
+		rb, err := frame(translator.OpRequest, "request")
+		if err != nil {
+			return nil, nil, err
+		}
+		req := &translator.Request{}
+		if err := translator.DecodeRequest(rb, req); err != nil {
+			return nil, nil, fmt.Errorf("request %d: %w", len(reqs)+1, err)
+		}
+		reqs = append(reqs, req)
 	}
-	req := &translator.Request{}
-	if err := translator.DecodeRequest(rb, req); err != nil {
-		return nil, nil, err
-	}
-	if len(data) > 0 {
-		return nil, nil, fmt.Errorf("%d bytes after the request", len(data))
-	}
-	return prof, req, nil
+	return prof, reqs, nil
 }
 
 // translatorFlags are the flags of commands that take --translator.

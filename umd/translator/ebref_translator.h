@@ -30,8 +30,13 @@
  *                        packet dwords (EBTR_REPLY_PACKETS) or `count`
  *                        bytes of reason padded to 4 (EBTR_REPLY_REFUSAL)
  *
- * The host waits for each reply before it sends the next request. End of
- * input ends the session.
+ * The host may write several requests before it reads their replies (a
+ * command list's calls, sent together when its packets are needed): answer
+ * every request once, in the order they came, and write each reply out
+ * (fflush) before you block reading another frame; never wait for a
+ * further request before answering one you have read. A loop that reads a
+ * frame, answers it and flushes, as examples/translators/conservative
+ * does, is all it takes. End of input ends the session.
  */
 #ifndef EBREF_TRANSLATOR_H
 #define EBREF_TRANSLATOR_H

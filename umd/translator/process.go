@@ -48,6 +48,7 @@ type Error struct {
 	Translator string
 	Msg        string
 	Dword      int      // the reply's dword at fault (ErrReply), -1 if none
+	Call       int      // the Barrier call's ordinal (umd sets it), 0 if none
 	Stderr     []string // its last lines on standard error
 	Dump       string   // the file holding the request (ErrCrash, ErrTimeout, ErrProtocol)
 	Fatal      bool     // it cannot be started: no later call will run
@@ -109,8 +110,11 @@ type Process struct {
 	fatal    *Error
 	closed   bool
 	requests atomic.Int64
-	dumps    atomic.Int64
-	policies map[uint32]policyAnswer
+	// exchanges counts the writes of requests, each answered before the
+	// next write: one wake-up of each side, however many requests.
+	exchanges atomic.Int64
+	dumps     atomic.Int64
+	policies  map[uint32]policyAnswer
 }
 
 type policyAnswer struct {
@@ -188,6 +192,11 @@ func (p *Process) Fatal() error {
 
 // Requests is how many requests were sent.
 func (p *Process) Requests() int { return int(p.requests.Load()) }
+
+// Exchanges is how many times requests were written and their replies
+// waited for: Requests when every call is sent alone, fewer when a
+// Pipeline sends a command list's calls together.
+func (p *Process) Exchanges() int { return int(p.exchanges.Load()) }
 
 // Open returns the translator for profile prof.
 func (p *Process) Open(prof *hwmodel.Profile) (Translator, error) {
@@ -530,6 +539,17 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 	start := len(r.buf)
 	r.buf = AppendRequest(r.buf, req)
 	p.requests.Add(1)
+	return p.send(r, prof, id, r.buf, r.buf[start:], dst)
+}
+
+// send writes frames (the profile's frame, if the copy lacks it, then
+// requests) to copy r, reads the policy a declaring copy answers a
+// profile with, and then the reply to the first request. unanswered are
+// the frames of the requests not yet answered, the first one's first: the
+// dump, should it fail. The copy's timer runs from the
+// write to the reply, so a translator that stops reading is a Timeout too.
+func (p *Process) send(r *running, prof *hwmodel.Profile, id uint32, frames, unanswered []byte, dst []uint32) (_ []uint32, _ error, ok bool) {
+	p.exchanges.Add(1)
 	r.timer.Reset(p.opts.Timeout)
 	defer func() {
 		if !r.timer.Stop() && ok { // killed just as it replied: not used again
@@ -537,19 +557,29 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 			go r.stop()
 		}
 	}()
-	lose := func(cause error, format string, args ...any) ([]uint32, error, bool) {
-		return dst, p.dumped(p.lost(r, cause, format, args...), r, prof, id, start), false
-	}
-	if _, err := r.in.Write(r.buf); err != nil {
-		return lose(err, "the request could not be written: %v", err)
+	if _, err := r.in.Write(frames); err != nil {
+		return dst, p.dumped(p.lost(r, err, "the request could not be written: %v", err), prof, id, unanswered), false
 	}
 	if !r.sent[id] && r.declares {
 		if err := p.readPolicy(r, id, prof); err != nil {
 			r.stop() // lost, or at odds with the other copies
-			return dst, p.dumped(err.(*Error), r, prof, id, start), false
+			return dst, p.dumped(err.(*Error), prof, id, unanswered), false
 		}
 	}
 	r.sent[id] = true
+	dst, err, ok := p.reply(r, dst)
+	if !ok {
+		err = p.dumped(err.(*Error), prof, id, unanswered)
+	}
+	return dst, err, ok
+}
+
+// reply reads the reply to copy r's first unanswered request; ok is false
+// when the copy is lost (err is then the *Error that says why).
+func (p *Process) reply(r *running, dst []uint32) (_ []uint32, _ error, ok bool) {
+	lose := func(cause error, format string, args ...any) ([]uint32, error, bool) {
+		return dst, p.lost(r, cause, format, args...), false
+	}
 	op, size, err := readFrameHeader(r.r)
 	switch {
 	case err != nil && r.expired.Load():
@@ -595,9 +625,10 @@ func (p *Process) exchange(r *running, prof *hwmodel.Profile, id uint32, req *Re
 }
 
 // dumped writes the request that failed (its profile's frame and the
-// request frame from r.buf[start:]) to a file `ebref translator replay`
-// reads, and names it in e.
-func (p *Process) dumped(e *Error, r *running, prof *hwmodel.Profile, id uint32, start int) *Error {
+// request's frame, and the frames of any requests sent after it and not
+// yet answered) to a file `ebref translator replay` reads, and names it
+// in e.
+func (p *Process) dumped(e *Error, prof *hwmodel.Profile, id uint32, frames []byte) *Error {
 	dir := p.opts.DumpDir
 	if dir == "" {
 		dir = os.TempDir()
@@ -608,7 +639,7 @@ func (p *Process) dumped(e *Error, r *running, prof *hwmodel.Profile, id uint32,
 		return e
 	}
 	data := AppendProfile(nil, id, prof)
-	data = append(data, r.buf[start:]...)
+	data = append(data, frames...)
 	_, werr := f.Write(data)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr

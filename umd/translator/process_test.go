@@ -57,6 +57,29 @@ func fakeTranslator(mode string) int {
 				return ref.Translate(r, dst)
 			}), nil
 		}
+	case "crash-on-3":
+		calls := 0
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			ref := umd.NewReference(p)
+			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
+				if calls++; calls == 3 {
+					fmt.Fprintf(os.Stderr, "the third call, number %d\n", r.Call)
+					os.Exit(5)
+				}
+				return ref.Translate(r, dst)
+			}), nil
+		}
+	case "hang-on-2":
+		calls := 0
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			ref := umd.NewReference(p)
+			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
+				if calls++; calls == 2 {
+					time.Sleep(time.Hour)
+				}
+				return ref.Translate(r, dst)
+			}), nil
+		}
 	case "crash":
 		open = func(*hwmodel.Profile) (translator.Translator, error) {
 			return translatorFunc(func(*translator.Request, []uint32) ([]uint32, error) {
@@ -532,6 +555,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 			b.StopTimer()
 			if proc != nil {
 				b.ReportMetric(float64(proc.Requests())/float64(runs), "calls/op")
+				b.ReportMetric(float64(proc.Exchanges())/float64(runs), "exchanges/op")
 				proc.Close() // its copies' CPU time counts once they are waited for
 			}
 			self, children := cpuTimes(b)
@@ -598,4 +622,7 @@ func TestReferenceOverTheProtocol(t *testing.T) {
 	}
 	assert.Zero(t, differ)
 	assert.Greater(t, p.Requests(), 30000)
+	// A list's calls go together: about a third as many exchanges.
+	assert.Less(t, p.Exchanges(), p.Requests()/2)
+	t.Logf("%d calls in %d exchanges", p.Requests(), p.Exchanges())
 }

@@ -30,7 +30,9 @@ import (
 //	translator → host   OpReply     packets, or a refusal, for the request
 //
 // The host sends a profile before the first request that names it, and
-// waits for each reply before the next request. Closing the translator's
+// may send several requests before it reads their replies (Pipeline): a
+// translator answers each once, in order, and writes each reply out
+// before it blocks reading another frame. Closing the translator's
 // standard input ends the session.
 const (
 	Magic   = 0x52544245 // "EBTR"

@@ -43,6 +43,8 @@ static void reply(const uint32_t *words, uint32_t n)
     write_all(&f, sizeof f);
     write_all(&h, sizeof h);
     write_all(words, 4 * (size_t)n);
+    /* Out before the next read: ebref may have sent the next requests
+     * already, and reads this reply before it sends more. */
     fflush(stdout);
 }
 
