@@ -376,58 +376,99 @@ func layoutBeforeError(before, actual ddi.BarrierLayout) (MessageID, string) {
 
 // splitScope matches split halves across the lists of one
 // ExecuteCommandLists, for the debug layer's warning about halves that
-// cross it on buffers and simultaneous-access textures, where they do
-// nothing (000 "Split Barriers").
+// cross it where they may not: on buffers and simultaneous-access
+// textures, where they do nothing, and on a texture whose split names the
+// COMMON layout (000 "Split Barriers"; 000 "Barrier API Call Validation":
+// buffer and COMMON-layout splits do not cross the call; errata
+// E-SPLIT-COMMON-ACROSS-EXECUTE).
 type splitScope struct {
 	lists []*CommandList
 }
 
 func (s *splitScope) add(cl *CommandList) { s.lists = append(s.lists, cl) }
 
-// unmatched lists the warnings for split halves on resources without
-// layouts that the scope does not pair: a begin still open at its end, an
-// end whose begin is not in it.
+// splitHalf is one subresource's split half in a scope (sub ^0: all of a
+// resource without layouts, which is one).
+type splitHalf struct {
+	r   *Resource
+	sub uint32
+}
+
+// unmatched lists the warnings for split halves the scope does not pair
+// where a split may not cross it: a begin still open at its end, an end
+// whose begin is not in it.
 func (s *splitScope) unmatched() []Message {
 	type warning struct {
 		list int
 		res  ddi.HResource
+		sub  uint32
 		msg  Message
 	}
 	var ws []warning
-	warn := func(i int, r *Resource, field, what string) {
-		ws = append(ws, warning{i, r.Handle, Message{Severity: SeverityWarning, Category: CategoryExecution, ID: MsgUnusedCrossExecuteSplitBarrier,
+	warn := func(i int, h splitHalf, field, what string) {
+		r := h.r
+		why, value := "on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing", r.Name()
+		if h.sub != ^uint32(0) {
+			why, value = "a split that names the COMMON layout may not cross ExecuteCommandLists", subName(r, h.sub)
+		}
+		ws = append(ws, warning{i, r.Handle, h.sub, Message{Severity: SeverityWarning, Category: CategoryExecution, ID: MsgUnusedCrossExecuteSplitBarrier,
 			Command: fmt.Sprintf("ExecuteCommandLists list %d", i), Call: -1, Barrier: -1, Field: field, Value: "SPLIT",
-			Rule: fmt.Sprintf(`%s: %s; on a buffer or simultaneous-access texture a split across ExecuteCommandLists does nothing (000 "Split Barriers")`, r.Name(), what)}})
+			Rule: fmt.Sprintf(`%s: %s; %s (000 "Split Barriers")`, value, what, why)}})
 	}
-	open := map[*Resource]int{}
+	open := map[splitHalf]int{}
+	half := func(i int, h splitHalf, st *subState, common bool) {
+		if st.foreignEnd && (h.sub == ^uint32(0) || st.foreignCommon) {
+			if _, ok := open[h]; ok {
+				delete(open, h)
+			} else {
+				warn(i, h, "SyncBefore", "the end of a split whose begin is not in this ExecuteCommandLists")
+			}
+		}
+		if st.split.event != 0 && common {
+			open[h] = i
+		}
+	}
+	isCommon := func(st *subState) bool {
+		return st.split.event != 0 && (st.split.layoutBefore == ddi.LayoutCommon || st.split.layoutAfter == ddi.LayoutCommon)
+	}
 	for i, cl := range s.lists {
 		for _, t := range cl.tracks {
 			r := t.res
-			if t.gen != cl.gen || !r.IsBuffer() && !r.Desc.Desc.IsSimultaneousAccess() {
+			if t.gen != cl.gen {
 				continue
 			}
-			st := t.sub(0)
-			if st.foreignEnd {
-				if _, ok := open[r]; ok {
-					delete(open, r)
-				} else {
-					warn(i, r, "SyncBefore", "the end of a split whose begin is not in this ExecuteCommandLists")
-				}
+			if r.IsBuffer() || r.Desc.Desc.IsSimultaneousAccess() {
+				half(i, splitHalf{r, ^uint32(0)}, t.sub(0), true)
+				continue
 			}
-			if st.split.event != 0 {
-				open[r] = i
+			// A texture: only the halves that name COMMON, per
+			// subresource (one state for all while the track is uniform).
+			n := uint32(len(t.subs))
+			if t.uniform {
+				if st := &t.all; !isCommon(st) && !st.foreignCommon {
+					continue
+				}
+				n = r.Desc.SubresourceCount()
+			}
+			for sub := range n {
+				st := t.sub(sub)
+				half(i, splitHalf{r, sub}, st, isCommon(st))
 			}
 		}
 	}
-	for r, i := range open {
-		warn(i, r, "SyncAfter", "a split begun and not ended in this ExecuteCommandLists")
+	for h, i := range open {
+		warn(i, h, "SyncAfter", "a split begun and not ended in this ExecuteCommandLists")
 	}
-	// The tracks are a map: order the warnings by list, then resource.
+	// The tracks are a map: order the warnings by list, resource and
+	// subresource.
 	slices.SortStableFunc(ws, func(a, b warning) int {
 		if c := cmp.Compare(a.list, b.list); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.res, b.res)
+		if c := cmp.Compare(a.res, b.res); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.sub, b.sub)
 	})
 	out := make([]Message, len(ws))
 	for i, w := range ws {

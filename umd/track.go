@@ -43,6 +43,10 @@ type subState struct {
 	// foreignEnd: the list ended a split it did not begin (the begin is in
 	// an earlier list or ExecuteCommandLists).
 	foreignEnd bool
+	// foreignCommon: such an end was a texture's with COMMON as a layout,
+	// which may not cross an ExecuteCommandLists either (queue.go
+	// splitScope).
+	foreignCommon bool
 	// lead is the first thing the list did to the subresource, which the
 	// debug layer checks against what earlier lists left (crosslist.go).
 	lead lead

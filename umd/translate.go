@@ -496,6 +496,7 @@ func (m *barrierMark) record(s *subState) {
 			m.endEvent = 0 // begun in different calls: wait for all background work
 		}
 		s.foreignEnd = s.foreignEnd || foreign
+		s.foreignCommon = s.foreignCommon || foreign && (m.lb == ddi.LayoutCommon || m.la == ddi.LayoutCommon)
 		s.split = splitKey{}
 	}
 	switch {

@@ -25,7 +25,7 @@ const (
 // messageInfo documents every message of messageNames; docs/messages.md's
 // table is generated from it.
 var messageInfo = map[MessageID]Info{
-	MsgUnusedCrossExecuteSplitBarrier:    {sevW, "ExecuteCommandLists: split halves cross the call on a buffer or simultaneous-access texture, where they do nothing", `000 "Split Barriers"`},
+	MsgUnusedCrossExecuteSplitBarrier:    {sevW, "ExecuteCommandLists: split halves cross the call on a buffer or simultaneous-access texture, where they do nothing, or on a texture with the COMMON layout", `000 "Split Barriers", "Barrier API Call Validation"`},
 	MsgIncompatibleBarrierValues:         {sevE, "Barrier: members that contradict each other (SPLIT with another bit, DISCARD without UNDEFINED, NO_ACCESS with a sync, flags a type does not define)", `000 "Barrier API Call Validation"`},
 	MsgIncompatibleBarrierAccess:         {sevE, "Barrier: an access the queue type, the layout, the resource's flags or its heap do not allow", `000 "Layout Access Compatibility", "Upload Heap Resources"`},
 	MsgIncompatibleBarrierSync:           {sevE, "Barrier: a sync the queue type does not support, or that does not cover its access", `000 "Access Bits Barrier Sync Compatibility", "Command Queue Sync Compatibility"`},
