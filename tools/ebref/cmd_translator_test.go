@@ -97,10 +97,15 @@ func TestReplay(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
 	t.Setenv("EBREF_TEST_SERVE", "hang")
-	code, stdout, stderr := ebref(t, nil, "run", "../../hlk/suites/barriers/split.ebs", "--profile", "discrete",
-		"--translator", self, "--translator-timeout", "300ms")
+	// One case, so that the run waits out one deadline: long enough for a
+	// test binary's start on a loaded machine.
+	one := filepath.Join(dir, "one.ebs")
+	require.NoError(t, os.WriteFile(one, []byte("buffer B 4096 flags UNORDERED_ACCESS\nlist L DIRECT\n  dispatch uav B\n"+
+		"  barrier buffer B sync COMPUTE_SHADING -> COPY access UNORDERED_ACCESS -> COPY_SOURCE\nend\n"), 0o644))
+	code, stdout, stderr := ebref(t, nil, "run", one, "--profile", "discrete",
+		"--translator", self, "--translator-timeout", "2s")
 	require.Equal(t, 1, code, stderr)
-	assert.Contains(t, stdout, "it did not reply (no reply within 300ms; it was killed)")
+	assert.Contains(t, stdout, "it did not reply (no reply within 2s; it was killed)")
 	t.Setenv("EBREF_TEST_SERVE", "1")
 	dumps, err := filepath.Glob(filepath.Join(dir, "ebref-translator-*.req"))
 	require.NoError(t, err)

@@ -107,7 +107,7 @@ func TestPipelineFailures(t *testing.T) {
 		require.NoError(t, err, "a fresh copy serves the next call")
 	})
 	t.Run("hang", func(t *testing.T) {
-		p, err := start(t, "hang-on-2", 300*time.Millisecond)
+		p, err := start(t, "hang-on-2", 2*time.Second)
 		require.NoError(t, err)
 		q := pipelineOf(t, p)
 		for i := 1; i <= 3; i++ {

@@ -216,7 +216,7 @@ func TestHostileTranslators(t *testing.T) {
 	t.Run("speaks the first version", func(t *testing.T) {
 		// Version 2 sends profiles with their costs and file: a version 1
 		// translator would misread the frame, so it is refused first.
-		_, err := start(t, "version1", time.Second)
+		_, err := start(t, "version1", 5*time.Second)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "the translator speaks version 1; ebref speaks 2")
 	})
@@ -244,23 +244,23 @@ func TestHostileTranslators(t *testing.T) {
 		assert.Equal(t, 2, p.Requests())
 	})
 	t.Run("never replies", func(t *testing.T) {
-		p, err := start(t, "hang", 200*time.Millisecond)
+		p, err := start(t, "hang", 2*time.Second)
 		require.NoError(t, err)
 		began := time.Now()
 		_, err = translate(t, p)
 		assert.Equal(t, translator.ErrTimeout, kindOf(t, err).Kind)
-		assert.ErrorContains(t, err, "it did not reply (no reply within 200ms; it was killed)")
+		assert.ErrorContains(t, err, "it did not reply (no reply within 2s; it was killed)")
 		assert.Less(t, time.Since(began), 3*time.Second)
 	})
 	t.Run("claims a huge reply", func(t *testing.T) {
-		p, err := start(t, "oversized", time.Second)
+		p, err := start(t, "oversized", 5*time.Second)
 		require.NoError(t, err)
 		_, err = translate(t, p)
 		assert.Equal(t, translator.ErrProtocol, kindOf(t, err).Kind)
 		assert.Contains(t, err.Error(), "not an OpReply of at most")
 	})
 	t.Run("names a surface it was not given", func(t *testing.T) {
-		p, err := start(t, "bad-surface", time.Second)
+		p, err := start(t, "bad-surface", 5*time.Second)
 		require.NoError(t, err)
 		words, err := translate(t, p)
 		require.NoError(t, err)
@@ -269,7 +269,7 @@ func TestHostileTranslators(t *testing.T) {
 		assert.Contains(t, err.Error(), "surface 99, which none of the call's textures has")
 	})
 	t.Run("emits work ebref keeps", func(t *testing.T) {
-		p, err := start(t, "work", time.Second)
+		p, err := start(t, "work", 5*time.Second)
 		require.NoError(t, err)
 		words, err := translate(t, p)
 		require.NoError(t, err)
@@ -489,7 +489,7 @@ func TestDeclaredPolicies(t *testing.T) {
 // TestPolicyOverTheProtocol: Serve answers each profile with the
 // translator's policy, and a Process hands it on.
 func TestPolicyOverTheProtocol(t *testing.T) {
-	p, err := start(t, "never-compressed", time.Second)
+	p, err := start(t, "never-compressed", 5*time.Second)
 	require.NoError(t, err)
 	tr, err := p.Open(discrete(t))
 	require.NoError(t, err)
@@ -501,7 +501,7 @@ func TestPolicyOverTheProtocol(t *testing.T) {
 	_, err = tr.Translate(globalRequest(), nil)
 	require.NoError(t, err)
 
-	ref, err := start(t, "reference", time.Second)
+	ref, err := start(t, "reference", 5*time.Second)
 	require.NoError(t, err)
 	tr, err = ref.Open(discrete(t))
 	require.NoError(t, err)
