@@ -158,7 +158,6 @@ func crossSite(lines []string, l *scenario.ListStep, i int, b scenario.BarrierSp
 		return splitSite{}, false
 	}
 	syncBefore, syncAfter := text[s[2]:s[3]], text[s[4]:s[5]]
-	accessBefore := text[a[2]:a[3]]
 	layoutBefore, layoutAfter := text[lay[2]:lay[3]], text[lay[4]:lay[5]]
 	crossesExecute := prev.exec < exec
 	if layoutBefore == layoutAfter || syncAfter == "NONE" || syncAfter == "SPLIT" || syncBefore == "SPLIT" ||
@@ -171,11 +170,10 @@ func crossSite(lines []string, l *scenario.ListStep, i int, b scenario.BarrierSp
 	// barrier's SyncAfter). Where the halves cross a submission the
 	// compiled barrier's SyncBefore is NONE, the submission's end having
 	// finished the use; the begin runs before that end.
-	sync, access, ok := sinceBarrier(lines, prev.list, prev.cmd, name)
+	syncBefore, accessBefore, ok := sinceBarrier(lines, prev.list, prev.cmd, name)
 	if !ok {
 		return splitSite{}, false
 	}
-	syncBefore, accessBefore = sync, access
 	if layoutBefore == "UNDEFINED" {
 		accessBefore = "NO_ACCESS" // the only access UNDEFINED allows: the contents are not kept
 	}
