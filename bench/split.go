@@ -18,6 +18,12 @@ type splitSite struct {
 	line  int    // the barrier's line (1-based): it becomes the end
 	begin int    // the line the begin's call goes before
 	res   string // the resource, for the row
+	// cross: the begin lies in an earlier command list than the end
+	// (crossSites); beginText and endText are then the halves as
+	// written, where within a list withSplits derives them from the
+	// barrier's line.
+	cross              bool
+	beginText, endText string
 }
 
 // syncPair finds a barrier line's "sync BEFORE -> AFTER".
@@ -107,6 +113,11 @@ func withSplits(src string, sites []splitSite) string {
 	begins := map[int][]string{}
 	for _, s := range sites {
 		text := lines[s.line-1]
+		if s.cross {
+			lines[s.line-1] = text[:len(text)-len(strings.TrimLeft(text, " "))] + s.endText
+			begins[s.begin] = append(begins[s.begin], s.beginText)
+			continue
+		}
 		m := syncPair.FindStringSubmatchIndex(text)
 		if m == nil {
 			continue
@@ -133,11 +144,14 @@ func withSplits(src string, sites []splitSite) string {
 	return b.String()
 }
 
-// splitNames are the resources of the kept split sites, in order, once.
-func splitNames(sites []splitSite) []string {
+// splitNames are the resources of the kept split sites within a list
+// (cross false) or across lists (cross true), in order, once.
+func splitNames(sites []splitSite, cross bool) []string {
 	set := map[string]bool{}
 	for _, s := range sites {
-		set[s.res] = true
+		if s.cross == cross {
+			set[s.res] = true
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }
