@@ -1,11 +1,8 @@
 package bench
 
 import (
-	"fmt"
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk/scenario"
@@ -24,16 +21,11 @@ import (
 // waiting for all earlier work (umd/crosslist.go, errata
 // E-SPLIT-ACROSS-LISTS).
 
-// accessPair finds a barrier line's "access BEFORE -> AFTER".
-var accessPair = regexp.MustCompile(` access (\S+) -> (\S+)`)
-
-// layoutPair finds a barrier line's "layout BEFORE -> AFTER".
-var layoutPair = regexp.MustCompile(` layout (\S+) -> (\S+)`)
-
 // crossTouch is the last command of a list, as submitted, that named a
 // resource.
 type crossTouch struct {
 	list  *scenario.ListStep
+	step  int    // its index in the scenario's Steps
 	cmd   int    // its index in list.Cmds
 	queue string // the queue the list ran on
 	exec  int    // the ExecuteCommandLists call, counted from 0
@@ -56,29 +48,21 @@ type crossTouch struct {
 // layouts, as every end must. A list run more than once, or reset, holds
 // no half. Nothing names the texture between the halves: the use was the
 // last command that did, on any queue.
-func crossSites(src string) ([]splitSite, error) {
-	cases, err := scenario.Parse("split.ebs", src, nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(cases) != 1 {
-		return nil, fmt.Errorf("the scenario must be one case, not %d", len(cases))
-	}
-	steps := cases[0].Steps
-	lines := strings.Split(src, "\n")
-	lists := map[string]*scenario.ListStep{}
+func crossSites(sc *scenario.Scenario) []splitSite {
+	steps := sc.Steps
+	lists := map[string]int{} // a list's (last) recording, by its index in steps
 	runs := map[string]int{}
 	textures := map[string]bool{} // committed, not simultaneous-access
-	for _, st := range steps {
+	for i, st := range steps {
 		switch s := st.(type) {
 		case *scenario.ResourceStep:
 			textures[s.Name] = s.Desc.ResourceType != ddi.ResourceTypeBuffer && s.Heap == "" &&
 				s.Desc.Flags&ddi.ResourceFlagSimultaneousAccess == 0
 		case *scenario.ListStep:
-			if s.Reset || lists[s.Name] != nil {
+			if _, again := lists[s.Name]; s.Reset || again {
 				runs[s.Name] += 2 // a second recording: its halves would not pair
 			}
-			lists[s.Name] = s
+			lists[s.Name] = i
 		case *scenario.ExecuteStep:
 			for _, l := range s.Lists {
 				runs[l]++
@@ -96,13 +80,15 @@ func crossSites(src string) ([]splitSite, error) {
 		}
 		exec++
 		for _, name := range x.Lists {
-			l := lists[name]
-			if l == nil {
+			li, ok := lists[name]
+			if !ok {
 				continue
 			}
+			l := steps[li].(*scenario.ListStep)
 			for i, cmd := range l.Cmds {
-				for _, b := range cmd.Barriers {
-					if site, ok := crossSite(lines, l, i, b, last, textures, runs, x.Queue, exec, work[x.Queue]); ok {
+				for k, b := range cmd.Barriers {
+					if site, ok := crossSite(l, i, b, last, textures, runs, x.Queue, exec, work[x.Queue]); ok {
+						site.list, site.cmd, site.barrier = li, i, k
 						sites = append(sites, site)
 					}
 				}
@@ -110,7 +96,7 @@ func crossSites(src string) ([]splitSite, error) {
 				if isWork {
 					work[x.Queue]++
 				}
-				here := crossTouch{list: l, cmd: i, queue: x.Queue, exec: exec, work: work[x.Queue]}
+				here := crossTouch{list: l, step: li, cmd: i, queue: x.Queue, exec: exec, work: work[x.Queue]}
 				for _, views := range cmd.Views {
 					for _, v := range views {
 						last[v.Res] = here
@@ -131,16 +117,16 @@ func crossSites(src string) ([]splitSite, error) {
 			}
 		}
 	}
-	return sites, nil
+	return sites
 }
 
 // crossSite judges one barrier, the i-th command of list l on queue q in
 // ExecuteCommandLists exec, after work work commands of the queue
 // (crossSites).
-func crossSite(lines []string, l *scenario.ListStep, i int, b scenario.BarrierSpec, last map[string]crossTouch,
+func crossSite(l *scenario.ListStep, i int, b scenario.BarrierSpec, last map[string]crossTouch,
 	textures map[string]bool, runs map[string]int, q string, exec, work int) (splitSite, bool) {
 	name := b.Res.Res
-	if !b.HasRes || !textures[name] || b.Line < 1 || b.Line > len(lines) || runs[l.Name] != 1 {
+	if !b.HasRes || !textures[name] || runs[l.Name] != 1 {
 		return splitSite{}, false
 	}
 	prev, ok := last[name]
@@ -151,17 +137,14 @@ func crossSite(lines []string, l *scenario.ListStep, i int, b scenario.BarrierSp
 	if len(use.Barriers) > 0 || len(use.Legacy) > 0 {
 		return splitSite{}, false // a barrier last named it: its halves would not be the use's
 	}
-	text := strings.TrimSpace(lines[b.Line-1])
-	s, a, lay := syncPair.FindStringSubmatchIndex(text), accessPair.FindStringSubmatchIndex(text), layoutPair.FindStringSubmatchIndex(text)
-	if !strings.HasPrefix(text, "texture ") || s == nil || a == nil || lay == nil ||
-		strings.Contains(text, "DISCARD") || strings.HasSuffix(text, `\`) {
+	if b.Barrier.Type != ddi.BarrierTypeTexture {
 		return splitSite{}, false
 	}
-	syncBefore, syncAfter := text[s[2]:s[3]], text[s[4]:s[5]]
-	layoutBefore, layoutAfter := text[lay[2]:lay[3]], text[lay[4]:lay[5]]
+	t := *b.Barrier.Texture()
 	crossesExecute := prev.exec < exec
-	if layoutBefore == layoutAfter || syncAfter == "NONE" || syncAfter == "SPLIT" || syncBefore == "SPLIT" ||
-		crossesExecute && (layoutBefore == "COMMON" || layoutAfter == "COMMON") {
+	if t.Flags&ddi.TextureBarrierFlagDiscard != 0 || t.LayoutBefore == t.LayoutAfter ||
+		t.SyncAfter == ddi.SyncNone || t.SyncAfter == ddi.SyncSplit || t.SyncBefore == ddi.SyncSplit ||
+		crossesExecute && (t.LayoutBefore == ddi.LayoutCommon || t.LayoutAfter == ddi.LayoutCommon) {
 		return splitSite{}, false
 	}
 	// The begin, right after the use in its list, waits for what that
@@ -170,62 +153,50 @@ func crossSite(lines []string, l *scenario.ListStep, i int, b scenario.BarrierSp
 	// barrier's SyncAfter). Where the halves cross a submission the
 	// compiled barrier's SyncBefore is NONE, the submission's end having
 	// finished the use; the begin runs before that end.
-	syncBefore, accessBefore, ok := sinceBarrier(lines, prev.list, prev.cmd, name)
+	syncBefore, accessBefore, ok := sinceBarrier(prev.list, prev.cmd, name)
 	if !ok {
 		return splitSite{}, false
 	}
-	if layoutBefore == "UNDEFINED" {
-		accessBefore = "NO_ACCESS" // the only access UNDEFINED allows: the contents are not kept
+	if t.LayoutBefore == ddi.LayoutUndefined {
+		accessBefore = ddi.AccessNoAccess // the only access UNDEFINED allows: the contents are not kept
 	}
-	begin := text[:s[0]] + " sync " + syncBefore + " -> SPLIT" + text[s[1]-1:a[0]] + " access " + accessBefore + text[a[3]:]
-	end := text[:s[0]] + " sync SPLIT -> " + syncAfter + text[s[1]-1:a[0]] + " access " + accessBefore + text[a[3]:]
-	at := prev.cmd + 1
-	var line int
-	if at < len(prev.list.Cmds) {
-		line = prev.list.Cmds[at].Line
-	} else {
-		line = listEnd(lines, use.Line)
-	}
-	if line < 1 {
-		return splitSite{}, false
-	}
-	return splitSite{line: b.Line, begin: line, res: name, cross: true, beginText: begin, endText: end}, true
+	begin, end := b, b
+	bt, et := begin.Barrier.Texture(), end.Barrier.Texture()
+	*bt, *et = t, t
+	bt.SyncBefore, bt.SyncAfter, bt.AccessBefore = syncBefore, ddi.SyncSplit, accessBefore
+	et.SyncBefore, et.SyncAfter, et.AccessBefore = ddi.SyncSplit, t.SyncAfter, accessBefore
+	return splitSite{beginList: prev.step, beginAt: prev.cmd + 1, res: name, cross: true, begin: begin, end: end}, true
 }
 
 // sinceBarrier is what list l did to a texture up to its command at: the
 // syncs and accesses of its uses since the list's last barrier on it, and
 // that barrier's SyncAfter and AccessAfter (000 "Sequential Barriers"),
-// each once, joined as the language writes flags. It is not ok where a
-// use's role has no row in the table or where that barrier is global,
-// split, or ends the accesses.
-func sinceBarrier(lines []string, l *scenario.ListStep, at int, name string) (sync, access string, ok bool) {
-	var syncs, accesses []string
-	add := func(s, a string) {
-		for _, f := range strings.Split(s, "|") {
-			addOnce(&syncs, f)
-		}
-		for _, f := range strings.Split(a, "|") {
-			addOnce(&accesses, f)
-		}
-	}
+// joined. It is not ok where a use's role has no row in the table or
+// where that barrier is global, split, or ends the accesses.
+func sinceBarrier(l *scenario.ListStep, at int, name string) (sync ddi.BarrierSync, access ddi.BarrierAccess, ok bool) {
 	for j := at; j >= 0; j-- {
 		cmd := l.Cmds[j]
 		for _, b := range cmd.Barriers {
-			if !b.HasRes || b.Line < 1 || b.Line > len(lines) {
-				return "", "", false
+			if !b.HasRes {
+				return 0, 0, false
 			}
 		}
 		if i := slices.IndexFunc(cmd.Barriers, func(b scenario.BarrierSpec) bool { return b.Res.Res == name }); i >= 0 {
-			text := lines[cmd.Barriers[i].Line-1]
-			s, a := syncPair.FindStringSubmatch(text), accessPair.FindStringSubmatch(text)
-			if s == nil || a == nil || s[2] == "SPLIT" || s[2] == "NONE" {
-				return "", "", false
+			b := &cmd.Barriers[i]
+			if b.Barrier.Type != ddi.BarrierTypeTexture && b.Barrier.Type != ddi.BarrierTypeBuffer {
+				return 0, 0, false
 			}
-			add(s[2], a[2])
+			_, after := syncs(b)
+			if after == ddi.SyncSplit || after == ddi.SyncNone {
+				return 0, 0, false
+			}
+			access |= accessAfter(b)
+			sync |= after
+			ok = true
 			break
 		}
 		if len(cmd.Legacy) > 0 {
-			return "", "", false
+			return 0, 0, false
 		}
 		if !names(cmd, name) {
 			continue
@@ -238,25 +209,22 @@ func sinceBarrier(lines []string, l *scenario.ListStep, at int, name string) (sy
 				}
 				u, known := roles[role]
 				if !known {
-					return "", "", false
+					return 0, 0, false
 				}
-				add(u.sync, u.access)
+				sync |= u.of.Sync
+				access |= u.of.Access
+				ok = true
 			}
 		}
 	}
-	if len(syncs) == 0 {
-		return "", "", false
-	}
-	return strings.Join(syncs, "|"), strings.Join(accesses, "|"), true
+	return sync, access, ok
 }
 
-// listEnd is the line (1-based) of the "end" that closes the list whose
-// command is on line from, 0 if there is none.
-func listEnd(lines []string, from int) int {
-	for i := from; i < len(lines); i++ { // lines[i] is line i+1
-		if strings.TrimRight(lines[i], " \t") == "end" {
-			return i + 1
-		}
+// accessAfter is a resource barrier's AccessAfter (type TEXTURE or
+// BUFFER).
+func accessAfter(b *scenario.BarrierSpec) ddi.BarrierAccess {
+	if b.Barrier.Type == ddi.BarrierTypeTexture {
+		return b.Barrier.Texture().AccessAfter
 	}
-	return 0
+	return b.Barrier.Buffer().AccessAfter
 }

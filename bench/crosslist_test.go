@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hlk/scenario"
@@ -42,17 +43,18 @@ expect reference
 // layer, with its checks across lists and submissions, finds nothing to
 // say, and the frame is clean on every profile.
 func TestCrossSites(t *testing.T) {
-	sites, err := crossSites(crossFrame)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sites) != 1 || sites[0].res != "T" || !sites[0].cross || sites[0].line != 13 || sites[0].begin != 8 {
+	sc := parseOne(t, crossFrame)
+	sites := crossSites(sc)
+	// T's barrier, B's first command, ends where it was; the begin goes
+	// before A's second command, right after the draw.
+	if len(sites) != 1 || sites[0].res != "T" || !sites[0].cross || sites[0].list != 6 || sites[0].cmd != 0 || sites[0].barrier != 0 ||
+		sites[0].beginList != 4 || sites[0].beginAt != 1 {
 		t.Fatalf("sites: %+v", sites)
 	}
-	out := withSplits(crossFrame, sites)
+	out := formatted(t, withSplits(sc, sites))
 	for _, want := range []string{
-		"  draw rt T\n  call\n    texture T sync RENDER_TARGET -> SPLIT access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE\n  end\n  draw rt U\n",
-		"    texture T sync SPLIT -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE\n",
+		"  draw rt T\n  barrier texture T sync RENDER_TARGET -> SPLIT access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE\n  draw rt U\n",
+		"list B DIRECT\n  barrier texture T sync SPLIT -> PIXEL_SHADING access RENDER_TARGET -> SHADER_RESOURCE layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -77,14 +79,20 @@ func TestCrossSites(t *testing.T) {
 	seq = strings.Replace(seq, "layout RENDER_TARGET -> DIRECT_QUEUE_SHADER_RESOURCE\n  end\n  draw ps-srv T rt OUT\nend\nexecute Q B",
 		"layout DIRECT_QUEUE_SHADER_RESOURCE -> RENDER_TARGET\n  end\n  draw rt T\nend\nexecute Q B", 1)
 	seq = strings.Replace(seq, "sync NONE -> PIXEL_SHADING access NO_ACCESS -> SHADER_RESOURCE", "sync NONE -> RENDER_TARGET access NO_ACCESS -> RENDER_TARGET", 1)
-	sites, err = crossSites(seq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sites) != 1 || !strings.HasPrefix(sites[0].beginText, "texture T sync PIXEL_SHADING|COMPUTE_SHADING -> SPLIT access SHADER_RESOURCE -> RENDER_TARGET layout DIRECT_QUEUE_SHADER_RESOURCE -> RENDER_TARGET") {
+	sc = parseOne(t, seq)
+	sites = crossSites(sc)
+	if len(sites) != 1 {
 		t.Fatalf("after a barrier in the use's list: %+v\n%s", sites, seq)
 	}
-	cases, err = scenario.Parse("cross.ebs", withSplits(seq, sites), nil)
+	want := ddi.TextureBarrier{SyncBefore: syncOf("PIXEL_SHADING|COMPUTE_SHADING"), SyncAfter: ddi.SyncSplit,
+		AccessBefore: accessOf("SHADER_RESOURCE"), AccessAfter: accessOf("RENDER_TARGET"),
+		LayoutBefore: layoutOf("DIRECT_QUEUE_SHADER_RESOURCE"), LayoutAfter: layoutOf("RENDER_TARGET")}
+	if got := sites[0].begin.Barrier.Texture(); sites[0].begin.Barrier.Type != ddi.BarrierTypeTexture ||
+		got.SyncBefore != want.SyncBefore || got.SyncAfter != want.SyncAfter || got.AccessBefore != want.AccessBefore ||
+		got.AccessAfter != want.AccessAfter || got.LayoutBefore != want.LayoutBefore || got.LayoutAfter != want.LayoutAfter {
+		t.Fatalf("after a barrier in the use's list: begin %+v, want %+v\n%s", *got, want, seq)
+	}
+	cases, err = scenario.Parse("cross.ebs", formatted(t, withSplits(sc, sites)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +143,7 @@ func TestCrossSitesRefused(t *testing.T) {
 		if _, err := scenario.Parse("refused.ebs", src, nil); err != nil {
 			t.Fatalf("%s: %v\n%s", c.why, err, src)
 		}
-		sites, err := crossSites(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(sites) != 0 {
+		if sites := crossSites(parseOne(t, src)); len(sites) != 0 {
 			t.Errorf("%s: sites %+v", c.why, sites)
 		}
 	}
@@ -148,8 +152,8 @@ func TestCrossSitesRefused(t *testing.T) {
 	one := strings.Replace(strings.Replace(crossFrame, "execute Q A\n", "", 1), "execute Q B", "execute Q A B", 1)
 	one = strings.Replace(one, "-> DIRECT_QUEUE_SHADER_RESOURCE\n", "-> COMMON\n", 1)
 	one = strings.Replace(one, "sync NONE -> PIXEL_SHADING access NO_ACCESS", "sync RENDER_TARGET -> PIXEL_SHADING access RENDER_TARGET", 1)
-	if sites, err := crossSites(one); err != nil || len(sites) != 1 {
-		t.Errorf("COMMON within one submission: sites %+v, %v", sites, err)
+	if sites := crossSites(parseOne(t, one)); len(sites) != 1 {
+		t.Errorf("COMMON within one submission: sites %+v", sites)
 	}
 }
 
