@@ -195,9 +195,12 @@ func TestSampleErrorsNameWorkloadAndLine(t *testing.T) {
 		return sample(&Workload{Name: "broken", About: base.About, Sample: &s})
 	}
 	cases := []struct {
-		w     *Workload
-		want  []string
-		frame bool // the mistake is in the work, which the frame has too
+		w    *Workload
+		want []string
+		// frame: the frame, the form's tree without barriers, fails
+		// too: in the work, which the frame has, or where the form
+		// does not parse, a barrier's mistake too.
+		frame bool
 	}{
 		{bad(func(s string) string {
 			return strings.Replace(s, "buffer PROC 24580", "buffer PROC 99999999999999999999999", 1)
@@ -206,7 +209,7 @@ func TestSampleErrorsNameWorkloadAndLine(t *testing.T) {
 		{bad(func(s string) string {
 			return strings.Replace(s, "INDIRECT_ARGUMENT -> COPY_DEST", "INDIRECT_ARGUMENT -> NOT_A_STATE", 1)
 		}),
-			[]string{"broken (app-legacy): broken.app-legacy.ebs:33:", "NOT_A_STATE"}, false},
+			[]string{"broken (app-legacy): broken.app-legacy.ebs:33:", "NOT_A_STATE"}, true},
 		{bad(func(s string) string { return strings.Replace(s, "dispatch srv CB", "dispatch srv NOPE", 1) }),
 			[]string{"broken (app-legacy): broken.app-legacy.ebs:17:", "NOPE"}, true},
 	}
