@@ -114,7 +114,7 @@ func runBest(ctx context.Context, w *Workload, sc *scenario.Scenario, p *hwmodel
 		// Where the expert kept neither splits nor synchronous copies,
 		// its program is the oracle's start, which the runs above edited.
 		candidates := bestCandidates
-		if len(expertRow.SplitBarriers) == 0 && len(expertRow.SyncCopyLists) == 0 {
+		if len(expertRow.SplitBarriers) == 0 && len(expertRow.CrossListSplits) == 0 && len(expertRow.SyncCopyLists) == 0 {
 			candidates = nil
 		}
 		for _, e := range candidates {
@@ -133,7 +133,7 @@ func runBest(ctx context.Context, w *Workload, sc *scenario.Scenario, p *hwmodel
 		}
 	}
 	best.Strategy, best.BarrierCalls, best.Edits = Best, 0, label
-	best.SyncCopyLists, best.SplitBarriers = nil, nil
+	best.SyncCopyLists, best.SplitBarriers, best.CrossListSplits = nil, nil, nil
 	return best, bestRes, runs
 }
 

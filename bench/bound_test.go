@@ -363,11 +363,15 @@ func TestEnhancedAtMostLegacy(t *testing.T) {
 // as they were chosen: a list is synchronous only in the source it names.
 func TestExpertCopyLists(t *testing.T) {
 	src := "list A COPY flags ALLOW_EXTENDED_ASYNC\nend\nlist B DIRECT\nend\nlist C DIRECT flags ALLOW_EXTENDED_ASYNC\nend\n"
-	if got := asyncLists(src); len(got) != 2 || got[0] != "A" || got[1] != "C" {
+	sc := parseOne(t, src)
+	if got := asyncLists(sc); len(got) != 2 || got[0] != "A" || got[1] != "C" {
 		t.Errorf("asyncLists: %v", got)
 	}
-	if got := withSyncCopies(src, "C"); got != "list A COPY flags ALLOW_EXTENDED_ASYNC\nend\nlist B DIRECT\nend\nlist C DIRECT\nend\n" {
+	if got := formatted(t, withSyncCopies(sc, "C")); got != "list A COPY flags ALLOW_EXTENDED_ASYNC\nend\nlist B DIRECT\nend\nlist C DIRECT\nend\n" {
 		t.Errorf("withSyncCopies: %q", got)
+	}
+	if got := formatted(t, sc); got != src {
+		t.Errorf("withSyncCopies changed the scenario it was given: %q", got)
 	}
 }
 

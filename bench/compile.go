@@ -59,13 +59,11 @@ func (s Strategy) recorded() Strategy {
 // the strategy's calls and creation members added, and prints it with
 // scenario.Format.
 func compile(w *Workload, s Strategy) (string, error) {
-	cases, err := scenario.Parse(w.Name+".ebs", w.Frame, nil)
+	frame, err := frameOf(w)
 	if err != nil {
 		return "", err
 	}
-	if len(cases) != 1 {
-		return "", fmt.Errorf("%s: the frame must be one scenario, not %d", w.Name, len(cases))
-	}
+	cases := []*scenario.Scenario{frame}
 	if s == Legacy {
 		if err := stageSelfCopies(cases[0]); err != nil {
 			return "", fmt.Errorf("%s: %w", w.Name, err)
@@ -91,6 +89,24 @@ func compile(w *Workload, s Strategy) (string, error) {
 		return "", fmt.Errorf("%s (%s): %w", w.Name, s, err)
 	}
 	return text, nil
+}
+
+// frameOf is a workload's frame parsed: a transcribed sample's is its
+// legacy form's tree without barriers (barrierFree), whose positions are
+// the form's, so that an error names the line a reader finds; Frame is
+// that tree printed.
+func frameOf(w *Workload) (*scenario.Scenario, error) {
+	if w.Sample != nil {
+		return barrierFree(w.Name, w.Sample.Legacy)
+	}
+	cases, err := scenario.Parse(w.Name+".ebs", w.Frame, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(cases) != 1 {
+		return nil, fmt.Errorf("%s: the frame must be one scenario, not %d", w.Name, len(cases))
+	}
+	return cases[0], nil
 }
 
 // stageName is the buffer the legacy form copies through.

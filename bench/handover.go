@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
+	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
 	"github.com/ebref/ebref/hlk/scenario"
@@ -112,31 +112,32 @@ func (c *compiler) backToCopy(t *tracked, uniform bool, next use) []barrier {
 // handOverOn is the type of list whose hand-overs carry the layout change.
 const handOverOn = "DIRECT"
 
-// asyncFlag is how the enhanced form's lists that copy are declared.
-const asyncFlag = " flags ALLOW_EXTENDED_ASYNC"
-
-// asyncLists are the lists of a scenario declared with asyncFlag, in
-// order.
-func asyncLists(src string) []string {
+// asyncLists are the lists of a scenario the enhanced form declares with
+// ALLOW_EXTENDED_ASYNC (and no other flag), in order.
+func asyncLists(sc *scenario.Scenario) []string {
 	var out []string
-	for _, line := range strings.Split(src, "\n") {
-		if f := strings.Fields(line); len(f) == 5 && f[0] == "list" && strings.HasSuffix(line, asyncFlag) {
-			out = append(out, f[1])
+	for _, st := range sc.Steps {
+		if l, ok := st.(*scenario.ListStep); ok && !l.Reset && l.Flags == ddi.CommandListFlagAllowExtendedAsync {
+			out = append(out, l.Name)
 		}
 	}
 	return out
 }
 
-// withSyncCopies is src with list's copies synchronous: its asyncFlag
-// dropped.
-func withSyncCopies(src, list string) string {
-	lines := strings.Split(src, "\n")
-	for i, line := range lines {
-		if f := strings.Fields(line); len(f) == 5 && f[0] == "list" && f[1] == list && strings.HasSuffix(line, asyncFlag) {
-			lines[i] = strings.TrimSuffix(line, asyncFlag)
+// withSyncCopies is sc with list's copies synchronous: its
+// ALLOW_EXTENDED_ASYNC cleared. sc is not changed: the list edited is a
+// copy.
+func withSyncCopies(sc *scenario.Scenario, list string) *scenario.Scenario {
+	out := *sc
+	out.Steps = slices.Clone(sc.Steps)
+	for i, st := range out.Steps {
+		if l, ok := st.(*scenario.ListStep); ok && !l.Reset && l.Name == list && l.Flags == ddi.CommandListFlagAllowExtendedAsync {
+			c := *l
+			c.Flags &^= ddi.CommandListFlagAllowExtendedAsync
+			out.Steps[i] = &c
 		}
 	}
-	return strings.Join(lines, "\n")
+	return &out
 }
 
 // runExpert runs the enhanced form as an expert settles it on a profile:
@@ -152,54 +153,86 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 	if err != nil {
 		return Row{}, hlk.Result{}, nil, "", err
 	}
+	file := fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced)
 	try := func(src string) (Row, hlk.Result, *recording, error) {
-		cases, err := scenario.Parse(fmt.Sprintf("%s.%s.ebs", w.Name, Enhanced), src, nil)
+		cases, err := scenario.Parse(file, src, nil)
 		if err != nil {
 			return Row{}, hlk.Result{}, nil, fmt.Errorf("%s (%s): %w", w.Name, Enhanced, err)
 		}
+		// With the debug layer's checks across lists and submissions
+		// (split halves, layouts): they change no packet.
+		cases[0].Debug = true
 		rec := &recording{}
 		row, res := runWith(ctx, w, cases[0], prof, Enhanced, captureDriver{Driver: reference.Driver, rec: rec})
 		return row, res, rec, nil
+	}
+	// format prints a candidate's tree, which try parses back and runs.
+	format := func(sc *scenario.Scenario) (string, error) {
+		text, err := scenario.Format(sc)
+		if err != nil {
+			return "", fmt.Errorf("%s (%s): %w", w.Name, Enhanced, err)
+		}
+		return text, nil
+	}
+	// better: a candidate is kept where it is clean, draws no message,
+	// not even a warning, and costs less.
+	better := func(row Row, res hlk.Result, than Row) bool {
+		return row.Clean() && len(res.Observed) == 0 && row.Cycles < than.Cycles
 	}
 	best, bestRes, bestRec, err := try(src)
 	if err != nil || !best.Clean() {
 		return best, bestRes, bestRec, src, err
 	}
+	// The candidates are edits of the compiled scenario's tree.
+	cases, err := scenario.Parse(file, src, nil)
+	if err != nil {
+		return Row{}, hlk.Result{}, nil, "", fmt.Errorf("%s (%s): %w", w.Name, Enhanced, err)
+	}
+	sc := cases[0]
 	var sync []string
-	for _, l := range asyncLists(src) {
-		cand := withSyncCopies(src, l)
+	for _, l := range asyncLists(sc) {
+		tree := withSyncCopies(sc, l)
+		cand, err := format(tree)
+		if err != nil {
+			return Row{}, hlk.Result{}, nil, "", err
+		}
 		row, res, rec, err := try(cand)
 		if err != nil {
 			return Row{}, hlk.Result{}, nil, "", err
 		}
-		if row.Clean() && row.Cycles < best.Cycles {
-			best, bestRes, bestRec, src = row, res, rec, cand
+		if better(row, res, best) {
+			best, bestRes, bestRec, src, sc = row, res, rec, cand, tree
 			sync = append(sync, l)
 		}
 	}
 	best.SyncCopyLists = sync
-	sites, err := splitSites(src)
-	if err != nil {
-		return Row{}, hlk.Result{}, nil, "", fmt.Errorf("%s (%s): %w", w.Name, Enhanced, err)
-	}
+	sites := append(splitSites(sc), crossSites(sc)...)
 	if len(sites) == 0 {
 		return best, bestRes, bestRec, src, nil
 	}
-	// Split barriers (000 "Split Barriers"): all of them first, then
-	// each alone dropped (from all) or added (to none), keeping each
-	// change the machine judges clean and cheaper.
-	base := src
+	// Split barriers (000 "Split Barriers"), within a list and across
+	// lists (crossSites): all of them first, then each alone dropped
+	// (from all) or added (to none), keeping each change the machine
+	// judges clean and cheaper.
+	base, err := format(sc)
+	if err != nil {
+		return Row{}, hlk.Result{}, nil, "", err
+	}
 	// ran holds the texts run from here: a candidate the toggles reach
 	// again (dropping the last kept split gives the base back; adding the
 	// second of two to the first gives all) was judged against a best
 	// that can only have fallen since, so running it again keeps nothing.
 	ran := map[string]bool{base: true}
 	var kept []splitSite
-	ran[withSplits(base, sites)] = true
-	if row, res, rec, err := try(withSplits(base, sites)); err != nil {
+	all, err := format(withSplits(sc, sites))
+	if err != nil {
 		return Row{}, hlk.Result{}, nil, "", err
-	} else if row.Clean() && row.Cycles < best.Cycles {
-		best, bestRes, bestRec, src = row, res, rec, withSplits(base, sites)
+	}
+	ran[all] = true
+	if row, res, rec, err := try(all); err != nil {
+		return Row{}, hlk.Result{}, nil, "", err
+	} else if better(row, res, best) {
+		best, bestRes, bestRec, src = row, res, rec, all
 		kept = slices.Clone(sites)
 	}
 	for _, s := range sites {
@@ -211,7 +244,10 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 		if i >= 0 {
 			cand = slices.Delete(slices.Clone(kept), i, i+1)
 		}
-		text := withSplits(base, cand)
+		text, err := format(withSplits(sc, cand))
+		if err != nil {
+			return Row{}, hlk.Result{}, nil, "", err
+		}
 		if ran[text] {
 			continue
 		}
@@ -220,11 +256,11 @@ func runExpert(ctx context.Context, w *Workload, prof *hwmodel.Profile) (Row, hl
 		if err != nil {
 			return Row{}, hlk.Result{}, nil, "", err
 		}
-		if row.Clean() && row.Cycles < best.Cycles {
+		if better(row, res, best) {
 			best, bestRes, bestRec, src, kept = row, res, rec, text, cand
 		}
 	}
 	best.SyncCopyLists = sync
-	best.SplitBarriers = splitNames(kept)
+	best.SplitBarriers, best.CrossListSplits = splitNames(kept, false), splitNames(kept, true)
 	return best, bestRes, bestRec, src, nil
 }

@@ -71,6 +71,10 @@ type Row struct {
 	// SplitBarriers are the resources whose barriers the expert split on
 	// the profile, as cheaper (runExpert, bench/split.go).
 	SplitBarriers []string `json:"split_barriers,omitempty"`
+	// CrossListSplits are the resources whose barriers the expert split
+	// across command lists on the profile, the begin in an earlier list
+	// than the end (crossSites, bench/crosslist.go).
+	CrossListSplits []string `json:"cross_list_splits,omitempty"`
 }
 
 // Clean reports whether the run was hazard-free with the reference bytes.

@@ -3,12 +3,12 @@ package bench
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hlk/scenario"
 	"github.com/ebref/ebref/resource"
 )
 
@@ -111,40 +111,47 @@ func sampleBug(w *Workload, s Strategy, r *Row) string {
 	return b.Why
 }
 
-var (
-	barrierLine = regexp.MustCompile(`^\s*(resource-barrier|barrier|barrier-0088|barriers)(\s|$)`)
-	barrierOpen = regexp.MustCompile(`^\s*(resource-barriers|call|call-0088)\s*(#.*)?$`)
-	creation    = regexp.MustCompile(`\s(state|layout)\s+\S+`)
-	declaration = regexp.MustCompile(`^\s*(buffer|texture)\s`)
-)
-
-// barrierFree is a sample's form without its barriers: every barrier
-// line and block blanked and every creation state or layout dropped, line
-// for line, so that the frame's line N is the form's line N in errors.
-func barrierFree(src string) string {
-	lines := strings.Split(src, "\n")
-	inBlock := false
-	for i, l := range lines {
-		switch {
-		case inBlock:
-			inBlock = strings.TrimSpace(l) != "end"
-			lines[i] = ""
-		case barrierOpen.MatchString(l):
-			inBlock = true
-			lines[i] = ""
-		case barrierLine.MatchString(l):
-			lines[i] = ""
-		case declaration.MatchString(l):
-			lines[i] = creation.ReplaceAllString(l, "")
+// barrierFree is a sample's form without its barriers, as a syntax tree:
+// the form parsed, every Barrier and ResourceBarrier call dropped from its
+// lists and every creation state or layout from its resources. The
+// statements and commands left keep the form's positions, so that an
+// error in the frame names the form's line.
+func barrierFree(name, src string) (*scenario.Scenario, error) {
+	cases, err := scenario.Parse(name+".ebs", src, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(cases) != 1 {
+		return nil, fmt.Errorf("%s: a sample's form must be one scenario, not %d", name, len(cases))
+	}
+	sc := cases[0]
+	for _, st := range sc.Steps {
+		switch s := st.(type) {
+		case *scenario.ResourceStep:
+			if s.HasLayout { // the default the description takes without one
+				s.Desc.InitialBarrierLayout = ddi.LayoutCommon
+				if s.Desc.ResourceType == ddi.ResourceTypeBuffer {
+					s.Desc.InitialBarrierLayout = ddi.LayoutUndefined
+				}
+			}
+			s.State, s.HasState, s.HasLayout = 0, false, false
+		case *scenario.ListStep:
+			s.Cmds = slices.DeleteFunc(s.Cmds, func(c scenario.Cmd) bool { return c.Op == "barrier" || c.Op == "resource-barrier" })
 		}
 	}
-	return strings.Join(lines, "\n")
+	return sc, nil
 }
 
 // sample makes a workload of a transcribed sample: its frame is the
-// legacy form's work.
+// legacy form's work (barrierFree), printed. Where the form does not
+// parse the frame is left empty: compiling it (frameOf) reports the
+// form's error, with its line.
 func sample(w *Workload) *Workload {
-	w.Frame = barrierFree(w.Sample.Legacy)
+	if sc, err := barrierFree(w.Name, w.Sample.Legacy); err == nil {
+		if text, err := scenario.Format(sc); err == nil {
+			w.Frame = text
+		}
+	}
 	return w
 }
 

@@ -64,20 +64,20 @@ func TestSamplesCite(t *testing.T) {
 	}
 }
 
-// workLines are a form's lines without barriers, creation states,
-// comments and blank lines: the work it does.
-func workLines(src string) []string {
-	var out []string
-	for _, l := range strings.Split(barrierFree(src), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
+// work is a form without its barriers and creation states, printed: the
+// work it does.
+func work(t *testing.T, name, src string) string {
+	t.Helper()
+	sc, err := barrierFree(name, src)
+	require.NoError(t, err, name)
+	return formatted(t, sc)
 }
 
 // A sample's forms do the same work as its frame, and the frame has no
-// barrier: the strategies differ in their barriers only.
+// barrier: the strategies differ in their barriers only. The frame bench
+// compiles keeps the legacy form's positions, so that its errors name the
+// form's lines: each of its commands sits on the form's line that writes
+// that command.
 func TestSampleFormsDoTheSameWork(t *testing.T) {
 	for _, w := range Samples {
 		cases, err := scenario.Parse(w.Name+".ebs", w.Frame, nil)
@@ -90,21 +90,41 @@ func TestSampleFormsDoTheSameWork(t *testing.T) {
 			}
 		}
 		if w.Sample.Enhanced != "" {
-			assert.Equal(t, workLines(w.Sample.Legacy), workLines(w.Sample.Enhanced), w.Name)
+			assert.Equal(t, work(t, w.Name, w.Sample.Legacy), work(t, w.Name, w.Sample.Enhanced), w.Name)
 		}
-		assert.Equal(t, len(strings.Split(w.Frame, "\n")), len(strings.Split(w.Sample.Legacy, "\n")),
-			"%s: the frame keeps the legacy form's line numbers", w.Name)
+		frame, err := frameOf(w)
+		require.NoError(t, err, w.Name)
+		assert.Empty(t, scenario.Diff(cases[0], frame), "%s: the frame printed is the frame compiled", w.Name)
+		lines := strings.Split(w.Sample.Legacy, "\n")
+		for _, st := range frame.Steps {
+			l, ok := st.(*scenario.ListStep)
+			if !ok {
+				continue
+			}
+			for _, c := range l.Cmds {
+				if c.Line < 1 || c.Line > len(lines) || strings.Fields(lines[c.Line-1])[0] != c.Op {
+					t.Errorf("%s: %s at line %d, not the legacy form's line", w.Name, c.Op, c.Line)
+				}
+			}
+		}
 	}
 }
 
-// barrierFree blanks barrier lines and blocks and drops creation states,
-// line for line.
+// barrierFree drops barrier calls and blocks and creation states and
+// layouts, and keeps the form's positions.
 func TestBarrierFree(t *testing.T) {
-	src := "buffer B 64 in upload state GENERIC_READ\ntexture T 4x4 flags RENDER_TARGET layout RENDER_TARGET\nlist L DIRECT\n" +
+	src := "buffer B 64 in upload state GENERIC_READ\ntexture T 4x4 flags RENDER_TARGET layout RENDER_TARGET\nbuffer C 64 layout UNDEFINED\nqueue Q DIRECT\nlist L DIRECT\n" +
 		"  resource-barrier transition T PRESENT -> RENDER_TARGET\n  resource-barriers\n    uav T\n  end\n  call\n    buffer B sync ALL -> ALL\n  end\n" +
-		"  barrier texture T sync NONE -> NONE\n  draw rt T\nend\n"
-	want := "buffer B 64 in upload\ntexture T 4x4 flags RENDER_TARGET\nlist L DIRECT\n\n\n\n\n\n\n\n\n  draw rt T\nend\n"
-	assert.Equal(t, want, barrierFree(src))
+		"  barrier texture T sync NONE -> NONE access NO_ACCESS -> NO_ACCESS layout RENDER_TARGET -> RENDER_TARGET\n  barriers\n  draw rt T\nend\nexecute Q L\n"
+	sc, err := barrierFree("t", src)
+	require.NoError(t, err)
+	want := "buffer B 64 in upload\ntexture T 4x4 flags RENDER_TARGET\nbuffer C 64\nqueue Q DIRECT\nlist L DIRECT\n  draw rt T\nend\nexecute Q L\n"
+	assert.Equal(t, want, formatted(t, sc))
+	assert.Empty(t, scenario.Diff(parseOne(t, want), sc), "the tree is the text without barriers, as parsed")
+	assert.Equal(t, 15, sc.Steps[4].(*scenario.ListStep).Cmds[0].Line, "the draw keeps its line")
+	if _, err := barrierFree("t", "list L DIRECT\n  nonsense\nend\n"); err == nil {
+		t.Error("a form that does not parse: no error")
+	}
 }
 
 // A declared bug of a sample is found, as declared, on every profile, and
@@ -175,9 +195,12 @@ func TestSampleErrorsNameWorkloadAndLine(t *testing.T) {
 		return sample(&Workload{Name: "broken", About: base.About, Sample: &s})
 	}
 	cases := []struct {
-		w     *Workload
-		want  []string
-		frame bool // the mistake is in the work, which the frame has too
+		w    *Workload
+		want []string
+		// frame: the frame, the form's tree without barriers, fails
+		// too: in the work, which the frame has, or where the form
+		// does not parse, a barrier's mistake too.
+		frame bool
 	}{
 		{bad(func(s string) string {
 			return strings.Replace(s, "buffer PROC 24580", "buffer PROC 99999999999999999999999", 1)
@@ -186,7 +209,7 @@ func TestSampleErrorsNameWorkloadAndLine(t *testing.T) {
 		{bad(func(s string) string {
 			return strings.Replace(s, "INDIRECT_ARGUMENT -> COPY_DEST", "INDIRECT_ARGUMENT -> NOT_A_STATE", 1)
 		}),
-			[]string{"broken (app-legacy): broken.app-legacy.ebs:33:", "NOT_A_STATE"}, false},
+			[]string{"broken (app-legacy): broken.app-legacy.ebs:33:", "NOT_A_STATE"}, true},
 		{bad(func(s string) string { return strings.Replace(s, "dispatch srv CB", "dispatch srv NOPE", 1) }),
 			[]string{"broken (app-legacy): broken.app-legacy.ebs:17:", "NOPE"}, true},
 	}

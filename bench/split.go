@@ -1,27 +1,59 @@
 package bench
 
 import (
-	"fmt"
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
 
+	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hlk/scenario"
 )
 
+// Splits are edits of the enhanced scenario's syntax tree (package
+// hlk/scenario): a site is found from the tree's statements, commands and
+// barrier values, its halves are copies of the barrier's
+// scenario.BarrierSpec with their syncs set, the begin goes into its list
+// as a Barrier call of its own (a scenario.Cmd), and the candidate is
+// printed with scenario.Format.
+
 // splitSite is one barrier of the enhanced form that may be split (000
 // "Split Barriers"): its begin (SyncAfter SPLIT) right after the
-// resource's last use before it in the same list, its end (SyncBefore
-// SPLIT) where the single barrier was, with independent work between.
+// resource's last use before it, its end (SyncBefore SPLIT) where the
+// single barrier was, with independent work between.
 type splitSite struct {
-	line  int    // the barrier's line (1-based): it becomes the end
-	begin int    // the line the begin's call goes before
-	res   string // the resource, for the row
+	// list, cmd, barrier locate the barrier, which becomes the end:
+	// Steps[list] (a list), its command cmd, that call's barrier.
+	list, cmd, barrier int
+	// beginList, beginAt: the begin's call goes before command beginAt
+	// of Steps[beginList] (at its end when beginAt is its length).
+	beginList, beginAt int
+	res                string // the resource, for the row
+	// cross: the begin lies in an earlier command list than the end
+	// (crossSites).
+	cross      bool
+	begin, end scenario.BarrierSpec
 }
 
-// syncPair finds a barrier line's "sync BEFORE -> AFTER".
-var syncPair = regexp.MustCompile(` sync (\S+) -> (\S+) `)
+// syncs are a resource barrier's syncs (type TEXTURE or BUFFER).
+func syncs(b *scenario.BarrierSpec) (before, after ddi.BarrierSync) {
+	if b.Barrier.Type == ddi.BarrierTypeTexture {
+		t := b.Barrier.Texture()
+		return t.SyncBefore, t.SyncAfter
+	}
+	x := b.Barrier.Buffer()
+	return x.SyncBefore, x.SyncAfter
+}
+
+// withSyncs is b with its syncs set.
+func withSyncs(b scenario.BarrierSpec, before, after ddi.BarrierSync) scenario.BarrierSpec {
+	if b.Barrier.Type == ddi.BarrierTypeTexture {
+		t := b.Barrier.Texture()
+		t.SyncBefore, t.SyncAfter = before, after
+		return b
+	}
+	x := b.Barrier.Buffer()
+	x.SyncBefore, x.SyncAfter = before, after
+	return b
+}
 
 // splitSites are the barriers of an enhanced scenario that independent
 // work separates from their resource's last use: a barrier on a committed
@@ -31,32 +63,24 @@ var syncPair = regexp.MustCompile(` sync (\S+) -> (\S+) `)
 // SyncAfter NONE, has nothing to meet), with at least one command between
 // the last command or barrier that names the resource and the barrier.
 // Nothing touches the resource between the halves, as the spec asks.
-func splitSites(src string) ([]splitSite, error) {
-	cases, err := scenario.Parse("split.ebs", src, nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(cases) != 1 {
-		return nil, fmt.Errorf("the scenario must be one case, not %d", len(cases))
-	}
-	lines := strings.Split(src, "\n")
+func splitSites(sc *scenario.Scenario) []splitSite {
 	placed := map[string]bool{}
 	var sites []splitSite
-	for _, st := range cases[0].Steps {
+	for li, st := range sc.Steps {
 		switch s := st.(type) {
 		case *scenario.ResourceStep:
 			placed[s.Name] = s.Heap != ""
 		case *scenario.ListStep:
 			for i, cmd := range s.Cmds {
-				for _, b := range cmd.Barriers {
+				for k, b := range cmd.Barriers {
 					name := b.Res.Res
-					if !b.HasRes || name == "" || placed[name] || b.Line < 1 || b.Line > len(lines) {
+					typ := b.Barrier.Type
+					if !b.HasRes || name == "" || placed[name] || typ != ddi.BarrierTypeTexture && typ != ddi.BarrierTypeBuffer ||
+						typ == ddi.BarrierTypeTexture && b.Barrier.Texture().Flags&ddi.TextureBarrierFlagDiscard != 0 {
 						continue
 					}
-					text := lines[b.Line-1]
-					m := syncPair.FindStringSubmatch(text)
-					if m == nil || m[1] == "NONE" || m[1] == "SPLIT" || m[2] == "NONE" || m[2] == "SPLIT" ||
-						strings.Contains(text, "DISCARD") || strings.HasSuffix(strings.TrimSpace(text), `\`) {
+					before, after := syncs(&b)
+					if before == ddi.SyncNone || before == ddi.SyncSplit || after == ddi.SyncNone || after == ddi.SyncSplit {
 						continue
 					}
 					last := -1
@@ -77,12 +101,13 @@ func splitSites(src string) ([]splitSite, error) {
 					if work == 0 {
 						continue
 					}
-					sites = append(sites, splitSite{line: b.Line, begin: s.Cmds[last+1].Line, res: name})
+					sites = append(sites, splitSite{list: li, cmd: i, barrier: k, beginList: li, beginAt: last + 1, res: name,
+						begin: withSyncs(b, before, ddi.SyncSplit), end: withSyncs(b, ddi.SyncSplit, after)})
 				}
 			}
 		}
 	}
-	return sites, nil
+	return sites
 }
 
 // touches reports whether a command names a resource: in a view, or as a
@@ -99,45 +124,61 @@ func touches(cmd scenario.Cmd, name string) bool {
 	return false
 }
 
-// withSplits is src with the sites' barriers split: each end keeps its
-// line with SyncBefore SPLIT, each begin (SyncAfter SPLIT) goes in a call
-// of its own before its begin line, the begins of one line in one call.
-func withSplits(src string, sites []splitSite) string {
-	lines := strings.Split(src, "\n")
-	begins := map[int][]string{}
+// withSplits is sc with the sites' barriers split: each end in its
+// barrier's place, each begin in a Barrier call of its own before the
+// command its site names, the begins before one command in one call, in
+// the sites' order. sc is not changed: the lists edited are copies.
+func withSplits(sc *scenario.Scenario, sites []splitSite) *scenario.Scenario {
+	out := *sc
+	out.Steps = slices.Clone(sc.Steps)
+	type at struct{ list, cmd int }
+	begins := map[at][]scenario.BarrierSpec{}
+	edited := map[int]*scenario.ListStep{}
+	copied := map[at]bool{}
+	list := func(i int) *scenario.ListStep {
+		if l, ok := edited[i]; ok {
+			return l
+		}
+		l := *sc.Steps[i].(*scenario.ListStep)
+		l.Cmds = slices.Clone(l.Cmds)
+		edited[i] = &l
+		out.Steps[i] = &l
+		return &l
+	}
 	for _, s := range sites {
-		text := lines[s.line-1]
-		m := syncPair.FindStringSubmatchIndex(text)
-		if m == nil {
-			continue
+		l := list(s.list)
+		cmd := &l.Cmds[s.cmd]
+		if !copied[at{s.list, s.cmd}] { // the call's barriers are sc's until copied
+			cmd.Barriers = slices.Clone(cmd.Barriers)
+			copied[at{s.list, s.cmd}] = true
 		}
-		before, after := text[m[2]:m[3]], text[m[4]:m[5]]
-		begin := text[:m[0]] + " sync " + before + " -> SPLIT " + text[m[1]:]
-		lines[s.line-1] = text[:m[0]] + " sync SPLIT -> " + after + " " + text[m[1]:]
-		begins[s.begin] = append(begins[s.begin], strings.TrimSpace(begin))
+		cmd.Barriers[s.barrier] = s.end
+		list(s.beginList)
+		begins[at{s.beginList, s.beginAt}] = append(begins[at{s.beginList, s.beginAt}], s.begin)
 	}
-	var b strings.Builder
-	for i, line := range lines {
-		if calls, ok := begins[i+1]; ok {
-			b.WriteString("  call\n")
-			for _, c := range calls {
-				b.WriteString("    " + c + "\n")
+	for i, l := range edited {
+		cmds := make([]scenario.Cmd, 0, len(l.Cmds)+len(begins))
+		for j := 0; j <= len(l.Cmds); j++ {
+			if bs, ok := begins[at{i, j}]; ok {
+				cmds = append(cmds, scenario.Cmd{Op: "barrier", Barriers: bs})
 			}
-			b.WriteString("  end\n")
+			if j < len(l.Cmds) {
+				cmds = append(cmds, l.Cmds[j])
+			}
 		}
-		b.WriteString(line)
-		if i < len(lines)-1 {
-			b.WriteString("\n")
-		}
+		l.Cmds = cmds
 	}
-	return b.String()
+	return &out
 }
 
-// splitNames are the resources of the kept split sites, in order, once.
-func splitNames(sites []splitSite) []string {
+// splitNames are the resources of the kept split sites within a list
+// (cross false) or across lists (cross true), in order, once.
+func splitNames(sites []splitSite, cross bool) []string {
 	set := map[string]bool{}
 	for _, s := range sites {
-		set[s.res] = true
+		if s.cross == cross {
+			set[s.res] = true
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }

@@ -32,21 +32,27 @@ end
 execute Q L
 expect reference
 `
-	sites, err := splitSites(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// B's last use is right before the call: nothing to overlap.
-	if len(sites) != 1 || sites[0].res != "A" || sites[0].line != 11 || sites[0].begin != 8 {
+	sc := parseOne(t, src)
+	before := formatted(t, sc)
+	sites := splitSites(sc)
+	// B's last use is right before the call: nothing to overlap. A's
+	// barrier (the call's second, the list's third command) ends where
+	// it was and begins before the list's second command.
+	if len(sites) != 1 || sites[0].res != "A" || sites[0].list != 4 || sites[0].cmd != 2 || sites[0].barrier != 1 ||
+		sites[0].beginList != 4 || sites[0].beginAt != 1 || sites[0].cross {
 		t.Fatalf("sites: %+v", sites)
 	}
-	out := withSplits(src, sites)
-	want := "  dispatch uav A\n  call\n    texture A sync COMPUTE_SHADING -> SPLIT access UNORDERED_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE\n  end\n  dispatch uav B\n"
+	out := formatted(t, withSplits(sc, sites))
+	want := "  dispatch uav A\n  barrier texture A sync COMPUTE_SHADING -> SPLIT access UNORDERED_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE\n  dispatch uav B\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("no begin after A's last use:\n%s", out)
 	}
-	if !strings.Contains(out, "    texture A sync SPLIT -> PIXEL_SHADING access") {
+	if !strings.Contains(out, "    texture B sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE\n"+
+		"    texture A sync SPLIT -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE\n") {
 		t.Errorf("no end in the barrier's place:\n%s", out)
+	}
+	if got := formatted(t, sc); got != before {
+		t.Errorf("withSplits changed the scenario it was given:\n%s", got)
 	}
 	cases, err := scenario.Parse("split.ebs", out, nil)
 	if err != nil {
@@ -66,10 +72,33 @@ expect reference
 		"texture A sync COMPUTE_SHADING -> NONE access UNORDERED_ACCESS -> NO_ACCESS layout UNORDERED_ACCESS -> UNORDERED_ACCESS",
 	} {
 		s := strings.Replace(src, "texture A sync COMPUTE_SHADING -> PIXEL_SHADING access UNORDERED_ACCESS -> SHADER_RESOURCE layout UNORDERED_ACCESS -> DIRECT_QUEUE_SHADER_RESOURCE", b, 1)
-		if sites, err := splitSites(s); err != nil || len(sites) != 0 {
-			t.Errorf("%s: sites %+v, %v", b, sites, err)
+		if sites := splitSites(parseOne(t, s)); len(sites) != 0 {
+			t.Errorf("%s: sites %+v", b, sites)
 		}
 	}
+}
+
+// parseOne is a scenario text's one case.
+func parseOne(t *testing.T, src string) *scenario.Scenario {
+	t.Helper()
+	cases, err := scenario.Parse("split.ebs", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 1 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	return cases[0]
+}
+
+// formatted is a scenario printed.
+func formatted(t *testing.T, sc *scenario.Scenario) string {
+	t.Helper()
+	text, err := scenario.Format(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
 }
 
 // The expert splits where the machine finds it cheaper: the shadow
