@@ -128,6 +128,9 @@ func TestPipelineFailures(t *testing.T) {
 // TestPipelineAllocatesNothing: a call sent ahead and answered allocates
 // nothing on ebref's side once the queue has its memory.
 func TestPipelineAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under -race sync.Pool drops the queue's memory at random; the run without -race checks the allocations")
+	}
 	p, err := start(t, "reference", 5*time.Second)
 	require.NoError(t, err)
 	q := pipelineOf(t, p)

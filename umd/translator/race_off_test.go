@@ -1,0 +1,5 @@
+//go:build !race
+
+package translator_test
+
+const raceEnabled = false
