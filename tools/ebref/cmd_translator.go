@@ -128,8 +128,11 @@ func splitDump(data []byte) (*hwmodel.Profile, []*translator.Request, error) {
 			return nil, fmt.Errorf("no %s frame: %d bytes left", what, len(data))
 		}
 		op, size := binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])
-		if op != want || uint64(size) > uint64(len(data)-translator.FrameHeaderSize) {
-			return nil, fmt.Errorf("the %s frame's header (opcode %d, %d bytes) does not fit the %d bytes left", what, op, size, len(data))
+		if op != want {
+			return nil, fmt.Errorf("the %s frame's header has opcode %d, not %d: not a request file ebref wrote", what, op, want)
+		}
+		if uint64(size) > uint64(len(data)-translator.FrameHeaderSize) {
+			return nil, fmt.Errorf("the %s frame's header says %d bytes, more than the %d left", what, size, len(data)-translator.FrameHeaderSize)
 		}
 		body := data[translator.FrameHeaderSize : translator.FrameHeaderSize+int(size)]
 		data = data[translator.FrameHeaderSize+int(size):]

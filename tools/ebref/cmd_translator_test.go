@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -146,4 +147,29 @@ func TestTranslatorGivenUp(t *testing.T) {
 	assert.Contains(t, stderr, "the run stopped")
 	assert.Contains(t, stderr, "could not be started 3 times in a row")
 	assert.NotContains(t, stdout, "CONFORMANT")
+}
+
+// TestReplayBadDumps: a file that is not a dump ebref wrote is a usage
+// error naming what is wrong with it, before any translator starts.
+func TestReplayBadDumps(t *testing.T) {
+	dir := t.TempDir()
+	frame := func(op, size uint32, body int) []byte {
+		b := binary.LittleEndian.AppendUint32(nil, op)
+		return append(binary.LittleEndian.AppendUint32(b, size), make([]byte, body)...)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "no profile frame: 0 bytes left"},
+		{"text", []byte("root:x:0:0:root:/root:/bin/sh\n"), "has opcode 1953460082, not 1: not a request file"},
+		{"oversized", frame(translator.OpProfile, 1<<30, 16), "says 1073741824 bytes, more than the 16 left"},
+	} {
+		f := filepath.Join(dir, c.name+".req")
+		require.NoError(t, os.WriteFile(f, c.data, 0o644))
+		code, _, stderr := ebref(t, nil, "translator", "replay", f, "--", "/nonexistent/translator")
+		assert.Equal(t, 2, code, c.name)
+		assert.Contains(t, stderr, c.want, c.name)
+	}
 }
