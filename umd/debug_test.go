@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ebref/ebref/ddi"
@@ -124,6 +125,33 @@ func TestDebugSplitAcrossExecuteOnBuffers(t *testing.T) {
 	b.Barrier([]ddi.Barrier{buf(ddi.SyncSplit, ddi.SyncComputeShading, ddi.AccessCopySource, ddi.AccessUnorderedAccess, bufs[0])})
 	e.run(a, b)
 	assert.Len(t, e.d.Messages(), 4)
+}
+
+// A texture split that names COMMON warns across ExecuteCommandLists
+// like a buffer's, once per subresource, in subresource order (000
+// "Barrier API Call Validation"; errata E-SPLIT-COMMON-ACROSS-EXECUTE).
+func TestDebugCommonSplitAcrossExecute(t *testing.T) {
+	e := newEnv(t, "discrete", Options{Debug: true})
+	tx, err := e.d.CreateCommitted(Texture2DDesc(ddi.FormatR8G8B8A8Unorm, 128, 128, 1, 8, ddi.ResourceFlagRenderTarget, ddi.LayoutCommon), resource.HeapDefault)
+	require.NoError(t, err)
+	require.NoError(t, e.d.SetName(tx, "T"))
+	begin := e.list(ddi.CommandListTypeDirect)
+	// One call per mip, in reverse: the track holds each subresource
+	// apart, and the order of the warnings is not the calls'.
+	for mip := uint32(7); mip <= 7; mip-- {
+		begin.Barrier([]ddi.Barrier{texRange(ddi.SyncNone, ddi.SyncSplit, ddi.AccessNoAccess, ddi.AccessRenderTarget,
+			ddi.LayoutCommon, ddi.LayoutRenderTarget, tx,
+			ddi.SubresourceRange{IndexOrFirstMipLevel: mip, NumMipLevels: 1, NumArraySlices: 1, NumPlanes: 1}, 0)})
+	}
+	e.run(begin)
+	msgs := e.d.Messages()
+	require.Len(t, msgs, 8)
+	for i, m := range msgs {
+		assert.Equal(t, MsgUnusedCrossExecuteSplitBarrier, m.ID)
+		assert.Equal(t, "SyncAfter", m.Field)
+		assert.Contains(t, m.Rule, fmt.Sprintf("T subresource %d:", i), "ordered by subresource")
+		assert.Contains(t, m.Rule, "names the COMMON layout")
+	}
 }
 
 // Legacy and enhanced barriers on one subresource meet only in COMMON
