@@ -100,7 +100,7 @@ func (cl *CommandList) barrierCall(n int) (int, bool) {
 	}
 	req := &cl.req
 	req.Facts, req.Regions, req.SplitEvent = req.Facts[:0], req.Regions[:0], 0
-	cl.commonAfter, cl.bounds = false, bounds{}
+	cl.commonAfter = false
 	return call, true
 }
 

@@ -35,10 +35,8 @@ type CommandList struct {
 	req           translator.Request
 	commonAfter   bool
 	lastResidents lastResidents
-	// bounds are the bytes the call's facts name so far; residentsCopy
-	// the residents a translator other than the device's own reference
-	// is given (seam.go).
-	bounds        bounds
+	// residentsCopy are the residents a translator other than the
+	// device's own reference is given (seam.go).
 	residentsCopy []translator.Resident
 	// scratch is where the device's own reference translates the list's
 	// calls (Reference.translate).

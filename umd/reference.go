@@ -73,7 +73,7 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 	}
 	t := &ref.caches[e]
 	// The residents are indexed if the emitter walks them (memory.eachRange).
-	sc.lazy.residents, sc.lazy.built = req.Residents, false
+	sc.lazy.residents, sc.lazy.built, sc.lazy.req = req.Residents, false, req
 	// A surface operation names its resource's handle and surface, in
 	// sc.surf, sized for every record once the first is needed (its
 	// operations point into it).
@@ -171,9 +171,14 @@ type scratch struct {
 // residents are a request's residents, indexed on first use.
 type residents struct {
 	residents []translator.Resident
-	built     bool // this call's are indexed
-	res       []Resource
-	ix        addrIndex
+	// list, for the device's own reference, finds req's residents when
+	// they are first needed (most calls never need them); nil when the
+	// request carries them.
+	list  *CommandList
+	req   *translator.Request
+	built bool // this call's are indexed
+	res   []Resource
+	ix    addrIndex
 	// last are the residents ix indexes, if indexed.
 	last    []translator.Resident
 	indexed bool
@@ -187,6 +192,9 @@ func (r *residents) index() {
 		return
 	}
 	r.built = true
+	if r.list != nil {
+		r.residents = r.list.findResidents(r.req)
+	}
 	if r.indexed && slices.Equal(r.last, r.residents) {
 		return
 	}

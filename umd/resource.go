@@ -11,6 +11,7 @@ import (
 	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/resource"
+	"github.com/ebref/ebref/umd/translator"
 )
 
 // Heap is a heap the driver created: a range of the GPU's address space.
@@ -73,6 +74,10 @@ type Resource struct {
 	// openSplits marks the subresources a submitted list left a split
 	// begun on (nil: none); the debug layer's, Device.mu guards it.
 	openSplits []bool
+	// fact is what a texture barrier's fact says of the texture whole,
+	// set once its surface is (place): a barrier's fact starts as a copy
+	// (addTextureFact).
+	fact translator.Fact
 }
 
 // Name is the resource's label in hazard messages.
@@ -421,6 +426,7 @@ func (d *Device) makeHeap(hd resource.Heap, h ddi.HHeap) (*Heap, error) {
 // place labels the resource's memory, defines its surface and, for a
 // committed resource, zeroes its memory and initialises its metadata.
 func (d *Device) place(r *Resource, surface bool) error {
+	defer r.setFact()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.m.Label(r.Addr, r.Desc.DataSize, r.Name())
@@ -456,6 +462,21 @@ func (d *Device) place(r *Resource, surface bool) error {
 		}
 	}
 	return nil
+}
+
+// setFact sets r.fact: a texture's kind, surface and bytes, all of them
+// selected.
+func (r *Resource) setFact() {
+	f := translator.Fact{Kind: translator.KindTexture, Surface: uint32(r.Surface)}
+	if r.simultaneous {
+		f.Kind = translator.KindSimultaneous
+	}
+	f.Data = translator.Range{Lo: r.Addr, Hi: r.Addr + r.DataSize}
+	f.Selected = f.Data
+	if r.MetaSize > 0 {
+		f.Meta = translator.Range{Lo: f.Data.Hi, Hi: f.Data.Hi + r.MetaSize}
+	}
+	r.fact = f
 }
 
 // SetName labels a resource in hazard messages and comparisons.

@@ -34,7 +34,6 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 	// overlapping pieces, which stalls the stores.
 	f := &req.Facts[len(req.Facts)-1]
 	f.Span.Lo, f.Span.Hi = s.lo, s.hi
-	cl.bounds.add(s.lo, s.hi)
 	if r == nil {
 		f.CompatBefore, f.CompatAfter = allAccesses, allAccesses
 		return
@@ -44,62 +43,41 @@ func (cl *CommandList) addFact(tg *target, r *Resource, s span, end uint32) {
 	f.Selected = f.Data
 	if r.MetaSize > 0 {
 		f.Meta.Lo, f.Meta.Hi = r.Addr+r.DataSize, r.Addr+r.DataSize+r.MetaSize
-		cl.bounds.add(f.Meta.Lo, f.Meta.Hi)
 	}
-	if tg == nil {
-		cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
-		return
-	}
-	cl.bounds.add(f.Selected.Lo, f.Selected.Hi)
-	if tg.g.SyncBefore == ddi.SyncSplit {
+	if tg != nil && tg.g.SyncBefore == ddi.SyncSplit {
 		f.EndEvent = end
 	}
 }
 
-// addTextureFact is addFact for a texture barrier (tg its target): each
-// field computed aside and stored once, into a slot not cleared first.
+// addTextureFact is addFact for a texture barrier (tg its target): the
+// texture's fact copied (Resource.fact), then what the barrier adds.
 func (cl *CommandList) addTextureFact(tg *target, end uint32) {
 	r, req := tg.r, &cl.req
-	kind := translator.KindTexture
-	if r.simultaneous {
-		kind = translator.KindSimultaneous
-	}
-	var flags translator.FactFlags
-	if tg.layoutBefore != ddi.LayoutUndefined && r.compressed[tg.slotBefore] {
-		flags |= translator.CompressedBefore
-	}
-	if tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter] {
-		flags |= translator.CompressedAfter
-	}
-	data := translator.Range{Lo: r.Addr, Hi: r.Addr + r.DataSize}
-	sel, meta := data, translator.Range{}
-	if !tg.whole {
-		sel.Lo, sel.Hi = tg.selectionRange()
-	}
-	if r.MetaSize > 0 {
-		meta.Lo, meta.Hi = data.Hi, data.Hi+r.MetaSize
-	}
-	first := uint32(len(req.Regions))
-	if tg.whole {
-		req.Regions = append(req.Regions, translator.Region{Offset: 0, Size: r.DataSize})
-	} else {
-		req.Regions = tg.appendRegions(req.Regions)
-	}
-	var event uint32
-	if tg.g.SyncBefore == ddi.SyncSplit {
-		event = end
-	}
 	n := len(req.Facts)
 	if n == cap(req.Facts) {
 		req.Facts = slices.Grow(req.Facts, 1)
 	}
 	req.Facts = req.Facts[:n+1]
 	f := &req.Facts[n]
-	f.Kind, f.Flags, f.CompatBefore, f.CompatAfter = kind, flags, r.compat[tg.slotBefore], r.compat[tg.slotAfter]
-	f.Surface, f.EndEvent, f.FirstRegion, f.NumRegions = uint32(r.Surface), event, first, uint32(len(req.Regions))-first
-	f.Data, f.Meta, f.Selected, f.Span = data, meta, sel, translator.Range{}
-	cl.bounds.add(meta.Lo, meta.Hi)
-	cl.bounds.add(sel.Lo, sel.Hi)
+	*f = r.fact
+	if tg.layoutBefore != ddi.LayoutUndefined && r.compressed[tg.slotBefore] {
+		f.Flags |= translator.CompressedBefore
+	}
+	if tg.layoutAfter != ddi.LayoutUndefined && r.compressed[tg.slotAfter] {
+		f.Flags |= translator.CompressedAfter
+	}
+	f.CompatBefore, f.CompatAfter = r.compat[tg.slotBefore], r.compat[tg.slotAfter]
+	first := uint32(len(req.Regions))
+	if tg.whole {
+		req.Regions = append(req.Regions, translator.Region{Offset: 0, Size: r.DataSize})
+	} else {
+		f.Selected.Lo, f.Selected.Hi = tg.selectionRange()
+		req.Regions = tg.appendRegions(req.Regions)
+	}
+	f.FirstRegion, f.NumRegions = first, uint32(len(req.Regions))-first
+	if tg.g.SyncBefore == ddi.SyncSplit {
+		f.EndEvent = end
+	}
 }
 
 // allAccesses are every access but NO_ACCESS: what COMMON stands for in a
@@ -117,9 +95,10 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	if cl.commonAfter {
 		cl.aliasedMeta(req)
 	}
-	cl.residents(req)
-
 	cl.lastCall = call
+	if d.ref == nil {
+		cl.residents(req)
+	}
 	if d.pipelined {
 		cl.translateLater(call)
 		return
@@ -133,6 +112,9 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	at := len(words)
 	var err error
 	if d.ref != nil {
+		// The residents, found only if the reference walks them
+		// (residents.index): most calls never do.
+		cl.scratch.lazy.list = cl
 		words, err = d.ref.translate(req, words, &cl.scratch)
 	} else {
 		words, err = d.xl.Translate(req, words)
@@ -194,18 +176,36 @@ func (cl *CommandList) aliasedMeta(req *translator.Request) {
 
 // residents fills the request's residents: when the call names two byte
 // ranges or more, every resource holding bytes between its lowest and
-// highest named byte (cl.bounds, summed as the facts were added). A
-// list's calls often name the same bytes as its last one (a resource's
-// barriers back and forth): while no resource came or went since, the
-// last call's residents are these.
+// highest named byte. A list's calls often name the same bytes as its last
+// one (a resource's barriers back and forth): while no resource came or
+// went since, the last call's residents are these.
 func (cl *CommandList) residents(req *translator.Request) {
-	b := cl.bounds
+	req.Residents = cl.findResidents(req)
+	if cl.d.ref == nil {
+		// Another translator gets a copy, so that what it does to its
+		// request stays there.
+		cl.residentsCopy = append(cl.residentsCopy[:0], req.Residents...)
+		req.Residents = cl.residentsCopy
+	}
+}
+
+// findResidents are the residents of request req, in the list's cache of
+// its last call's: the device's own reference reads them and writes
+// nothing, so it reads them there.
+func (cl *CommandList) findResidents(req *translator.Request) []translator.Resident {
+	var b bounds
+	for i := range req.Facts {
+		f := &req.Facts[i]
+		b.add(f.Span.Lo, f.Span.Hi)
+		b.add(f.Meta.Lo, f.Meta.Hi)
+		b.add(f.Selected.Lo, f.Selected.Hi)
+	}
 	for i := range req.AliasedMeta {
 		b.add(req.AliasedMeta[i].Lo, req.AliasedMeta[i].Hi)
 	}
 	lo, hi, n := b.lo, b.hi, b.n
 	if n < 2 {
-		return
+		return nil
 	}
 	d := cl.d
 	last := &cl.lastResidents
@@ -227,15 +227,7 @@ func (cl *CommandList) residents(req *translator.Request) {
 		last.gen, last.lo, last.hi = d.gen.Load(), lo, hi
 		d.rmu.RUnlock()
 	}
-	if d.ref != nil {
-		// The device's own reference reads them and writes nothing: the
-		// request can share them. Another translator gets a copy, so
-		// that what it does to its request stays there.
-		req.Residents = last.residents
-		return
-	}
-	cl.residentsCopy = append(cl.residentsCopy[:0], last.residents...)
-	req.Residents = cl.residentsCopy
+	return last.residents
 }
 
 // bounds are the lowest and highest byte of n non-empty ranges.
