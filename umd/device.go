@@ -122,7 +122,16 @@ type cacheTable struct {
 	path      [cmdbuf.NumClients]cmdbuf.CacheMask
 	writeBack cmdbuf.CacheMask
 	written   cmdbuf.CacheMask
+	// low and high are pathsOf's answers for every set of the clients
+	// below lowClients and of the others (1.5 KiB): of reads two entries
+	// instead of walking a mask's bits, which every barrier asks for a
+	// few masks.
+	low  [1 << lowClients]pathSet
+	high [1 << (cmdbuf.NumClients - lowClients)]pathSet
 }
+
+// lowClients is how many clients the low table of a cacheTable covers.
+const lowClients = 7
 
 func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
 	var onEngine cmdbuf.CacheMask
@@ -136,6 +145,12 @@ func newCacheTable(p *hwmodel.Profile, e hwmodel.EngineKind) (t cacheTable) {
 		if !s.ReadOnly {
 			t.writeBack |= s.Kind.Mask() & onEngine
 		}
+	}
+	for m := range t.low {
+		t.low[m] = t.pathsOf(clientMask(m))
+	}
+	for m := range t.high {
+		t.high[m] = t.pathsOf(clientMask(m) << lowClients)
 	}
 	writers, _ := clientRoles(ddi.WriteAccesses)
 	t.written = t.of(writers | blitClient).every
@@ -168,8 +183,14 @@ func (t *cacheTable) between(w, u clientMask) (flush, inval cmdbuf.CacheMask) {
 // its paths, and nothing is missing from all of them.
 type pathSet struct{ anyOf, every cmdbuf.CacheMask }
 
-// of is the pathSet of the clients m.
+// of is the pathSet of the clients m, from the tables.
 func (t *cacheTable) of(m clientMask) pathSet {
+	l, h := t.low[m&(1<<lowClients-1)], t.high[(m>>lowClients)&(1<<(cmdbuf.NumClients-lowClients)-1)]
+	return pathSet{anyOf: l.anyOf | h.anyOf, every: l.every & h.every}
+}
+
+// pathsOf is the pathSet of the clients m, from their paths.
+func (t *cacheTable) pathsOf(m clientMask) pathSet {
 	p := pathSet{every: ^cmdbuf.CacheMask(0)}
 	for c := uint32(m); c != 0; c &= c - 1 {
 		k := t.path[bits.TrailingZeros32(c)]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ebref/ebref/cmdbuf"
 	"github.com/ebref/ebref/ddi"
+	"github.com/ebref/ebref/hwmodel"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,5 +39,20 @@ func TestHardwareTablesFollowTheirRows(t *testing.T) {
 		require.Equal(t, cs, clientsOf(a), "clientsOf(%#x)", uint32(a))
 		w, o := clientRoles(a)
 		require.Equal(t, [2]clientMask{ws, os}, [2]clientMask{w, o}, "clientRoles(%#x)", uint32(a))
+	}
+}
+
+// A cache table's of, two table reads, is pathsOf, the walk of the mask's
+// clients, for every set of clients on every engine of every profile.
+func TestCacheTableOfIsItsPaths(t *testing.T) {
+	for _, p := range hwmodel.Profiles() {
+		for e := range hwmodel.NumEngineKinds {
+			tb := newCacheTable(p, hwmodel.EngineKind(e))
+			for m := clientMask(0); m < 1<<cmdbuf.NumClients; m++ {
+				if got, want := tb.of(m), tb.pathsOf(m); got != want {
+					t.Fatalf("%s engine %d clients %#x: of %+v, pathsOf %+v", p.Name, e, uint32(m), got, want)
+				}
+			}
+		}
 	}
 }

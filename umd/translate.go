@@ -250,7 +250,9 @@ type rangedOp struct {
 func (p *plan) reset() {
 	p.hold = 0
 	p.now.reset()
-	p.split.reset()
+	if p.splitBegin { // only a split begin adds to the split part (planAccess)
+		p.split.reset()
+	}
 	p.splitBegin, p.sEvent = false, 0
 	p.ends, p.ranged = p.ends[:0], p.ranged[:0]
 }
@@ -603,11 +605,17 @@ func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory) []uint32
 	if now := &p.now; now.hasWork() {
 		wait(Stages(now.drain), stageMask(cmdbuf.StageCP))
 		cache(now.flush, now.inval, &now.span, false)
-		if m, ok := now.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
-			cache(m, 0, &now.meta, false)
+		if len(now.meta.r) > 0 { // metaFlush's first test, without the call
+			if m, ok := now.metaFlush(t.writeBack); ok && !f.DropMetadataWriteback {
+				cache(m, 0, &now.meta, false)
+			}
 		}
-		compress(now.comp, false)
-		cache(now.postFlush, 0, &now.span, false)
+		if len(now.comp) > 0 { // most barriers have none: no calls
+			compress(now.comp, false)
+		}
+		if now.postFlush != 0 {
+			cache(now.postFlush, 0, &now.span, false)
+		}
 	} else {
 		wait(Stages(now.drain), Stages(p.hold))
 	}
