@@ -40,7 +40,11 @@ func (v *checker) badf(id MessageID, field, value, format string, args ...any) b
 // Each member's rules are a predicate (syncFault, accessFault) naming the
 // first rule broken; its message is built only then (sideFailed).
 func (v *checker) common(g ddi.GlobalBarrier) bool {
-	if !v.members(g) {
+	// The members, each sync alone, the split pair, each access with its
+	// sync: most barriers' are plain, and the checks in order
+	// (membersFailed) find nothing until the access-sync table.
+	if !(plainMembers(g, v.cl.rules) && accessSyncOK(g.AccessBefore, g.SyncBefore) && accessSyncOK(g.AccessAfter, g.SyncAfter)) &&
+		!v.membersFailed(g) {
 		return false
 	}
 	if g.AccessBefore == ddi.AccessCommon && !v.cl.translated {
@@ -49,18 +53,6 @@ func (v *checker) common(g ddi.GlobalBarrier) bool {
 			Rule: `AccessBefore COMMON means every write access and may flush every cache; name the writes instead (000 "Access Transitions")`})
 	}
 	return true
-}
-
-// members checks the four members in order: each sync alone, the split
-// pair, each access with its sync.
-func (v *checker) members(g ddi.GlobalBarrier) bool {
-	q := v.cl.rules
-	if plainMembers(g, q) {
-		// The checks below find nothing until the access-sync table.
-		return accessSyncOK(g.AccessBefore, g.SyncBefore) && accessSyncOK(g.AccessAfter, g.SyncAfter) ||
-			v.membersFailed(g)
-	}
-	return v.membersFailed(g)
 }
 
 // plainMembers says that no member breaks a rule but, perhaps, the
@@ -213,7 +205,12 @@ type target struct {
 
 // handle resolves a barrier's resource handle into tg.
 func (v *checker) handle(h ddi.HResource, field string, tg *target) bool {
-	tg.r, tg.entry = v.cl.lookupEntry(h) // none for NULL
+	cl := v.cl
+	if t := cl.recent[uint64(h)%uint64(len(cl.recent))]; t != nil && t.res.Handle == h && !t.res.destroyed.Load() {
+		tg.r, tg.entry = t.res, t // lookupEntry's first case, without the call
+		return true
+	}
+	tg.r, tg.entry = cl.lookupOther(h) // none for NULL
 	return tg.r != nil || v.badHandle(h, field)
 }
 
@@ -491,14 +488,12 @@ func (v *checker) resourceAccessFailed(r *Resource, before, after ddi.BarrierAcc
 // Transitions"), SyncBefore against the previous SyncAfter (000 "Sequential
 // Barriers"), the SYNC_NONE promises (000 "D3D12_BARRIER_SYNC_NONE") and
 // split pairs (000 "Split Barriers").
+// The first subresource whose state the barrier does not follow fails it.
 func (v *checker) sequence(tg *target) bool {
 	tr := v.cl.known(tg.r, tg.entry)
-	return tr == nil || v.sequenceOn(tg, tr) // nothing recorded, nothing to check
-}
-
-// sequenceOn is sequence for a resource the list has recorded, tr: the
-// first subresource whose state the barrier does not follow fails it.
-func (v *checker) sequenceOn(tg *target, tr *track) bool {
+	if tr == nil {
+		return true // nothing recorded, nothing to check
+	}
 	before := ddi.ExpandSync(tg.g.SyncBefore) | tg.g.SyncBefore
 	switch {
 	case tr.uniform:
