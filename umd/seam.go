@@ -138,11 +138,8 @@ func (cl *CommandList) record(req *translator.Request, call int, words []uint32,
 			words = append(words[:at], applyFaults(words[at:], &d.opts.Faults)...)
 		}
 	}
-	if err == nil { // recordReply, inline
-		reply := words[at:]
-		if off := recordSync(reply, rec); off < len(reply) {
-			err = cl.recordReplyFrom(req, reply, off, rec)
-		}
+	if err == nil {
+		err = cl.recordReply(req, words, at, rec)
 	}
 	if err != nil {
 		cl.ops = cl.ops[:rec.FirstOp]
