@@ -225,6 +225,7 @@ func runHLK(e *env, args []string) (code int) {
 		}
 		prog.step(done, total, bad, fmt.Sprintf("%s %s on %s", cr.Status, cr.Path(), cr.Profile))
 	}
+	tf.instances = *jobs // a copy a case; 0: the default, and as many cases
 	proc, code := tf.start(e, "hlk")
 	if code != exitOK {
 		return code
