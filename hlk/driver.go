@@ -1,6 +1,10 @@
 package hlk
 
-import "github.com/ebref/ebref/hlk/driver"
+import (
+	"runtime"
+
+	"github.com/ebref/ebref/hlk/driver"
+)
 
 // The driver a run judges implements package hlk/driver's interfaces
 // (ebref's own is package hlk/reference's); these names are hlk's for
@@ -26,4 +30,18 @@ func isReference(d Driver) bool {
 func translates(d Driver) bool {
 	t, ok := d.(interface{ Translates() bool })
 	return ok && t.Translates()
+}
+
+// Jobs is how many cases a run with c runs at once: c.Jobs, or what the
+// driver asks for (a Jobs method: hlk/reference's with a translator in
+// other processes asks for as many as the translator has copies), or one
+// per CPU.
+func Jobs(c Config) int {
+	if c.Jobs > 0 {
+		return c.Jobs
+	}
+	if j, ok := c.Driver.(interface{ Jobs() int }); ok && j.Jobs() > 0 {
+		return j.Jobs()
+	}
+	return runtime.GOMAXPROCS(0)
 }

@@ -32,7 +32,7 @@ type Config struct {
 	// whose suite/case path matches is run once more, and the second
 	// run's status counts (a note says it was retried).
 	Flakes  []*regexp.Regexp
-	Jobs    int           // parallel cases; 0: GOMAXPROCS
+	Jobs    int           // parallel cases; 0: the driver's choice or GOMAXPROCS (Jobs)
 	Inject  string        // a fault of the driver's, "" for none
 	Timeout time.Duration // per case; 0: 30 s
 	// Costs bounds each case's cost: a case that passes but costs more
@@ -384,10 +384,7 @@ func Execute(ctx context.Context, c Config) (*Report, error) {
 		rep.Environment.Shards = []string{fmt.Sprintf("%d/%d", c.Shard, c.Shards)}
 	}
 	rep.Cases = make([]CaseResult, len(jobs))
-	workers := c.Jobs
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := Jobs(c)
 	workers = max(1, min(workers, len(jobs))) // no idle goroutines
 	timeout := c.Timeout
 	if timeout <= 0 {

@@ -36,6 +36,17 @@ func (d refDriver) IsReference() bool { return d.xl == nil }
 // Translates says a translator translates its Barrier calls.
 func (d refDriver) Translates() bool { return d.xl != nil }
 
+// Jobs is how many cases a run should run at once (hlk.Config.Jobs's
+// default), 0 for one per CPU: with a translator in other processes, as
+// many as it has copies (translator.JobsPerCPU a CPU by default), so a
+// case waiting for a reply leaves its CPU to another.
+func (d refDriver) Jobs() int {
+	if p, ok := d.xl.(*translator.Process); ok {
+		return p.Instances()
+	}
+	return 0
+}
+
 func (d refDriver) Name() string {
 	if d.xl != nil {
 		return "ebref umd, translator " + d.xl.Name()

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,7 +36,7 @@ func runHLK(e *env, args []string) (code int) {
 	profileFiles := addProfileFileFlag(fs)
 	suites := fs.String("suite", "", "comma-separated suites to run (a name or a prefix such as rules; default: all)")
 	runRe := fs.String("run", "", "run only the cases whose suite/case path matches this regular expression")
-	jobs := fs.Int("jobs", 0, "cases to run in parallel (default: the number of CPUs)")
+	jobs := fs.Int("jobs", 0, "cases to run in parallel (default: the number of CPUs; with --translator, twice that)")
 	shard := fs.String("shard", "", "run shard K of N (K/N) of the selected cases (default: the CI system's, from the environment)")
 	shardCount := fs.Int("shard-count", 0, "how many shards a Kubernetes Indexed Job has (its JOB_COMPLETION_INDEX names the shard)")
 	caselist := fs.String("caselist", "", "run only the cases this file lists, one suite/case,profile a line (what --list prints)")
@@ -226,6 +225,7 @@ func runHLK(e *env, args []string) (code int) {
 		}
 		prog.step(done, total, bad, fmt.Sprintf("%s %s on %s", cr.Status, cr.Path(), cr.Profile))
 	}
+	tf.instances = *jobs // a copy a case; 0: the default, and as many cases
 	proc, code := tf.start(e, "hlk")
 	if code != exitOK {
 		return code
@@ -409,12 +409,7 @@ func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 // than this buys nothing and costs memory.
 const maxJobs = 1024
 
-func jobsOf(c hlk.Config) int {
-	if c.Jobs > 0 {
-		return c.Jobs
-	}
-	return runtimeCPUs()
-}
+func jobsOf(c hlk.Config) int { return hlk.Jobs(c) }
 
 // writeReports writes the JSON and JUnit reports to the outputs made for
 // them (nil for none).
@@ -552,5 +547,3 @@ func isTerminal(w io.Writer) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
-
-func runtimeCPUs() int { return runtime.GOMAXPROCS(0) }

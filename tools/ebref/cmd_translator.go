@@ -166,6 +166,10 @@ type translatorFlags struct {
 	cmd     *string
 	timeout *time.Duration
 	log     *string
+	// instances is how many copies may run at once (0: the default,
+	// translator.JobsPerCPU a CPU): hlk's --jobs, so that each case has
+	// a copy.
+	instances int
 }
 
 func addTranslatorFlags(fs *flag.FlagSet) translatorFlags {
@@ -220,7 +224,7 @@ func (tf translatorFlags) process(e *env) (*translator.Process, error) {
 	if err != nil {
 		return nil, usageProblem{fmt.Sprintf("--translator %q: %v", *tf.cmd, err)}
 	}
-	opts := translator.Options{Timeout: *tf.timeout}
+	opts := translator.Options{Timeout: *tf.timeout, Instances: tf.instances}
 	switch *tf.log {
 	case "":
 	case "-":

@@ -79,10 +79,21 @@ type Options struct {
 	// Log, if set, receives the translator's standard error as it comes.
 	Log io.Writer
 	// Instances is how many copies of the translator may run at once,
-	// one call each (0: GOMAXPROCS): callers on other goroutines do not
-	// wait for each other's round trips.
+	// one call each (0: JobsPerCPU a CPU, GOMAXPROCS CPUs): callers on
+	// other goroutines do not wait for each other's round trips. Copies
+	// are started as callers need them.
 	Instances int
 }
+
+// JobsPerCPU is how many callers a CPU keeps busy when their calls wait
+// for a translator in another process: the default of Options.Instances
+// and, through the driver (hlk/reference), of the harness's jobs
+// (hlk.Config.Jobs). While a caller waits for a reply its P is idle; with
+// one caller a CPU the garbage collector's idle mark worker runs there,
+// taking the CPU from the translator, and its pacer, counting that work,
+// starts collections sooner; with two, another case runs instead
+// (docs/translators.md "Speed").
+const JobsPerCPU = 2
 
 // maxStartFailures is how many hellos in a row may fail before the
 // translator is given up.
@@ -157,7 +168,7 @@ func Start(argv []string, opts Options) (*Process, error) {
 		opts.Timeout = 5 * time.Second
 	}
 	if opts.Instances <= 0 {
-		opts.Instances = runtime.GOMAXPROCS(0)
+		opts.Instances = JobsPerCPU * runtime.GOMAXPROCS(0)
 	}
 	p := &Process{argv: argv, opts: opts, name: filepath.Base(argv[0]), ids: map[*hwmodel.Profile]uint32{}}
 	p.freed = sync.NewCond(&p.mu)
@@ -176,6 +187,11 @@ func Start(argv []string, opts Options) (*Process, error) {
 	p.idle, p.live = []*running{r}, 1
 	return p, nil
 }
+
+// Instances is how many copies of the translator may run at once
+// (Options.Instances): how many callers at a time do not wait for each
+// other.
+func (p *Process) Instances() int { return p.opts.Instances }
 
 // Name is the name the translator gave in its hello.
 func (p *Process) Name() string { return p.name }

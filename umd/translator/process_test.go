@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -509,13 +510,35 @@ func TestPolicyOverTheProtocol(t *testing.T) {
 	assert.False(t, declared, "the reference declares none: its table is the default")
 }
 
+// TestJobsFollowTheCopies: a run through a translator in other processes
+// runs, by default, as many cases at once as the translator has copies,
+// translator.JobsPerCPU a CPU; the reference in process one a CPU; and
+// hlk.Config.Jobs, when set, wins.
+func TestJobsFollowTheCopies(t *testing.T) {
+	p, err := start(t, "reference", 5*time.Second)
+	require.NoError(t, err)
+	cpus := runtime.GOMAXPROCS(0)
+	assert.Equal(t, translator.JobsPerCPU*cpus, p.Instances())
+	assert.Equal(t, p.Instances(), hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(p)}))
+	assert.Equal(t, cpus, hlk.Jobs(hlk.Config{Driver: reference.Driver}))
+	assert.Equal(t, cpus, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(umd.ReferenceOpener{})}), "a translator in process waits for nothing")
+	assert.Equal(t, 3, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(p), Jobs: 3}))
+	q, err := translator.Start([]string{os.Args[0]}, translator.Options{Instances: 5})
+	require.NoError(t, err)
+	defer q.Close()
+	assert.Equal(t, 5, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(q)}))
+}
+
 // BenchmarkDefaultRun is the default suites with the reference's own
 // translation, through the seam in process, and through the protocol to
 // the reference in another process: what the boundary adds to a run. Run
 // them back to back (-count) and compare: the machine's load moves them
 // together. Beside the time, the CPU time (user and system) of ebref and
 // of the translator's copies, which is what the boundary costs a run on
-// cores that are all busy.
+// cores that are all busy; and the garbage collector's cycles, its CPU
+// time and its idle mark workers' (runtime/metrics' estimates, from the
+// time its workers held a P), which a case waiting for a reply makes
+// room for.
 func BenchmarkDefaultRun(b *testing.B) {
 	suites, err := hlk.Suites()
 	require.NoError(b, err)
@@ -529,10 +552,13 @@ func BenchmarkDefaultRun(b *testing.B) {
 		{name: "in-process"},
 		{name: "seam", seam: true},
 		{name: "process", instances: -1},
-		{name: "process-4-jobs", instances: 4, jobs: 4},
+		// One case a CPU, as in process: the harness's default before
+		// translator.JobsPerCPU.
+		{name: "process-1-job-a-cpu", instances: runtime.GOMAXPROCS(0), jobs: runtime.GOMAXPROCS(0)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			self0, children0 := cpuTimes(b)
+			gc0 := gcTimes()
 			driver := reference.Driver
 			var proc *translator.Process
 			switch {
@@ -559,6 +585,10 @@ func BenchmarkDefaultRun(b *testing.B) {
 				proc.Close() // its copies' CPU time counts once they are waited for
 			}
 			self, children := cpuTimes(b)
+			gc := gcTimes()
+			b.ReportMetric((gc.cycles-gc0.cycles)/float64(runs), "gcs/op")
+			b.ReportMetric((gc.total-gc0.total)/float64(runs), "gc-cpu-s/op")
+			b.ReportMetric((gc.idle-gc0.idle)/float64(runs), "gc-idle-cpu-s/op")
 			b.ReportMetric(float64(self-self0)/1e9/float64(runs), "ebref-cpu-s/op")
 			b.ReportMetric(float64(children-children0)/1e9/float64(runs), "translator-cpu-s/op")
 		})
