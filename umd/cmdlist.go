@@ -160,6 +160,9 @@ func (d *Device) CreateCommandListFlags(t ddi.CommandListType, flags ddi.Command
 		return nil, fmt.Errorf("umd: CreateCommandList: flags %v: only ALLOW_EXTENDED_ASYNC is defined", flags)
 	}
 	cl := &CommandList{d: d, typ: t, flags: flags, buf: cmdbuf.NewBuffer(0), tracks: map[ddi.HResource]*track{}, gen: 1}
+	// The device's own reference finds the residents of the list's
+	// request when it first needs them (residents.index).
+	cl.scratch.lazy.list, cl.scratch.lazy.req = cl, &cl.req
 	if t != ddi.CommandListTypeBundle {
 		cl.rules, _ = ddi.QueueRulesFor(t)
 		cl.engine = queueEngines[t]

@@ -73,7 +73,7 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 	}
 	t := &ref.caches[e]
 	// The residents are indexed if the emitter walks them (memory.eachRange).
-	sc.lazy.residents, sc.lazy.built, sc.lazy.req = req.Residents, false, req
+	sc.lazy.residents, sc.lazy.built = req.Residents, false
 	// A surface operation names its resource's handle and surface, in
 	// sc.surf, sized for every record once the first is needed (its
 	// operations point into it).
@@ -171,9 +171,10 @@ type scratch struct {
 // residents are a request's residents, indexed on first use.
 type residents struct {
 	residents []translator.Resident
-	// list, for the device's own reference, finds req's residents when
-	// they are first needed (most calls never need them); nil when the
-	// request carries them.
+	// list, in a command list's scratch (the device's own reference),
+	// finds the residents of its request, req, when they are first
+	// needed (most calls never need them); nil when the request carries
+	// them.
 	list  *CommandList
 	req   *translator.Request
 	built bool // this call's are indexed

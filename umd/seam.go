@@ -112,9 +112,8 @@ func (cl *CommandList) translate(call int, entry translator.Entry, recs []byte) 
 	at := len(words)
 	var err error
 	if d.ref != nil {
-		// The residents, found only if the reference walks them
-		// (residents.index): most calls never do.
-		cl.scratch.lazy.list = cl
+		// In the list's scratch, which finds the residents only if the
+		// reference walks them (residents.index): most calls never do.
 		words, err = d.ref.translate(req, words, &cl.scratch)
 	} else {
 		words, err = d.xl.Translate(req, words)
@@ -139,7 +138,13 @@ func (cl *CommandList) record(req *translator.Request, call int, words []uint32,
 		}
 	}
 	if err == nil {
-		err = cl.recordReply(req, words, at, rec)
+		// The reply's packets, checked against the request
+		// (translator.Request.CheckPacket: one decoding serves both), and
+		// the call's record and surface operations rebuilt from them.
+		reply := words[at:]
+		if off := recordSync(reply, rec); off < len(reply) {
+			err = cl.recordReplyFrom(req, reply, off, rec)
+		}
 	}
 	if err != nil {
 		cl.ops = cl.ops[:rec.FirstOp]
@@ -253,18 +258,6 @@ func (b *bounds) add(lo, hi uint64) {
 type lastResidents struct {
 	gen, lo, hi uint64
 	residents   []translator.Resident
-}
-
-// recordReply checks the reply's packets, words[at:], against the
-// request (translator.Request.CheckPacket: one decoding serves both) and
-// rebuilds the call's BarrierRecord and surface operations from them.
-func (cl *CommandList) recordReply(req *translator.Request, words []uint32, at int, rec *BarrierRecord) error {
-	reply := words[at:]
-	off := recordSync(reply, rec)
-	if off == len(reply) {
-		return nil
-	}
-	return cl.recordReplyFrom(req, reply, off, rec)
 }
 
 // recordSync checks and sums, as recordReplyFrom does, the WAITs and
@@ -386,7 +379,7 @@ func (cl *CommandList) recordReplyFrom(req *translator.Request, reply []uint32, 
 	return nil
 }
 
-// The headers recordReply checks without CheckPacket: a WAIT's (no flags
+// The headers record checks without CheckPacket: a WAIT's (no flags
 // are defined for it), a CACHE's and a DECOMPRESS's, which may carry
 // FlagAsync, and a METADATA_INIT's, which may carry initFlags.
 const (

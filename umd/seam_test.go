@@ -2,6 +2,7 @@ package umd
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -64,10 +65,10 @@ func TestTranslatorFailureStopsTheList(t *testing.T) {
 	assert.Nil(t, d.policy, "a translator that is no Policer keeps the reference's table")
 }
 
-// TestRecordReplyChecksAsCheck: recordReply, which checks the common
-// WAIT, CACHE, DECOMPRESS and METADATA_INIT packets itself and the rest
-// through CheckPacket, accepts exactly the replies translator.Check
-// accepts, refuses the others with Check's error, and sums an accepted
+// TestRecordReplyChecksAsCheck: record, which checks the common WAIT,
+// CACHE, DECOMPRESS and METADATA_INIT packets itself and the rest through
+// CheckPacket, accepts exactly the replies translator.Check accepts,
+// stops the list on the others with Check's error, and sums an accepted
 // reply's packets and records its surface operations as a decoding of
 // them does: over the reference's own reply and mutations of it at every
 // dword (headers with every defined flag and some undefined ones, lengths
@@ -81,7 +82,7 @@ func TestRecordReplyChecksAsCheck(t *testing.T) {
 	good, err := (&Reference{caches: &bb.cl.d.caches}).translateCopy(req)
 	require.NoError(t, err)
 	require.NotEmpty(t, good)
-	// A reply of every packet kind recordReply meets: the reference's,
+	// A reply of every packet kind record meets: the reference's,
 	// async caches, a NOP and the split events the request allows none of.
 	good = cmdbuf.AppendCache(good, cmdbuf.CacheOp{Flush: cmdbuf.CacheMask(1), Addr: 64, Size: 64}, true)
 	good = cmdbuf.AppendWait(good, cmdbuf.Wait{Drain: cmdbuf.AllStages, Hold: cmdbuf.AllStages})
@@ -126,17 +127,28 @@ func TestRecordReplyChecksAsCheck(t *testing.T) {
 		replies = append(replies, r)
 	}
 	accepted := 0
+	cl := bb.cl
 	for _, r := range replies {
 		want := translator.Check(req, r)
-		var rec BarrierRecord
-		bb.cl.ops = bb.cl.ops[:0]
-		got := bb.cl.recordReply(req, r, 0, &rec)
+		// The call's record is the list's last, as translate leaves it.
+		cl.ops, cl.xerr = cl.ops[:0], nil
+		cl.records = append(cl.records[:0], BarrierRecord{})
+		ok := cl.record(req, 1, slices.Clone(r), 0, &cl.records[0], nil)
 		if want != nil {
-			require.Error(t, got, "reply %x", r)
-			require.Equal(t, want.Error(), got.Error(), "reply %x", r)
+			require.False(t, ok, "reply %x", r)
+			require.NotNil(t, cl.xerr, "reply %x", r)
+			assert.Empty(t, cl.records, "the refused call's record is dropped")
+			var re *translator.ReplyError
+			require.ErrorAs(t, want, &re, "reply %x", r)
+			var te *translator.Error
+			require.ErrorAs(t, cl.xerr, &te, "reply %x", r)
+			require.Equal(t, translator.ErrReply, te.Kind, "reply %x", r)
+			require.Equal(t, re.Dword, te.Dword, "reply %x", r)
+			require.Equal(t, fmt.Sprintf("Barrier #1 (%d records): %s", len(req.Facts), re.Msg), te.Msg, "reply %x", r)
 			continue
 		}
-		require.NoError(t, got, "reply %x", r)
+		require.True(t, ok, "reply %x: %v", r, cl.xerr)
+		rec := cl.records[0]
 		accepted++
 		var sum BarrierRecord
 		ops := []SurfaceOp{}
@@ -173,6 +185,10 @@ func TestRecordReplyChecksAsCheck(t *testing.T) {
 			}
 			off += p.Size()
 		}
+		require.Equal(t, len(ops), rec.NumOps, "reply %x", r)
+		require.Equal(t, len(r), rec.Dwords, "reply %x", r)
+		require.Equal(t, cl.buf.Len(), rec.End, "reply %x: the packets end the list", r)
+		sum.NumOps, sum.Dwords, sum.End = rec.NumOps, rec.Dwords, rec.End
 		require.Equal(t, sum, rec, "reply %x", r)
 		require.Equal(t, ops, []SurfaceOp(bb.cl.ops), "reply %x", r)
 	}
