@@ -78,7 +78,7 @@ func (ref *Reference) translate(req *translator.Request, dst []uint32, sc *scrat
 	// sc.surf, sized for every record once the first is needed (its
 	// operations point into it).
 	surf := false
-	m := memory{ix: &sc.lazy.ix, aliased: req.AliasedMeta, lazy: &sc.lazy}
+	m := &memory{ix: &sc.lazy.ix, aliased: req.AliasedMeta, lazy: &sc.lazy}
 	p := &sc.p
 	p.reset()
 	p.sEvent = req.SplitEvent

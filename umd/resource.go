@@ -613,7 +613,7 @@ func byAddr(r *Resource, a uint64) int { return cmp.Compare(r.Addr, a) }
 // reaches past the metadata's start, or one that starts after the surface
 // and before the metadata's end (the index keeps resources by address,
 // with each prefix's furthest end).
-func (d *Device) aliasedMetadata(s *spans) { d.memory().aliasedMetadata(s) }
+func (d *Device) aliasedMetadata(s *spans) { m := d.memory(); m.aliasedMetadata(s) }
 
 // memory is the device's resources as translation sees them.
 func (d *Device) memory() memory { return memory{ix: &d.addrIndex, mu: &d.rmu} }

@@ -174,7 +174,7 @@ type memory struct {
 
 // aliasedMetadata adds to s the metadata of every surface whose metadata
 // another resource's memory may overlap.
-func (m memory) aliasedMetadata(s *spans) {
+func (m *memory) aliasedMetadata(s *spans) {
 	if m.mu == nil {
 		for _, r := range m.aliased {
 			s.add(r.Lo, r.Hi)
@@ -187,7 +187,7 @@ func (m memory) aliasedMetadata(s *spans) {
 }
 
 // eachRange is s.each over memory's resources.
-func (m memory) eachRange(s *spans, f func(addr, size uint64)) {
+func (m *memory) eachRange(s *spans, f func(addr, size uint64)) {
 	if m.mu != nil {
 		m.mu.RLock()
 		defer m.mu.RUnlock()
@@ -342,7 +342,7 @@ func (t *cacheTable) accessCaches(w, r, u, c clientMask, toMemory, work bool) (f
 var blitClient = clients(cmdbuf.ClientBlit)
 
 // planGlobal translates a global barrier: every resource, whole caches.
-func planGlobal(t *cacheTable, m memory, p *plan, g *ddi.GlobalBarrier) {
+func planGlobal(t *cacheTable, m *memory, p *plan, g *ddi.GlobalBarrier) {
 	w, rd := writersReaders(g.AccessBefore, allAccesses)
 	u, toMem := users(g.AccessAfter, allAccesses)
 	f, i, _ := t.accessCaches(w, rd, u, 0, toMem, false)
@@ -548,7 +548,7 @@ var allClients = clientMask(1<<cmdbuf.NumClients - 1)
 
 // emit appends the plan's packets to words, on an engine whose caches are
 // t, with the faults f, in memory m.
-func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m memory) []uint32 {
+func (p *plan) emit(words []uint32, t *cacheTable, f *Faults, m *memory) []uint32 {
 	wait := func(drain, hold cmdbuf.StageMask) {
 		if f.NarrowDrain && drain != 0 {
 			drain &= -drain

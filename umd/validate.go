@@ -310,7 +310,7 @@ func (v *checker) zeroCountWarning(field string) {
 // may use and the resource may be in).
 func layoutIn(l ddi.BarrierLayout, allowed uint64) (int, bool) {
 	slot, ok := layoutSlot(l)
-	return slot, ok && allowed&(1<<slot) != 0
+	return slot, ok && allowed&(1<<(slot&63)) != 0 // slot < numLayoutSlots: the mask spares the shift's overflow test
 }
 
 // layoutsFailed reports the first of a texture barrier's layouts layout
