@@ -96,9 +96,13 @@ type CommandList struct {
 	label      [labelWords * 4]byte
 	labelWords [labelWords]uint32
 	labelLen   int
-	numberAt   int // 0: no label yet
-	numberOf   int
-	labelName  string
+	// markerHeader is the MARKER's header for labelLen bytes of text, and
+	// labelDwords their dwords, set with labelWords (encodeLabel).
+	markerHeader uint32
+	labelDwords  int
+	numberAt     int // 0: no label yet
+	numberOf     int
+	labelName    string
 
 	// Record-time tracking of the subresources the list touches (track.go).
 	gen    uint32
@@ -481,14 +485,14 @@ func (cl *CommandList) appendMarker(words []uint32, command string) []uint32 {
 	} else {
 		cl.relabel(command)
 	}
-	nw := (cl.labelLen + 3) / 4
+	nw := cl.labelDwords
 	at := len(words)
 	if cap(words)-at < 3+nw {
 		words = slices.Grow(words, 3+nw)
 	}
 	words = words[:at+3+nw]
 	m := words[at:]
-	m[0], m[1], m[2] = uint32(cmdbuf.MakeHeader(cmdbuf.OpMarker, 0, 2+nw)), uint32(cl.commands), uint32(cl.labelLen)
+	m[0], m[1], m[2] = cl.markerHeader, uint32(cl.commands), uint32(cl.labelLen)
 	// Dword by dword, not copy: memmove's wider loads straddle the dword
 	// just stepped, which stalls them until the store has gone.
 	for j, w := range cl.labelWords[:nw] {
@@ -550,7 +554,9 @@ func (cl *CommandList) decimal() []byte {
 
 // encodeLabel encodes labelWords again from the one holding byte from.
 func (cl *CommandList) encodeLabel(from int) {
-	for w := from / 4; w < (cl.labelLen+3)/4; w++ {
+	cl.labelDwords = (cl.labelLen + 3) / 4
+	cl.markerHeader = uint32(cmdbuf.MakeHeader(cmdbuf.OpMarker, 0, 2+cl.labelDwords))
+	for w := from / 4; w < cl.labelDwords; w++ {
 		cl.labelWords[w] = binary.LittleEndian.Uint32(cl.label[4*w:])
 	}
 }

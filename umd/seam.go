@@ -292,7 +292,8 @@ func recordSync(reply []uint32, rec *BarrierRecord) int {
 	return off
 }
 
-// recordReplyFrom is recordReply from the packet at reply[off].
+// recordReplyFrom checks and records, as record does, the reply from the
+// packet at reply[off] on.
 func (cl *CommandList) recordReplyFrom(req *translator.Request, reply []uint32, off int, rec *BarrierRecord) error {
 	next := 0 // where the search for a surface's record begins
 	for off < len(reply) {
