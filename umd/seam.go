@@ -260,9 +260,10 @@ type lastResidents struct {
 	residents   []translator.Resident
 }
 
-// recordSync checks and sums, as recordReplyFrom does, the WAITs and
-// CACHEs that begin a reply (most replies are nothing else), and returns
-// the offset of the first packet that is not one.
+// recordSync checks and sums the WAITs and CACHEs that begin a reply, or
+// the rest of one (most replies are nothing else), and returns the offset
+// of the first packet that is not one, or is not valid: record and
+// recordReplyFrom check it further.
 func recordSync(reply []uint32, rec *BarrierRecord) int {
 	off := 0
 	for off < len(reply) {
@@ -298,27 +299,16 @@ func (cl *CommandList) recordReplyFrom(req *translator.Request, reply []uint32, 
 	next := 0 // where the search for a surface's record begins
 	for off < len(reply) {
 		// Most packets are a WAIT or a CACHE whose header is the one
-		// encoding of its length and flags: such a packet is checked here
-		// as CheckPacket checks it (Valid: its masks name only stages or
-		// caches that exist; nothing of the call's to name) without the
-		// calls. Anything else, valid or not, goes through CheckPacket.
+		// encoding of its length and flags: such a run is checked in
+		// place (recordSync), as CheckPacket checks it (Valid: its masks
+		// name only stages or caches that exist; nothing of the call's to
+		// name), without the calls. Anything else, valid or not, that is
+		// not a DECOMPRESS or METADATA_INIT below goes through CheckPacket.
+		if n := recordSync(reply[off:], rec); n > 0 {
+			off += n
+			continue
+		}
 		switch h := cmdbuf.Header(reply[off]); {
-		case h == waitHeader && len(reply)-off > 2:
-			if d, hd := cmdbuf.StageMask(reply[off+1]), cmdbuf.StageMask(reply[off+2]); (d|hd)&^cmdbuf.AllStages == 0 {
-				rec.Waits++
-				rec.Drain |= d
-				rec.Hold |= hd
-				off += 3
-				continue
-			}
-		case h&^asyncFlag == cacheHeader && len(reply)-off > 6:
-			if fl, in := cmdbuf.CacheMask(reply[off+1]), cmdbuf.CacheMask(reply[off+2]); (fl|in)&^cmdbuf.AllCaches == 0 {
-				rec.CacheOps++
-				rec.Flush |= fl
-				rec.Invalidate |= in
-				off += 7
-				continue
-			}
 		case h&^asyncFlag == decompressHeader && len(reply)-off > 5,
 			h&^initFlags == metadataInitHeader && len(reply)-off > 6 && reply[off+2] <= 0xff:
 			// A DECOMPRESS or METADATA_INIT (whose value is a byte) of a
