@@ -112,3 +112,50 @@ func TestRecentHandleCollision(t *testing.T) {
 	}
 	e.run(cl)
 }
+
+// TestResidentsFollowPlacement: two buffers' cache ranges are joined over
+// the empty memory between them; a buffer placed there one call later
+// (the same list) and one list later splits them again, whichever
+// translator translates: the device's own reference, which finds the
+// residents only when it joins ranges and keeps its index of them between
+// calls, or another given them with each request.
+func TestResidentsFollowPlacement(t *testing.T) {
+	const size = 64 << 10
+	for _, opts := range []Options{{}, {Translator: capture{new([]translator.Fact)}}} {
+		e := newEnv(t, "discrete", opts)
+		heap, err := e.d.CreateHeap(resource.HeapDefault, 3*size)
+		require.NoError(t, err)
+		place := func(offset uint64) ddi.HResource {
+			h, err := e.d.CreatePlaced(heap, offset, BufferDesc(size, ddi.ResourceFlagUnorderedAccess))
+			require.NoError(t, err)
+			return h
+		}
+		a, c := place(0), place(2*size)
+		toCopy := func(h ddi.HResource) ddi.Barrier {
+			return buf(ddi.SyncComputeShading, ddi.SyncCopy, ddi.AccessUnorderedAccess, ddi.AccessCopySource, h)
+		}
+		back := func(h ddi.HResource) ddi.Barrier {
+			return buf(ddi.SyncCopy, ddi.SyncComputeShading, ddi.AccessCopySource, ddi.AccessUnorderedAccess, h)
+		}
+		cacheOps := func(cl *CommandList) int {
+			require.NoError(t, cl.Err())
+			rs := cl.Records()
+			return rs[len(rs)-1].CacheOps
+		}
+		cl := e.list(ddi.CommandListTypeDirect)
+		cl.Barrier([]ddi.Barrier{toCopy(a), toCopy(c)})
+		joined := cacheOps(cl)
+		require.NotZero(t, joined)
+		cl.Barrier([]ddi.Barrier{back(a), back(c)})
+		cl.Barrier([]ddi.Barrier{toCopy(a), toCopy(c)})
+		require.Equal(t, joined, cacheOps(cl), "the same call again: the same residents")
+		cl.Barrier([]ddi.Barrier{back(a), back(c)})
+		place(size)
+		cl.Barrier([]ddi.Barrier{toCopy(a), toCopy(c)})
+		split := cacheOps(cl)
+		assert.Greater(t, split, joined, "a buffer placed between them one call later: the ranges are not joined over it")
+		next := e.list(ddi.CommandListTypeDirect)
+		next.Barrier([]ddi.Barrier{toCopy(a), toCopy(c)})
+		assert.Equal(t, split, cacheOps(next), "one list later")
+	}
+}
