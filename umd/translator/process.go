@@ -79,11 +79,17 @@ type Options struct {
 	// Log, if set, receives the translator's standard error as it comes.
 	Log io.Writer
 	// Instances is how many copies of the translator may run at once,
-	// one call each (0: JobsPerCPU a CPU, GOMAXPROCS CPUs): callers on
-	// other goroutines do not wait for each other's round trips. Copies
-	// are started as callers need them.
+	// one call each (0: JobsPerCPU a CPU, GOMAXPROCS CPUs, at most
+	// MaxInstances): callers on other goroutines do not wait for each
+	// other's round trips. Copies are started as callers need them.
 	Instances int
 }
+
+// MaxInstances bounds Options.Instances: each copy is a process of its
+// own (one serving the reference, `ebref translator serve`, holds some
+// 17 MB), so that a run's copies hold about a gigabyte at most. Callers
+// beyond it wait for a copy.
+const MaxInstances = 64
 
 // JobsPerCPU is how many callers a CPU keeps busy when their calls wait
 // for a translator in another process: the default of Options.Instances
@@ -167,8 +173,11 @@ func Start(argv []string, opts Options) (*Process, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Second
 	}
-	if opts.Instances <= 0 {
-		opts.Instances = JobsPerCPU * runtime.GOMAXPROCS(0)
+	switch {
+	case opts.Instances > MaxInstances:
+		return nil, fmt.Errorf("translator: %d copies asked; at most %d run at once (translator.MaxInstances)", opts.Instances, MaxInstances)
+	case opts.Instances <= 0:
+		opts.Instances = min(JobsPerCPU*runtime.GOMAXPROCS(0), MaxInstances)
 	}
 	p := &Process{argv: argv, opts: opts, name: filepath.Base(argv[0]), ids: map[*hwmodel.Profile]uint32{}}
 	p.freed = sync.NewCond(&p.mu)

@@ -512,13 +512,14 @@ func TestPolicyOverTheProtocol(t *testing.T) {
 
 // TestJobsFollowTheCopies: a run through a translator in other processes
 // runs, by default, as many cases at once as the translator has copies,
-// translator.JobsPerCPU a CPU; the reference in process one a CPU; and
-// hlk.Config.Jobs, when set, wins.
+// translator.JobsPerCPU a CPU, never more than translator.MaxInstances;
+// the reference in process one a CPU; and hlk.Config.Jobs, when set,
+// wins.
 func TestJobsFollowTheCopies(t *testing.T) {
 	p, err := start(t, "reference", 5*time.Second)
 	require.NoError(t, err)
 	cpus := runtime.GOMAXPROCS(0)
-	assert.Equal(t, translator.JobsPerCPU*cpus, p.Instances())
+	assert.Equal(t, min(translator.JobsPerCPU*cpus, translator.MaxInstances), p.Instances())
 	assert.Equal(t, p.Instances(), hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(p)}))
 	assert.Equal(t, cpus, hlk.Jobs(hlk.Config{Driver: reference.Driver}))
 	assert.Equal(t, cpus, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(umd.ReferenceOpener{})}), "a translator in process waits for nothing")
@@ -527,6 +528,18 @@ func TestJobsFollowTheCopies(t *testing.T) {
 	require.NoError(t, err)
 	defer q.Close()
 	assert.Equal(t, 5, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(q)}))
+
+	// Each copy is a process: more than MaxInstances is refused, saying
+	// so, before any starts.
+	_, err = translator.Start([]string{os.Args[0]}, translator.Options{Instances: translator.MaxInstances + 1})
+	assert.ErrorContains(t, err, "65 copies asked; at most 64 run at once")
+	// So a machine with many CPUs starts no more by default.
+	runtime.GOMAXPROCS(translator.MaxInstances)
+	defer runtime.GOMAXPROCS(cpus)
+	r, err := translator.Start([]string{os.Args[0]}, translator.Options{})
+	require.NoError(t, err)
+	defer r.Close()
+	assert.Equal(t, translator.MaxInstances, r.Instances())
 }
 
 // BenchmarkDefaultRun is the default suites with the reference's own
