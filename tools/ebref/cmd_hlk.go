@@ -293,7 +293,7 @@ func runHLK(e *env, args []string) (code int) {
 		judgeBaseline(e, rep, base, hlk.Known(c), *failOnFixed)
 	}
 	hlk.WriteSummary(e.stdout, rep)
-	fmt.Fprintf(e.stdout, "%.1f s on %d jobs\n", time.Since(start).Seconds(), jobsOf(c))
+	fmt.Fprintf(e.stdout, "%.1f s on %d jobs\n", time.Since(start).Seconds(), hlk.Jobs(c))
 	if code := writeReports(e, rep, files[0], files[1]); code != 0 {
 		return code
 	}
@@ -409,8 +409,6 @@ func shrinkFailures(e *env, c hlk.Config, rep *hlk.Report, dir string) {
 // maxJobs bounds --jobs: cases run in goroutines that share two cores; more
 // than this buys nothing and costs memory.
 const maxJobs = 1024
-
-func jobsOf(c hlk.Config) int { return hlk.Jobs(c) }
 
 // writeReports writes the JSON and JUnit reports to the outputs made for
 // them (nil for none).
