@@ -39,7 +39,7 @@ func TestFootprintRoundTripKeepsItsName(t *testing.T) {
 // message on the member the table names.
 func TestRefusedCells(t *testing.T) {
 	n := map[string]int{}
-	for _, c := range refusedCells {
+	for _, c := range refusedCells() {
 		n[c.table]++
 		assert.Regexp(t, `^INCOMPATIBLE_BARRIER_(ACCESS|SYNC|LAYOUT) field (AccessBefore|SyncBefore|LayoutBefore)$`, c.expect, c.title)
 		assert.Contains(t, c.barrier, "sync ", c.title)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ebref/ebref/ddi"
 )
@@ -40,8 +41,10 @@ var expectRe = regexp.MustCompile(`^expect error (\S+) in L field (\S+)$`)
 // refusedCells are the rule tables' refused cells, from the generated
 // rule suites' own construction (rules.go): each case there declares
 // T, records one barrier in list L and, when the table refuses the cell,
-// expects the rule's message.
-var refusedCells = func() []refusedCell {
+// expects the rule's message. Made on first use: every ebref command,
+// `ebref translator serve` among them, would otherwise generate five rule
+// suites as it starts.
+var refusedCells = sync.OnceValue(func() []refusedCell {
 	var out []refusedCell
 	for _, g := range []struct {
 		table string
@@ -78,7 +81,7 @@ var refusedCells = func() []refusedCell {
 	}
 	slices.SortFunc(out, func(a, b refusedCell) int { return strings.Compare(a.table+a.title, b.table+b.title) })
 	return out
-}()
+})
 
 func parseListType(s string) (ddi.CommandListType, error) {
 	for _, t := range []ddi.CommandListType{ddi.CommandListTypeDirect, ddi.CommandListTypeCompute, ddi.CommandListTypeCopy,
@@ -120,7 +123,7 @@ func GenerateValidation(seed uint64) string {
 		}
 	}
 	var cells []refusedCell
-	for _, c := range refusedCells {
+	for _, c := range refusedCells() {
 		if slices.ContainsFunc(lists, func(l hl) bool { return l.q == c.q }) {
 			cells = append(cells, c)
 		}
