@@ -39,7 +39,14 @@ func runTranslator(e *env, args []string) int {
 		if len(args) > 1 {
 			return usageError(e, fs, synopsis, "serve: unexpected argument %q", args[1])
 		}
-		err := translator.Serve(e.stdin, e.stdout, umd.ReferenceOpener{}.Name(), umd.ReferenceOpener{}.Open)
+		// Serve gets standard output itself, not run's checkedWriter: it
+		// reports a failed write as its error, and on Linux reopens a pipe
+		// to write without entering the scheduler (translator.Serve).
+		out := e.stdout
+		if cw, ok := out.(*checkedWriter); ok {
+			out = cw.w
+		}
+		err := translator.Serve(e.stdin, out, umd.ReferenceOpener{}.Name(), umd.ReferenceOpener{}.Open)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ebref translator serve: %v\n", err)
 			return exitUsage // what the peer sent broke the protocol
