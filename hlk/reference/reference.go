@@ -42,7 +42,7 @@ func (d refDriver) Translates() bool { return d.xl != nil }
 // case waiting for a reply leaves its CPU to another.
 func (d refDriver) Jobs() int {
 	if p, ok := d.xl.(*translator.Process); ok {
-		return p.Instances()
+		return p.Jobs()
 	}
 	return 0
 }

@@ -82,11 +82,11 @@ func replayRequest(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	data, err := readInput(nil, rest[0], "request file", translator.MaxRequestBytes+translator.MaxProfileBytes+64)
+	data, err := readInput(nil, rest[0], "request file", translator.MaxDumpBytes)
 	if err != nil {
 		return inputError(e, "translator replay", err)
 	}
-	prof, reqs, err := splitDump(data)
+	profs, reqs, err := splitDump(data)
 	if err != nil {
 		return inputError(e, "translator replay", fmt.Errorf("%s: %w", rest[0], err))
 	}
@@ -97,17 +97,38 @@ func replayRequest(e *env, args []string) int {
 		return cannotError(e, "translator replay", err)
 	}
 	defer p.Close()
-	t, err := p.Open(prof)
-	if err != nil {
+	// The requests that were sent together are sent together again, each
+	// list's on its profile: a translator that held its replies back may
+	// have failed on any.
+	opened := map[uint32]translator.Pipeliner{}
+	var qs []translator.Pipeline
+	var of []translator.Pipeline // each request's
+	for i, req := range reqs {
+		t, ok := opened[req.Profile]
+		if !ok {
+			tr, err := p.Open(profs[req.Profile])
+			if err != nil {
+				return cannotError(e, "translator replay", err)
+			}
+			t = tr.(translator.Pipeliner)
+			opened[req.Profile] = t
+		}
+		if i == 0 || reqs[i-1].Profile != req.Profile {
+			qs = append(qs, t.Pipeline())
+		}
+		q := qs[len(qs)-1]
+		if !q.Send(req) { // two lists of one profile, together more than a queue holds
+			q = t.Pipeline()
+			qs = append(qs, q)
+			q.Send(req)
+		}
+		of = append(of, q)
+	}
+	if err := p.SendTogether(qs...); err != nil {
 		return cannotError(e, "translator replay", err)
 	}
-	// The requests that were sent together are sent together again: a
-	// translator that held its replies back may have failed on any.
-	q := t.(translator.Pipeliner).Pipeline()
-	for _, req := range reqs {
-		q.Send(req)
-	}
-	for _, req := range reqs {
+	for i, req := range reqs {
+		q := of[i]
 		words, err := q.Receive(nil)
 		if err == nil {
 			err = translator.Check(req, words)
@@ -127,45 +148,50 @@ func replayRequest(e *env, args []string) int {
 	return exitOK
 }
 
-// splitDump reads a dump: a profile frame, then a request frame, and the
-// frames of the requests sent with it, if any (translator.Pipeline).
-func splitDump(data []byte) (*hwmodel.Profile, []*translator.Request, error) {
-	frame := func(want uint32, what string) ([]byte, error) {
-		if len(data) < translator.FrameHeaderSize {
-			return nil, fmt.Errorf("no %s frame: %d bytes left", what, len(data))
+// splitDump reads a dump: a profile frame, a request frame, and the
+// frames of the requests sent with it, if any (translator.Pipeline), each
+// profile's frame before the first request that names it. The profiles
+// are by the number the requests name them by.
+func splitDump(data []byte) (map[uint32]*hwmodel.Profile, []*translator.Request, error) {
+	profs := map[uint32]*hwmodel.Profile{}
+	var reqs []*translator.Request
+	for at := 0; len(reqs) == 0 || len(data) > 0; {
+		switch {
+		case len(data) < translator.FrameHeaderSize && len(profs) == 0:
+			return nil, nil, fmt.Errorf("no profile frame: %d bytes left", len(data))
+		case len(data) < translator.FrameHeaderSize:
+			return nil, nil, fmt.Errorf("no request frame at byte %d: %d bytes left", at, len(data))
 		}
 		op, size := binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])
-		if op != want {
-			return nil, fmt.Errorf("the %s frame's header has opcode %d, not %d: not a request file ebref wrote", what, op, want)
-		}
-		if uint64(size) > uint64(len(data)-translator.FrameHeaderSize) {
-			return nil, fmt.Errorf("the %s frame's header says %d bytes, more than the %d left", what, size, len(data)-translator.FrameHeaderSize)
+		switch {
+		case len(profs) == 0 && op != translator.OpProfile:
+			return nil, nil, fmt.Errorf("the profile frame's header has opcode %d, not %d: not a request file ebref wrote", op, translator.OpProfile)
+		case op != translator.OpProfile && op != translator.OpRequest:
+			return nil, nil, fmt.Errorf("the frame at byte %d has opcode %d, neither a profile's (%d) nor a request's (%d): not a request file ebref wrote", at, op, translator.OpProfile, translator.OpRequest)
+		case uint64(size) > uint64(len(data)-translator.FrameHeaderSize):
+			return nil, nil, fmt.Errorf("the frame at byte %d says %d bytes, more than the %d left", at, size, len(data)-translator.FrameHeaderSize)
 		}
 		body := data[translator.FrameHeaderSize : translator.FrameHeaderSize+int(size)]
-		data = data[translator.FrameHeaderSize+int(size):]
-		return body, nil
-	}
-	pb, err := frame(translator.OpProfile, "profile")
-	if err != nil {
-		return nil, nil, err
-	}
-	_, prof, err := translator.DecodeProfile(pb)
-	if err != nil {
-		return nil, nil, err
-	}
-	var reqs []*translator.Request
-	for len(reqs) == 0 || len(data) > 0 {
-		rb, err := frame(translator.OpRequest, "request")
-		if err != nil {
-			return nil, nil, err
+		if op == translator.OpProfile {
+			id, prof, err := translator.DecodeProfile(body)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the profile at byte %d: %w", at, err)
+			}
+			profs[id] = prof
+		} else {
+			req := &translator.Request{}
+			if err := translator.DecodeRequest(body, req); err != nil {
+				return nil, nil, fmt.Errorf("request %d: %w", len(reqs)+1, err)
+			}
+			if profs[req.Profile] == nil {
+				return nil, nil, fmt.Errorf("request %d (byte %d) names profile %d, which no frame before it gives", len(reqs)+1, at, req.Profile)
+			}
+			reqs = append(reqs, req)
 		}
-		req := &translator.Request{}
-		if err := translator.DecodeRequest(rb, req); err != nil {
-			return nil, nil, fmt.Errorf("request %d: %w", len(reqs)+1, err)
-		}
-		reqs = append(reqs, req)
+		n := translator.FrameHeaderSize + int(size)
+		data, at = data[n:], at+n
 	}
-	return prof, reqs, nil
+	return profs, reqs, nil
 }
 
 // translatorFlags are the flags of commands that take --translator.

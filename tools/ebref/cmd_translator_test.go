@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ebref/ebref/ddi"
 	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -116,6 +118,39 @@ func TestReplay(t *testing.T) {
 	assert.Contains(t, stdout, "WAIT")
 }
 
+// globalCall is a Barrier call of one global barrier, number call, on the
+// profile numbered profile.
+func globalCall(profile, call uint32) *translator.Request {
+	b := []ddi.Barrier{ddi.NewGlobalBarrier(ddi.GlobalBarrier{SyncBefore: ddi.SyncComputeShading, SyncAfter: ddi.SyncPixelShading,
+		AccessBefore: ddi.AccessUnorderedAccess, AccessAfter: ddi.AccessShaderResource})}
+	all := ddi.DefinedAccessBits &^ ddi.AccessNoAccess
+	return &translator.Request{Entry: translator.Entry0094, ListType: ddi.CommandListTypeDirect, Call: call, Profile: profile,
+		Records: ddi.AppendEncodedBarriers(nil, b), Facts: []translator.Fact{{CompatBefore: all, CompatAfter: all}}}
+}
+
+// TestReplayListsTogether: a dump of several command lists' calls on two
+// profiles, as a copy lost with them in one write leaves it, is replayed
+// in one write again, each call on its own profile.
+func TestReplayListsTogether(t *testing.T) {
+	t.Setenv("EBREF_TEST_SERVE", "1")
+	profiles := hwmodel.Profiles()
+	var data []byte
+	data = translator.AppendProfile(data, 4, profiles[0])
+	data = translator.AppendRequest(data, globalCall(4, 1))
+	data = translator.AppendRequest(data, globalCall(4, 2))
+	data = translator.AppendProfile(data, 9, profiles[1])
+	data = translator.AppendRequest(data, globalCall(9, 3))
+	data = translator.AppendRequest(data, globalCall(4, 4)) // the first profile's again
+	f := filepath.Join(t.TempDir(), "lists.req")
+	require.NoError(t, os.WriteFile(f, data, 0o644))
+	code, stdout, stderr := ebref(t, nil, "translator", "replay", f, "--", os.Args[0])
+	require.Equal(t, 0, code, stderr)
+	for call := 1; call <= 4; call++ {
+		assert.Contains(t, stdout, fmt.Sprintf("Barrier #%d:", call))
+	}
+	assert.Contains(t, stdout, "WAIT")
+}
+
 type hang struct{}
 
 func (hang) Translate(*translator.Request, []uint32) ([]uint32, error) {
@@ -153,6 +188,8 @@ func TestTranslatorGivenUp(t *testing.T) {
 // error naming what is wrong with it, before any translator starts.
 func TestReplayBadDumps(t *testing.T) {
 	dir := t.TempDir()
+	discrete, err := hwmodel.LookupProfile("discrete")
+	require.NoError(t, err)
 	frame := func(op, size uint32, body int) []byte {
 		b := binary.LittleEndian.AppendUint32(nil, op)
 		return append(binary.LittleEndian.AppendUint32(b, size), make([]byte, body)...)
@@ -165,6 +202,9 @@ func TestReplayBadDumps(t *testing.T) {
 		{"empty", nil, "no profile frame: 0 bytes left"},
 		{"text", []byte("root:x:0:0:root:/root:/bin/sh\n"), "has opcode 1953460082, not 1: not a request file"},
 		{"oversized", frame(translator.OpProfile, 1<<30, 16), "says 1073741824 bytes, more than the 16 left"},
+		{"unknown-profile", append(translator.AppendProfile(nil, 1, discrete), translator.AppendRequest(nil, globalCall(7, 1))...),
+			"request 1 (byte " + fmt.Sprint(len(translator.AppendProfile(nil, 1, discrete))) + ") names profile 7, which no frame before it gives"},
+		{"no-request", translator.AppendProfile(nil, 1, discrete), "no request frame at byte " + fmt.Sprint(len(translator.AppendProfile(nil, 1, discrete))) + ": 0 bytes left"},
 	} {
 		f := filepath.Join(dir, c.name+".req")
 		require.NoError(t, os.WriteFile(f, c.data, 0o644))

@@ -2,8 +2,10 @@ package translator_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/ebref/ebref/hlk"
 	"github.com/ebref/ebref/hlk/reference"
+	"github.com/ebref/ebref/hwmodel"
 	"github.com/ebref/ebref/umd"
 	"github.com/ebref/ebref/umd/translator"
 )
@@ -178,4 +181,181 @@ func TestBadRepliesMidRun(t *testing.T) {
 	}
 	assert.NotZero(t, failed)
 	assert.Less(t, p.Exchanges(), p.Requests(), "calls went together")
+}
+
+// sendCalls queues calls first, first+1, ... (n of them) on q.
+func sendCalls(t *testing.T, q translator.Pipeline, first, n int) {
+	t.Helper()
+	for i := range n {
+		require.True(t, q.Send(numbered(first+i)))
+	}
+}
+
+// receiveEchoes receives n replies from an echo translator's pipeline and
+// checks each answers call first+i on profile id.
+func receiveEchoes(t *testing.T, q translator.Pipeline, first, n int, id uint32) {
+	t.Helper()
+	for i := range n {
+		got, err := q.Receive(nil)
+		require.NoError(t, err)
+		require.Equal(t, []uint32{uint32(first + i), id}, got, "the reply to call %d", first+i)
+	}
+	require.Zero(t, q.Len())
+}
+
+// openPipeline begins a pipeline on the named profile.
+func openPipeline(t *testing.T, p *translator.Process, profile string) translator.Pipeline {
+	prof, err := hwmodel.LookupProfile(profile)
+	require.NoError(t, err)
+	tr, err := p.Open(prof)
+	require.NoError(t, err)
+	return tr.(translator.Pipeliner).Pipeline()
+}
+
+// TestListsGoTogether: the requests of command lists waiting at the same
+// moment, on different profiles, leave in one write, each list's after
+// its profile's frame where the copy lacks it, and each reply reaches its
+// own list; a list that would make the write larger than PipelineBytes
+// waits for the next.
+func TestListsGoTogether(t *testing.T) {
+	p, err := start(t, "echo", 5*time.Second)
+	require.NoError(t, err)
+	profiles := hwmodel.Profiles()
+	require.GreaterOrEqual(t, len(profiles), 2)
+	a, b, c := openPipeline(t, p, profiles[0].Name), openPipeline(t, p, profiles[1].Name), openPipeline(t, p, profiles[0].Name)
+	sendCalls(t, a, 1, 3)
+	sendCalls(t, b, 10, 2)
+	sendCalls(t, c, 20, 1)
+	before := p.Exchanges()
+	require.NoError(t, p.SendTogether(a, b, c))
+	assert.Equal(t, before+1, p.Exchanges(), "three lists, one write")
+	receiveEchoes(t, c, 20, 1, 1) // in any order
+	receiveEchoes(t, b, 10, 2, 2)
+	receiveEchoes(t, a, 1, 3, 1)
+	assert.Equal(t, before+1, p.Exchanges(), "the replies were all read with the write's")
+
+	// A full list after another does not fit in the same write: it is
+	// sent, alone, when it asks for its replies.
+	full := openPipeline(t, p, profiles[1].Name)
+	n := 0
+	for full.Send(numbered(100 + n)) {
+		n++
+	}
+	sendCalls(t, a, 1, 1)
+	before = p.Exchanges()
+	require.NoError(t, p.SendTogether(a, full))
+	assert.Equal(t, before+1, p.Exchanges())
+	receiveEchoes(t, a, 1, 1, 1)
+	assert.Equal(t, n, full.Len(), "not sent")
+	receiveEchoes(t, full, 100, n, 2)
+	assert.Equal(t, before+2, p.Exchanges())
+}
+
+// TestListsTogetherCrash: a copy lost with several lists' requests in one
+// write fails the first request not answered, saying what else was in
+// flight, and dumps every request not answered, each list's profile's
+// frame before it, for replay; the lists before it have their replies,
+// and the requests after it, its own list's and the other lists', go to a
+// fresh copy.
+func TestListsTogetherCrash(t *testing.T) {
+	p, err := start(t, "crash-on-3", 5*time.Second)
+	require.NoError(t, err)
+	profiles := hwmodel.Profiles()
+	a, b, c := openPipeline(t, p, profiles[0].Name), openPipeline(t, p, profiles[1].Name), openPipeline(t, p, profiles[0].Name)
+	sendCalls(t, a, 1, 2)
+	sendCalls(t, b, 3, 2)
+	sendCalls(t, c, 5, 1)
+	require.NoError(t, p.SendTogether(a, b, c))
+	// Serve holds its replies back while requests are buffered, so a's
+	// went down with the copy too, though the third call was b's: the
+	// first unanswered request is a's.
+	_, err = a.Receive(nil)
+	te := kindOf(t, err)
+	assert.Equal(t, translator.ErrCrash, te.Kind)
+	assert.Contains(t, err.Error(), "4 later calls were sent with it and not answered, 3 of them from 2 other command lists")
+	assert.Contains(t, strings.Join(te.Stderr, "\n"), "the third call, number 3")
+	require.NotEmpty(t, te.Dump)
+	data, err := os.ReadFile(te.Dump)
+	require.NoError(t, err)
+	var ops, calls []uint32
+	for len(data) >= translator.FrameHeaderSize {
+		op, size := le32(data), le32(data[4:])
+		ops = append(ops, op)
+		if op == translator.OpRequest {
+			var req translator.Request
+			require.NoError(t, translator.DecodeRequest(data[translator.FrameHeaderSize:translator.FrameHeaderSize+int(size)], &req))
+			calls = append(calls, req.Call)
+		}
+		data = data[translator.FrameHeaderSize+int(size):]
+	}
+	require.Empty(t, data)
+	P, R := translator.OpProfile, translator.OpRequest
+	assert.Equal(t, []uint32{P, R, R, P, R, R, R}, ops, "a's profile, a's two calls, b's profile, b's and c's calls")
+	assert.Equal(t, []uint32{1, 2, 3, 4, 5}, calls)
+	// The rest are answered by a fresh copy, each by its own reply.
+	got, err := a.Receive(nil)
+	require.NoError(t, err, "a's second call")
+	assert.NotEmpty(t, got)
+	for _, q := range []translator.Pipeline{b, c} {
+		for q.Len() > 0 {
+			_, err := q.Receive(nil)
+			if err != nil { // the fresh copy's own third call
+				assert.Equal(t, translator.ErrCrash, kindOf(t, err).Kind)
+			}
+		}
+	}
+}
+
+// le32 is the little-endian dword at b.
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// TestListsGatherAcrossGoroutines: callers on many goroutines, each
+// waiting for its own lists' replies, get their own replies, and their
+// lists go together (the harness's jobs, hlk.Jobs).
+func TestListsGatherAcrossGoroutines(t *testing.T) {
+	p, err := start(t, "echo", 5*time.Second)
+	require.NoError(t, err)
+	const callers, lists = 16, 30
+	profiles := hwmodel.Profiles()
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for g := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			prof := profiles[g%len(profiles)]
+			tr, err := p.Open(prof)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for l := range lists {
+				q := tr.(translator.Pipeliner).Pipeline()
+				first := (g*lists+l)*4 + 1
+				n := 1 + l%3
+				for i := range n {
+					q.Send(numbered(first + i))
+				}
+				for i := range n {
+					got, err := q.Receive(nil)
+					if err == nil && (len(got) != 2 || got[0] != uint32(first+i)) {
+						err = fmt.Errorf("caller %d: the reply to call %d is %v", g, first+i, got)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	assert.Less(t, p.Exchanges(), callers*lists, "lists waiting together went together")
+	t.Logf("%d lists, %d exchanges", callers*lists, p.Exchanges())
 }

@@ -79,9 +79,8 @@ type Options struct {
 	// Log, if set, receives the translator's standard error as it comes.
 	Log io.Writer
 	// Instances is how many copies of the translator may run at once,
-	// one call each (0: JobsPerCPU a CPU, GOMAXPROCS CPUs, at most
-	// MaxInstances): callers on other goroutines do not wait for each
-	// other's round trips. Copies are started as callers need them.
+	// one exchange each (0: CopiesPerCPU a CPU, GOMAXPROCS CPUs, at most
+	// MaxInstances). Copies are started as exchanges need them.
 	Instances int
 }
 
@@ -92,14 +91,18 @@ type Options struct {
 const MaxInstances = 64
 
 // JobsPerCPU is how many callers a CPU keeps busy when their calls wait
-// for a translator in another process: the default of Options.Instances
-// and, through the driver (hlk/reference), of the harness's jobs
-// (hlk.Config.Jobs). While a caller waits for a reply its P is idle; with
-// one caller a CPU the garbage collector's idle mark worker runs there,
-// taking the CPU from the translator, and its pacer, counting that work,
-// starts collections sooner; with two, another case runs instead
-// (docs/translators.md "Speed").
-const JobsPerCPU = 2
+// for a translator in another process (Process.Jobs): through the driver
+// (hlk/reference), the harness's jobs (hlk.Config.Jobs). The command
+// lists of callers waiting at the same moment go to a copy together, one
+// exchange for all (Process.gather); the more callers, the more go
+// together, and a caller waiting leaves its P to another instead of to
+// the garbage collector's idle mark worker (docs/translators.md "Speed").
+const JobsPerCPU = 8
+
+// CopiesPerCPU is the default of Options.Instances a CPU: how many
+// exchanges may be in flight at once. Callers' requests go together, so
+// a few copies serve many callers.
+const CopiesPerCPU = 1
 
 // maxStartFailures is how many hellos in a row may fail before the
 // translator is given up.
@@ -132,6 +135,7 @@ type Process struct {
 	exchanges atomic.Int64
 	dumps     atomic.Int64
 	policies  map[uint32]policyAnswer
+	gathering gathering
 }
 
 type policyAnswer struct {
@@ -156,6 +160,7 @@ type running struct {
 	done    chan struct{}
 	waitErr error
 	buf     []byte
+	fresh   []uint32 // the profiles whose frames a batch writes (sendBatch)
 	// declares: its hello declared policies (HelloDeclaresPolicy).
 	declares bool
 	// timer kills the process when an exchange outlives the deadline,
@@ -177,7 +182,7 @@ func Start(argv []string, opts Options) (*Process, error) {
 	case opts.Instances > MaxInstances:
 		return nil, fmt.Errorf("translator: %d copies asked; at most %d run at once (translator.MaxInstances)", opts.Instances, MaxInstances)
 	case opts.Instances <= 0:
-		opts.Instances = min(JobsPerCPU*runtime.GOMAXPROCS(0), MaxInstances)
+		opts.Instances = DefaultInstances()
 	}
 	p := &Process{argv: argv, opts: opts, name: filepath.Base(argv[0]), ids: map[*hwmodel.Profile]uint32{}}
 	p.freed = sync.NewCond(&p.mu)
@@ -197,10 +202,19 @@ func Start(argv []string, opts Options) (*Process, error) {
 	return p, nil
 }
 
+// DefaultInstances is Options.Instances's default: CopiesPerCPU a CPU
+// (GOMAXPROCS), at most MaxInstances.
+func DefaultInstances() int {
+	return min(CopiesPerCPU*runtime.GOMAXPROCS(0), MaxInstances)
+}
+
 // Instances is how many copies of the translator may run at once
-// (Options.Instances): how many callers at a time do not wait for each
-// other.
+// (Options.Instances).
 func (p *Process) Instances() int { return p.opts.Instances }
+
+// Jobs is how many callers should use the translator at once to keep the
+// CPUs busy: JobsPerCPU a CPU (GOMAXPROCS).
+func (p *Process) Jobs() int { return JobsPerCPU * runtime.GOMAXPROCS(0) }
 
 // Name is the name the translator gave in its hello.
 func (p *Process) Name() string { return p.name }
@@ -583,18 +597,18 @@ func (p *Process) send(r *running, prof *hwmodel.Profile, id uint32, frames, una
 		}
 	}()
 	if _, err := r.in.Write(frames); err != nil {
-		return dst, p.dumped(p.lost(r, err, "the request could not be written: %v", err), prof, id, unanswered), false
+		return dst, p.dumped(p.lost(r, err, "the request could not be written: %v", err), dumpOf(prof, id, unanswered)), false
 	}
 	if !r.sent[id] && r.declares {
 		if err := p.readPolicy(r, id, prof); err != nil {
 			r.stop() // lost, or at odds with the other copies
-			return dst, p.dumped(err.(*Error), prof, id, unanswered), false
+			return dst, p.dumped(err.(*Error), dumpOf(prof, id, unanswered)), false
 		}
 	}
 	r.sent[id] = true
 	dst, err, ok := p.reply(r, dst)
 	if !ok {
-		err = p.dumped(err.(*Error), prof, id, unanswered)
+		err = p.dumped(err.(*Error), dumpOf(prof, id, unanswered))
 	}
 	return dst, err, ok
 }
@@ -649,11 +663,16 @@ func (p *Process) reply(r *running, dst []uint32) (_ []uint32, _ error, ok bool)
 		status, n, body, MaxReasonLen)
 }
 
-// dumped writes the request that failed (its profile's frame and the
-// request's frame, and the frames of any requests sent after it and not
-// yet answered) to a file `ebref translator replay` reads, and names it
-// in e.
-func (p *Process) dumped(e *Error, prof *hwmodel.Profile, id uint32, frames []byte) *Error {
+// dumpOf is a dump of requests of one profile: its frame, then theirs.
+func dumpOf(prof *hwmodel.Profile, id uint32, frames []byte) []byte {
+	return append(AppendProfile(nil, id, prof), frames...)
+}
+
+// dumped writes data, the request that failed and the requests sent
+// after it and not yet answered, each profile's frame before its first
+// request (dumpOf, lostOne), to a file `ebref translator replay` reads,
+// and names it in e.
+func (p *Process) dumped(e *Error, data []byte) *Error {
 	dir := p.opts.DumpDir
 	if dir == "" {
 		dir = os.TempDir()
@@ -663,8 +682,6 @@ func (p *Process) dumped(e *Error, prof *hwmodel.Profile, id uint32, frames []by
 		e.Msg += fmt.Sprintf("; the request could not be kept: %v", err)
 		return e
 	}
-	data := AppendProfile(nil, id, prof)
-	data = append(data, frames...)
 	_, werr := f.Write(data)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr

@@ -106,6 +106,14 @@ func fakeTranslator(mode string) int {
 		open = func(*hwmodel.Profile) (translator.Translator, error) {
 			return translatorFunc(func(_ *translator.Request, dst []uint32) ([]uint32, error) { return dst, nil }), nil
 		}
+	case "echo":
+		// Each reply is the call's number and its profile's: which request
+		// a reply answers.
+		open = func(*hwmodel.Profile) (translator.Translator, error) {
+			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
+				return append(dst, r.Call, r.Profile), nil
+			}), nil
+		}
 	case "work":
 		open = func(*hwmodel.Profile) (translator.Translator, error) {
 			return translatorFunc(func(_ *translator.Request, dst []uint32) ([]uint32, error) {
@@ -510,31 +518,33 @@ func TestPolicyOverTheProtocol(t *testing.T) {
 	assert.False(t, declared, "the reference declares none: its table is the default")
 }
 
-// TestJobsFollowTheCopies: a run through a translator in other processes
-// runs, by default, as many cases at once as the translator has copies,
-// translator.JobsPerCPU a CPU, never more than translator.MaxInstances;
-// the reference in process one a CPU; and hlk.Config.Jobs, when set,
-// wins.
-func TestJobsFollowTheCopies(t *testing.T) {
+// TestJobsAndCopies: a run through a translator in other processes runs,
+// by default, translator.JobsPerCPU cases a CPU, whose requests share
+// translator.CopiesPerCPU copies a CPU, never more than
+// translator.MaxInstances; the reference in process one case a CPU; and
+// hlk.Config.Jobs, when set, wins.
+func TestJobsAndCopies(t *testing.T) {
 	p, err := start(t, "reference", 5*time.Second)
 	require.NoError(t, err)
 	cpus := runtime.GOMAXPROCS(0)
-	assert.Equal(t, min(translator.JobsPerCPU*cpus, translator.MaxInstances), p.Instances())
-	assert.Equal(t, p.Instances(), hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(p)}))
+	assert.Equal(t, min(translator.CopiesPerCPU*cpus, translator.MaxInstances), p.Instances())
+	assert.Equal(t, translator.DefaultInstances(), p.Instances())
+	assert.Equal(t, translator.JobsPerCPU*cpus, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(p)}))
 	assert.Equal(t, cpus, hlk.Jobs(hlk.Config{Driver: reference.Driver}))
 	assert.Equal(t, cpus, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(umd.ReferenceOpener{})}), "a translator in process waits for nothing")
 	assert.Equal(t, 3, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(p), Jobs: 3}))
 	q, err := translator.Start([]string{os.Args[0]}, translator.Options{Instances: 5})
 	require.NoError(t, err)
 	defer q.Close()
-	assert.Equal(t, 5, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(q)}))
+	assert.Equal(t, 5, q.Instances())
+	assert.Equal(t, translator.JobsPerCPU*cpus, hlk.Jobs(hlk.Config{Driver: reference.WithTranslator(q)}), "the copies do not set the jobs")
 
 	// Each copy is a process: more than MaxInstances is refused, saying
 	// so, before any starts.
 	_, err = translator.Start([]string{os.Args[0]}, translator.Options{Instances: translator.MaxInstances + 1})
 	assert.ErrorContains(t, err, "65 copies asked; at most 64 run at once")
 	// So a machine with many CPUs starts no more by default.
-	runtime.GOMAXPROCS(translator.MaxInstances)
+	runtime.GOMAXPROCS(2 * translator.MaxInstances)
 	defer runtime.GOMAXPROCS(cpus)
 	r, err := translator.Start([]string{os.Args[0]}, translator.Options{})
 	require.NoError(t, err)

@@ -64,6 +64,10 @@ const (
 	MaxReasonLen    = 4096
 	MaxRequestBytes = 256 << 20
 	MaxProfileBytes = hwmodel.MaxProfileFileBytes + 4096
+	// MaxDumpBytes bounds a file of requests a failed call left
+	// (`ebref translator replay`): a request, those written with it, and
+	// their profiles' frames.
+	MaxDumpBytes = MaxRequestBytes + PipelineBytes + 64*MaxProfileBytes
 
 	// CacheShared and CacheReadOnly are a cache entry's flags.
 	CacheShared   = 1
