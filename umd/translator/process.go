@@ -122,6 +122,7 @@ type Process struct {
 	declares bool
 
 	mu       sync.Mutex
+	asking   sync.Mutex // held by the caller asking a profile's policy (Open)
 	idle     []*running
 	live     int // copies started and not lost, idle or busy
 	freed    *sync.Cond
@@ -254,8 +255,18 @@ func (p *Process) Open(prof *hwmodel.Profile) (Translator, error) {
 	if _, asked := p.policies[s.id]; asked {
 		return policySession{s}, nil
 	}
+	// One caller asks; the others opening the profile meanwhile wait for
+	// its answer rather than send the profile again.
 	p.mu.Unlock()
-	err := p.askPolicy(prof, s.id)
+	p.asking.Lock()
+	p.mu.Lock()
+	_, asked := p.policies[s.id]
+	p.mu.Unlock()
+	var err error
+	if !asked {
+		err = p.askPolicy(prof, s.id)
+	}
+	p.asking.Unlock()
 	p.mu.Lock()
 	if err != nil {
 		return nil, err
@@ -281,12 +292,9 @@ func (p *Process) askPolicy(prof *hwmodel.Profile, id uint32) error {
 	if err != nil {
 		r.stop()
 	}
+	r.sent[id] = ok // before release: the copy is another caller's after it
 	p.release(r, ok)
-	if err != nil {
-		return err
-	}
-	r.sent[id] = true
-	return nil
+	return err
 }
 
 // readPolicy reads the OpPolicy frame a copy answers profile id with; a

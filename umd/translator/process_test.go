@@ -108,8 +108,14 @@ func fakeTranslator(mode string) int {
 		}
 	case "echo":
 		// Each reply is the call's number and its profile's: which request
-		// a reply answers.
-		open = func(*hwmodel.Profile) (translator.Translator, error) {
+		// a reply answers. A profile sent twice to one copy is an error:
+		// ebref sends each once.
+		sent := map[string]bool{}
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			if sent[p.Name] {
+				return nil, fmt.Errorf("profile %s sent twice", p.Name)
+			}
+			sent[p.Name] = true
 			return translatorFunc(func(r *translator.Request, dst []uint32) ([]uint32, error) {
 				return append(dst, r.Call, r.Profile), nil
 			}), nil
