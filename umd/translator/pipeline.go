@@ -167,8 +167,10 @@ func (q *pipeline) Drop() { q.reset() }
 // their own command lists, so their requests go together. The first
 // pipeline to wait leads: it yields its P (runtime.Gosched) while others
 // arrive, and writes when a yield brought no one new, that is when its P
-// has nothing else to run and would otherwise sit idle. No one waits for
-// a timer, and a lone caller (ebref run) waits no longer than it did.
+// has nothing else to run and would otherwise sit idle; it then takes a
+// copy, waiting for one if all are busy, and the lists that arrived
+// meanwhile go too. No one waits for a timer, and a lone caller (ebref
+// run) waits no longer than it did.
 func (p *Process) gather(q *pipeline) {
 	g := &p.gathering
 	g.mu.Lock()
@@ -184,10 +186,15 @@ func (p *Process) gather(q *pipeline) {
 		runtime.Gosched()
 		g.mu.Lock()
 	}
+	// A copy first: lists arriving while every copy is busy join this
+	// write.
+	g.mu.Unlock()
+	r, err := p.acquire()
+	g.mu.Lock()
 	batch := g.forming
 	g.forming, g.spare = g.spare[:0], nil // the next leader's
 	g.mu.Unlock()
-	p.sendBatch(batch)
+	p.sendBatch(r, err, batch)
 	for _, m := range batch[1:] {
 		m.m.wake <- struct{}{}
 	}
@@ -211,16 +218,16 @@ type gathering struct {
 	spare   []*pipeline
 }
 
-// sendBatch writes the unanswered requests of the batch's pipelines to a
-// copy, each pipeline's after its profile's frame if the copy lacks it,
-// and reads the replies into each pipeline's got. The first pipeline's
+// sendBatch writes the unanswered requests of the batch's pipelines to
+// copy r (or answers each with err, acquire's), each pipeline's after its
+// profile's frame if the copy lacks it, and reads the replies into each
+// pipeline's got. The first pipeline's
 // always go; the others' while the write holds at most PipelineBytes, so
 // that it never waits on a translator that is itself waiting to write
 // replies ebref is not yet reading. When the copy is lost, the request it
 // was lost on is answered with the error, and those after it, its
 // pipeline's and the other pipelines', are left to be sent again.
-func (p *Process) sendBatch(batch []*pipeline) {
-	r, err := p.acquire()
+func (p *Process) sendBatch(r *running, err error, batch []*pipeline) {
 	if err != nil {
 		for _, m := range batch {
 			m.got = append(m.got, answer{err: err})
@@ -348,7 +355,8 @@ func (p *Process) SendTogether(qs ...Pipeline) error {
 		}
 	}
 	if len(batch) > 0 {
-		p.sendBatch(batch)
+		r, err := p.acquire()
+		p.sendBatch(r, err, batch)
 	}
 	return nil
 }
