@@ -247,7 +247,19 @@ func RunContext(ctx context.Context, d Driver, sc *scenario.Scenario, p *hwmodel
 	}
 	dev, err := d.Open(p, DeviceOptions{Debug: sc.Debug, Fault: fault, Context: ctx})
 	if err != nil {
-		return Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
+		r := Result{Status: Fail, Failures: []string{fmt.Sprintf("opening the device: %v", err)}}
+		// A translator that crashed or timed out as the device asked for
+		// its compression policy did not let the case run: as at a call.
+		var te *translator.Error
+		if errors.As(err, &te) {
+			switch te.Kind {
+			case translator.ErrCrash:
+				r.Status = Crash
+			case translator.ErrTimeout:
+				r.Status = Timeout
+			}
+		}
+		return r
 	}
 	x := newExec(sc, dev)
 	dev.Machine().OnPacket(x.attribute)

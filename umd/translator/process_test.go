@@ -70,6 +70,12 @@ func fakeTranslator(mode string) int {
 				return ref.Translate(r, dst)
 			}), nil
 		}
+	case "crash-on-profile":
+		open = func(p *hwmodel.Profile) (translator.Translator, error) {
+			fmt.Fprintf(os.Stderr, "cannot open %s\n", p.Name)
+			os.Exit(6)
+			return nil, nil
+		}
 	case "hang-on-2":
 		calls := 0
 		open = func(p *hwmodel.Profile) (translator.Translator, error) {
@@ -622,6 +628,31 @@ func BenchmarkDefaultRun(b *testing.B) {
 			b.ReportMetric(float64(children-children0)/1e9/float64(runs), "translator-cpu-s/op")
 		})
 	}
+}
+
+// TestCrashesOnProfile: a translator that crashes when it is sent a
+// profile, as a case's device asks for its compression policy, makes
+// every case Crash, saying so, not Fail: the case did not run.
+func TestCrashesOnProfile(t *testing.T) {
+	p, err := start(t, "crash-on-profile", 5*time.Second)
+	require.NoError(t, err)
+	suites, err := hlk.Suites()
+	require.NoError(t, err)
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"barriers"}, Profiles: []string{"discrete"},
+		Driver: reference.WithTranslator(p)})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Cases)
+	for i := range rep.Cases {
+		c := &rep.Cases[i]
+		if c.Status == hlk.Skipped || c.Status == hlk.NotSupported {
+			continue
+		}
+		assert.Equal(t, hlk.Crash, c.Status, c.Path())
+		msg := strings.Join(c.Messages, "\n")
+		assert.Contains(t, msg, "opening the device")
+		assert.Contains(t, msg, "it ended with exit status 6")
+	}
+	assert.False(t, rep.Conformant())
 }
 
 // TestCrashesMidRun: a translator that crashes on its two hundredth
