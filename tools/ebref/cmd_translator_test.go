@@ -170,6 +170,7 @@ func (crash) Translate(*translator.Request, []uint32) ([]uint32, error) {
 // verdict.
 func TestTranslatorGivenUp(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir) // the crash's dump
 	script := filepath.Join(dir, "once.sh")
 	// The first start runs the crashing translator; every later one exits
 	// before its hello.
