@@ -156,10 +156,10 @@ func (q *pipeline) reset() {
 func (q *pipeline) Drop() { q.reset() }
 
 // gather sends q's unanswered requests with those of the other pipelines
-// waiting at the same moment, in one write to one copy, and returns when
-// q.got holds at least one reply, or none if q's requests must be sent
-// again (they did not fit in the write, or the copy was lost on another
-// pipeline's request before q's).
+// waiting at the same moment, in one write to one copy (more, one after
+// the other, if they do not fit in one), and returns when q.got holds at
+// least one reply, or none if q's requests must be sent again (the copy
+// was lost on another pipeline's request before q's).
 //
 // Why: what an exchange costs is the kernel's, waking the translator and
 // being woken (docs/translators.md "Speed"), about the same for one
@@ -218,15 +218,15 @@ type gathering struct {
 	spare   []*pipeline
 }
 
-// sendBatch writes the unanswered requests of the batch's pipelines to
-// copy r (or answers each with err, acquire's), each pipeline's after its
-// profile's frame if the copy lacks it, and reads the replies into each
-// pipeline's got. The first pipeline's
-// always go; the others' while the write holds at most PipelineBytes, so
-// that it never waits on a translator that is itself waiting to write
-// replies ebref is not yet reading. When the copy is lost, the request it
-// was lost on is answered with the error, and those after it, its
-// pipeline's and the other pipelines', are left to be sent again.
+// sendBatch sends the unanswered requests of the batch's pipelines to
+// copy r (or answers each with err, acquire's) and reads the replies into
+// each pipeline's got: in writes of at most PipelineBytes after the
+// first pipeline's (writeBatch), so that a write never waits on a
+// translator that is itself waiting to write replies ebref is not yet
+// reading, each write's replies read before the next. When the copy is
+// lost, the request it was lost on is answered with the error, and those
+// after it, its pipeline's and the later pipelines', are left to be sent
+// again.
 func (p *Process) sendBatch(r *running, err error, batch []*pipeline) {
 	if err != nil {
 		for _, m := range batch {
@@ -234,7 +234,21 @@ func (p *Process) sendBatch(r *running, err error, batch []*pipeline) {
 		}
 		return
 	}
-	r.buf = r.buf[:0]
+	ok := true
+	for len(batch) > 0 && ok {
+		n := p.writeBatch(r, batch)
+		ok = p.readBatch(r, batch[:n])
+		batch = batch[n:]
+	}
+	p.release(r, ok)
+}
+
+// writeBatch writes the first of the batch's pipelines to copy r, and
+// those after it while the write holds at most PipelineBytes, each after
+// its profile's frame if the copy lacks it: how many it wrote.
+func (p *Process) writeBatch(r *running, batch []*pipeline) int {
+	r.buf, r.fresh = r.buf[:0], r.fresh[:0]
+	n := len(batch)
 	for i, m := range batch {
 		at, fresh := len(r.buf), len(r.fresh)
 		if id := m.s.id; !r.sent[id] && !slices.Contains(r.fresh, id) {
@@ -243,31 +257,39 @@ func (p *Process) sendBatch(r *running, err error, batch []*pipeline) {
 		}
 		r.buf = append(r.buf, m.buf[m.start(m.next):]...)
 		if i > 0 && len(r.buf) > PipelineBytes { // the rest go in another
-			r.buf, r.fresh = r.buf[:at], r.fresh[:fresh]
-			batch = batch[:i]
+			r.buf, r.fresh, n = r.buf[:at], r.fresh[:fresh], i
 			break
 		}
 	}
 	p.exchanges.Add(1)
 	// The deadline runs from the write to the first answer, and then from
-	// when ebref waits for each of the others.
+	// when ebref waits for each of the others (readBatch).
 	r.timer.Reset(p.opts.Timeout)
-	armed, ok := true, true
+	return n
+}
+
+// readBatch writes r.buf, the frames of the batch's pipelines
+// (writeBatch), and reads their replies into each pipeline's got; false
+// when the copy was lost.
+func (p *Process) readBatch(r *running, batch []*pipeline) (ok bool) {
+	armed := true
 	arm := func() {
 		if !armed {
 			r.timer.Reset(p.opts.Timeout)
 			armed = true
 		}
 	}
+	defer func() {
+		if armed {
+			r.timer.Stop()
+		}
+	}()
 	if _, err := r.in.Write(r.buf); err != nil {
-		ok = false
 		m := batch[0]
 		m.got = append(m.got, answer{err: p.lostOne(batch, 0, m.next, p.lost(r, err, "the request could not be written: %v", err))})
+		return false
 	}
 	for bi, m := range batch {
-		if !ok {
-			break
-		}
 		if id := m.s.id; !r.sent[id] {
 			if r.declares {
 				arm()
@@ -277,9 +299,8 @@ func (p *Process) sendBatch(r *running, err error, batch []*pipeline) {
 				}
 				if err != nil {
 					r.stop() // lost, or at odds with the other copies
-					ok = false
 					m.got = append(m.got, answer{err: p.lostOne(batch, bi, m.next, err.(*Error))})
-					break
+					return false
 				}
 			}
 			r.sent[id] = true
@@ -297,15 +318,11 @@ func (p *Process) sendBatch(r *running, err error, batch []*pipeline) {
 			}
 			m.got = append(m.got, answer{end: len(m.words), err: err, ok: ok})
 			if !ok {
-				break
+				return false
 			}
 		}
 	}
-	if armed {
-		r.timer.Stop()
-	}
-	r.fresh = r.fresh[:0]
-	p.release(r, ok)
+	return true
 }
 
 // lostOne completes the error of a copy lost on request i of the
