@@ -33,8 +33,9 @@ type Pipeline interface {
 	Receive(dst []uint32) ([]uint32, error)
 	// Len is how many requests are queued and not yet answered.
 	Len() int
-	// Drop forgets the requests queued and not yet answered (their
-	// replies, if they were sent, are read and discarded).
+	// Drop forgets the requests queued and not yet answered, and the
+	// replies read and not yet received: nothing is in flight between
+	// calls (Receive reads a write's replies before it returns).
 	Drop()
 }
 
