@@ -574,10 +574,16 @@ func TestJobsAndCopies(t *testing.T) {
 // time and its idle mark workers' (runtime/metrics' estimates, from the
 // time its workers held a P), which a case waiting for a reply makes
 // room for.
+//
+// One unmeasured run in process comes first: a process's first run is
+// slower than the next by up to 0.6 s (its heap grows, its pools and
+// tables fill), and without it the first configuration, in process, paid
+// that alone and the boundary looked that much cheaper.
 func BenchmarkDefaultRun(b *testing.B) {
 	suites, err := hlk.Suites()
 	require.NoError(b, err)
 	b.Setenv("EBREF_TEST_TRANSLATOR", "reference")
+	defaultRun(b, suites, reference.Driver, 0)
 	for _, c := range []struct {
 		name      string
 		instances int // a translator in this many processes; 0: in process
@@ -607,10 +613,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 			}
 			runs := 0
 			for b.Loop() {
-				rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: driver, AnyCost: true, Jobs: c.jobs})
-				if err != nil || !rep.Conformant() {
-					b.Fatal(err, "not conformant")
-				}
+				defaultRun(b, suites, driver, c.jobs)
 				runs++
 			}
 			b.StopTimer()
@@ -627,6 +630,80 @@ func BenchmarkDefaultRun(b *testing.B) {
 			b.ReportMetric(float64(self-self0)/1e9/float64(runs), "ebref-cpu-s/op")
 			b.ReportMetric(float64(children-children0)/1e9/float64(runs), "translator-cpu-s/op")
 		})
+	}
+}
+
+// BenchmarkBoundary is what the boundary adds to the default run, with
+// less of the machine's noise than BenchmarkDefaultRun: this virtual
+// machine's speed drifts by a tenth within seconds, more than the
+// boundary costs, and a run takes eight. The run's cases are split into
+// shards (hlk.Config.Shards: every shardsOfARun-th case, so each shard is
+// a sample of every suite), and each shard runs in process and through
+// the protocol back to back, which of the two first alternating, so that
+// both see the same machine; the times add up to a run's each way.
+// Reported: the wall time of a run in process and through the protocol
+// and what the boundary adds; ebref's CPU it adds; the translator's CPU a
+// run; exchanges a run. One unmeasured run in process comes first
+// (BenchmarkDefaultRun says why).
+func BenchmarkBoundary(b *testing.B) {
+	suites, err := hlk.Suites()
+	require.NoError(b, err)
+	b.Setenv("EBREF_TEST_TRANSLATOR", "reference")
+	proc, err := translator.Start([]string{os.Args[0]}, translator.Options{})
+	require.NoError(b, err)
+	defer proc.Close()
+	through := reference.WithTranslator(proc)
+	defaultRun(b, suites, reference.Driver, 0)
+	_, children0 := cpuTimes(b)
+	var wall, cpu [2]time.Duration // in process, through the protocol
+	runs := 0
+	for b.Loop() {
+		for k := 1; k <= shardsOfARun; k++ {
+			for i := range 2 {
+				mode := (k + i) % 2 // shard by shard, the other first
+				driver := reference.Driver
+				if mode == 1 {
+					driver = through
+				}
+				start, self0 := time.Now(), selfCPU(b)
+				rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: driver, AnyCost: true, Shard: k, Shards: shardsOfARun})
+				if err != nil || !rep.Conformant() {
+					b.Fatal(err, "not conformant")
+				}
+				wall[mode] += time.Since(start)
+				cpu[mode] += time.Duration(selfCPU(b) - self0)
+			}
+		}
+		runs++
+	}
+	b.StopTimer()
+	exchanges := proc.Exchanges()
+	proc.Close() // its copies' CPU time counts once they are waited for
+	_, children := cpuTimes(b)
+	per := func(d time.Duration) float64 { return d.Seconds() / float64(runs) }
+	b.ReportMetric(per(wall[0]), "in-process-s/op")
+	b.ReportMetric(per(wall[1]), "process-s/op")
+	b.ReportMetric(per(wall[1]-wall[0]), "added-s/op")
+	b.ReportMetric(per(cpu[1]-cpu[0]), "ebref-added-cpu-s/op")
+	b.ReportMetric(float64(children-children0)/1e9/float64(runs), "translator-cpu-s/op")
+	b.ReportMetric(float64(exchanges)/float64(runs), "exchanges/op")
+}
+
+// shardsOfARun is how many shards BenchmarkBoundary splits a run into: a
+// second or so each way.
+const shardsOfARun = 8
+
+// selfCPU is this process's CPU time, user and system, in ns.
+func selfCPU(tb testing.TB) int64 {
+	self, _ := cpuTimes(tb)
+	return self
+}
+
+// defaultRun runs the suites, which must be conformant, with driver.
+func defaultRun(b *testing.B, suites []hlk.Suite, driver hlk.Driver, jobs int) {
+	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: driver, AnyCost: true, Jobs: jobs})
+	if err != nil || !rep.Conformant() {
+		b.Fatal(err, "not conformant")
 	}
 }
 
