@@ -583,7 +583,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 	suites, err := hlk.Suites()
 	require.NoError(b, err)
 	b.Setenv("EBREF_TEST_TRANSLATOR", "reference")
-	defaultRun(b, suites, reference.Driver, 0)
+	conformant(b, hlk.Config{Suites: suites, Driver: reference.Driver})
 	for _, c := range []struct {
 		name      string
 		instances int // a translator in this many processes; 0: in process
@@ -613,7 +613,7 @@ func BenchmarkDefaultRun(b *testing.B) {
 			}
 			runs := 0
 			for b.Loop() {
-				defaultRun(b, suites, driver, c.jobs)
+				conformant(b, hlk.Config{Suites: suites, Driver: driver, Jobs: c.jobs})
 				runs++
 			}
 			b.StopTimer()
@@ -653,7 +653,7 @@ func BenchmarkBoundary(b *testing.B) {
 	require.NoError(b, err)
 	defer proc.Close()
 	through := reference.WithTranslator(proc)
-	defaultRun(b, suites, reference.Driver, 0)
+	conformant(b, hlk.Config{Suites: suites, Driver: reference.Driver})
 	_, children0 := cpuTimes(b)
 	var wall, cpu [2]time.Duration // in process, through the protocol
 	runs := 0
@@ -666,10 +666,7 @@ func BenchmarkBoundary(b *testing.B) {
 					driver = through
 				}
 				start, self0 := time.Now(), selfCPU(b)
-				rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: driver, AnyCost: true, Shard: k, Shards: shardsOfARun})
-				if err != nil || !rep.Conformant() {
-					b.Fatal(err, "not conformant")
-				}
+				conformant(b, hlk.Config{Suites: suites, Driver: driver, Shard: k, Shards: shardsOfARun})
 				wall[mode] += time.Since(start)
 				cpu[mode] += time.Duration(selfCPU(b) - self0)
 			}
@@ -699,9 +696,10 @@ func selfCPU(tb testing.TB) int64 {
 	return self
 }
 
-// defaultRun runs the suites, which must be conformant, with driver.
-func defaultRun(b *testing.B, suites []hlk.Suite, driver hlk.Driver, jobs int) {
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: driver, AnyCost: true, Jobs: jobs})
+// conformant runs c, cost unbounded, and fails b unless it is conformant.
+func conformant(b *testing.B, c hlk.Config) {
+	c.AnyCost = true
+	rep, err := hlk.Execute(context.Background(), c)
 	if err != nil || !rep.Conformant() {
 		b.Fatal(err, "not conformant")
 	}
