@@ -37,7 +37,7 @@ func runHLK(e *env, args []string) (code int) {
 	profileFiles := addProfileFileFlag(fs)
 	suites := fs.String("suite", "", "comma-separated suites to run (a name or a prefix such as rules; default: all)")
 	runRe := fs.String("run", "", "run only the cases whose suite/case path matches this regular expression")
-	jobs := fs.Int("jobs", 0, fmt.Sprintf("cases to run in parallel (default: the number of CPUs; with --translator, %d times that, and %d copies of the translator a CPU, at most %d and never more than the cases)", translator.JobsPerCPU, translator.CopiesPerCPU, translator.MaxInstances))
+	jobs := fs.Int("jobs", 0, fmt.Sprintf("cases to run in parallel (default: the number of CPUs; with --translator, %d times that, and copies of the translator, %d a CPU, at most %d and never more than the cases)", translator.JobsPerCPU, translator.CopiesPerCPU, translator.MaxInstances))
 	shard := fs.String("shard", "", "run shard K of N (K/N) of the selected cases (default: the CI system's, from the environment)")
 	shardCount := fs.Int("shard-count", 0, "how many shards a Kubernetes Indexed Job has (its JOB_COMPLETION_INDEX names the shard)")
 	caselist := fs.String("caselist", "", "run only the cases this file lists, one suite/case,profile a line (what --list prints)")
