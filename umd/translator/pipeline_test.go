@@ -1,9 +1,7 @@
 package translator_test
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -91,9 +89,7 @@ func TestPipelineFailures(t *testing.T) {
 		assert.Contains(t, err.Error(), "it ended with exit status 5")
 		assert.Contains(t, err.Error(), "4 later calls were sent with it")
 		assert.Contains(t, strings.Join(te.Stderr, "\n"), "the third call, number 3")
-		require.NotEmpty(t, te.Dump)
-		data, err := os.ReadFile(te.Dump)
-		require.NoError(t, err)
+		data := dumpFile(t, te)
 		frame := translator.AppendRequest(nil, numbered(1))
 		require.Greater(t, len(data), 5*len(frame))
 		data = data[len(data)-5*len(frame):]
@@ -159,11 +155,7 @@ func TestPipelineAllocatesNothing(t *testing.T) {
 func TestBadRepliesMidRun(t *testing.T) {
 	p, err := start(t, "bad-surface", 5*time.Second)
 	require.NoError(t, err)
-	suites, err := hlk.Suites()
-	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"cost"}, Profiles: []string{"discrete"},
-		Driver: reference.WithTranslator(p)})
-	require.NoError(t, err)
+	rep := execute(t, hlk.Config{Only: []string{"cost"}, Profiles: []string{"discrete"}, Driver: reference.WithTranslator(p)})
 	failed := 0
 	for i := range rep.Cases {
 		c := &rep.Cases[i]
@@ -273,9 +265,7 @@ func TestListsTogetherCrash(t *testing.T) {
 	assert.Equal(t, translator.ErrCrash, te.Kind)
 	assert.Contains(t, err.Error(), "4 later calls were sent with it and not answered, 3 of them from 2 other command lists")
 	assert.Contains(t, strings.Join(te.Stderr, "\n"), "the third call, number 3")
-	require.NotEmpty(t, te.Dump)
-	data, err := os.ReadFile(te.Dump)
-	require.NoError(t, err)
+	data := dumpFile(t, te)
 	var ops, calls []uint32
 	for len(data) >= translator.FrameHeaderSize {
 		op, size := le32(data), le32(data[4:])

@@ -255,10 +255,7 @@ func TestHostileTranslators(t *testing.T) {
 		assert.Equal(t, translator.ErrCrash, te.Kind)
 		assert.Contains(t, err.Error(), "it ended with exit status 3")
 		assert.Contains(t, strings.Join(te.Stderr, "\n"), "assertion failed")
-		require.NotEmpty(t, te.Dump)
-		data, rerr := os.ReadFile(te.Dump)
-		require.NoError(t, rerr)
-		assert.NotEmpty(t, data)
+		assert.NotEmpty(t, dumpFile(t, te))
 		// The next call starts it again (and it crashes again).
 		_, err = translate(t, p)
 		assert.Equal(t, translator.ErrCrash, kindOf(t, err).Kind)
@@ -384,8 +381,7 @@ func TestConservativeIsConformant(t *testing.T) {
 	}
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: reference.WithTranslator(conservativeOpener{})})
-	require.NoError(t, err)
+	rep := execute(t, hlk.Config{Suites: suites, Driver: reference.WithTranslator(conservativeOpener{})})
 	notes := map[string]int{}
 	for i := range rep.Cases {
 		c := &rep.Cases[i]
@@ -402,8 +398,7 @@ func TestConservativeIsConformant(t *testing.T) {
 	// The same translator made subtly wrong at the boundary (the faults
 	// apply to any translator's replies) is caught by safety alone.
 	for _, fault := range []string{"drop-decompress", "drop-metadata-init", "drop-flush"} {
-		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Inject: fault, Driver: reference.WithTranslator(conservativeOpener{})})
-		require.NoError(t, err)
+		rep := execute(t, hlk.Config{Suites: suites, Inject: fault, Driver: reference.WithTranslator(conservativeOpener{})})
 		failed := 0
 		for i := range rep.Cases {
 			if !rep.Cases[i].Status.Conformant() {
@@ -436,10 +431,7 @@ func TestCExampleIsConformant(t *testing.T) {
 	require.NoError(t, err)
 	defer p.Close()
 	assert.Equal(t, "conservative-c", p.Name())
-	suites, err := hlk.Suites()
-	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Driver: reference.WithTranslator(p)})
-	require.NoError(t, err)
+	rep := execute(t, hlk.Config{Driver: reference.WithTranslator(p)})
 	assert.True(t, rep.Conformant())
 	var summary strings.Builder
 	hlk.WriteSummary(&summary, rep)
@@ -479,8 +471,7 @@ func TestDeclaredPolicies(t *testing.T) {
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
 	run := func(o translator.Opener) (fail, notes int) {
-		rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Profiles: []string{"discrete"}, Driver: reference.WithTranslator(o)})
-		require.NoError(t, err)
+		rep := execute(t, hlk.Config{Suites: suites, Profiles: []string{"discrete"}, Driver: reference.WithTranslator(o)})
 		for i := range rep.Cases {
 			if !rep.Cases[i].Status.Conformant() {
 				fail++
@@ -699,10 +690,30 @@ func selfCPU(tb testing.TB) int64 {
 // conformant runs c, cost unbounded, and fails b unless it is conformant.
 func conformant(b *testing.B, c hlk.Config) {
 	c.AnyCost = true
-	rep, err := hlk.Execute(context.Background(), c)
-	if err != nil || !rep.Conformant() {
-		b.Fatal(err, "not conformant")
+	if !execute(b, c).Conformant() {
+		b.Fatal("not conformant")
 	}
+}
+
+// execute runs c, on the default suites if it names none, and fails tb
+// if the run cannot be made.
+func execute(tb testing.TB, c hlk.Config) *hlk.Report {
+	if c.Suites == nil {
+		var err error
+		c.Suites, err = hlk.Suites()
+		require.NoError(tb, err)
+	}
+	rep, err := hlk.Execute(context.Background(), c)
+	require.NoError(tb, err)
+	return rep
+}
+
+// dumpFile is the dump a lost copy's error names, which must be there.
+func dumpFile(t *testing.T, te *translator.Error) []byte {
+	require.NotEmpty(t, te.Dump)
+	data, err := os.ReadFile(te.Dump)
+	require.NoError(t, err)
+	return data
 }
 
 // TestCrashesOnProfile: a translator that crashes when it is sent a
@@ -711,11 +722,7 @@ func conformant(b *testing.B, c hlk.Config) {
 func TestCrashesOnProfile(t *testing.T) {
 	p, err := start(t, "crash-on-profile", 5*time.Second)
 	require.NoError(t, err)
-	suites, err := hlk.Suites()
-	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"barriers"}, Profiles: []string{"discrete"},
-		Driver: reference.WithTranslator(p)})
-	require.NoError(t, err)
+	rep := execute(t, hlk.Config{Only: []string{"barriers"}, Profiles: []string{"discrete"}, Driver: reference.WithTranslator(p)})
 	require.NotEmpty(t, rep.Cases)
 	for i := range rep.Cases {
 		c := &rep.Cases[i]
@@ -736,10 +743,7 @@ func TestCrashesOnProfile(t *testing.T) {
 func TestCrashesMidRun(t *testing.T) {
 	p, err := start(t, "crash-every-200", 5*time.Second)
 	require.NoError(t, err)
-	suites, err := hlk.Suites()
-	require.NoError(t, err)
-	rep, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: []string{"barriers", "hlk"}, Driver: reference.WithTranslator(p)})
-	require.NoError(t, err)
+	rep := execute(t, hlk.Config{Only: []string{"barriers", "hlk"}, Driver: reference.WithTranslator(p)})
 	crashed, passed := 0, 0
 	for i := range rep.Cases {
 		c := &rep.Cases[i]
@@ -771,10 +775,8 @@ func TestReferenceOverTheProtocol(t *testing.T) {
 	require.NoError(t, err)
 	suites, err := hlk.Suites()
 	require.NoError(t, err)
-	in, err := hlk.Execute(context.Background(), hlk.Config{Driver: reference.Driver, Suites: suites, AnyCost: true})
-	require.NoError(t, err)
-	over, err := hlk.Execute(context.Background(), hlk.Config{Suites: suites, AnyCost: true, Driver: reference.WithTranslator(p)})
-	require.NoError(t, err)
+	in := execute(t, hlk.Config{Driver: reference.Driver, Suites: suites, AnyCost: true})
+	over := execute(t, hlk.Config{Suites: suites, AnyCost: true, Driver: reference.WithTranslator(p)})
 	require.Len(t, over.Cases, len(in.Cases))
 	differ := 0
 	for i := range in.Cases {

@@ -2,7 +2,6 @@ package translator_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"io"
 	"os"
@@ -96,12 +95,8 @@ func (r *recording) Translate(req *translator.Request, dst []uint32) ([]uint32, 
 // record runs the named suites on one profile, in one job, through a
 // recorder.
 func record(tb testing.TB, only []string, profile string) *recorded {
-	suites, err := hlk.Suites()
-	require.NoError(tb, err)
 	rc := &recorder{rec: &recorded{in: translator.AppendHello(nil)}, ids: map[string]uint32{}}
-	_, err = hlk.Execute(context.Background(), hlk.Config{Suites: suites, Only: only, Profiles: []string{profile},
-		Driver: reference.WithTranslator(rc), AnyCost: true, Jobs: 1})
-	require.NoError(tb, err)
+	execute(tb, hlk.Config{Only: only, Profiles: []string{profile}, Driver: reference.WithTranslator(rc), AnyCost: true, Jobs: 1})
 	rc.rec.chunks = append(rc.rec.chunks, len(rc.rec.in))
 	rc.rec.outChunks = append(rc.rec.outChunks, len(rc.rec.out))
 	require.NotZero(tb, rc.rec.requests)
