@@ -94,7 +94,7 @@ func runHLK(e *env, args []string) (code int) {
 	}
 	switch {
 	case *jobs < 0 || *jobs > maxJobs:
-		return usageError(e, fs, synopsis, "--jobs %d: want 0 (the default: a case a CPU, %d with --translator) to %d", *jobs, translator.JobsPerCPU, maxJobs)
+		return usageError(e, fs, synopsis, "--jobs %d: want 0 (the default: one case a CPU, or %d a CPU with --translator) to %d", *jobs, translator.JobsPerCPU, maxJobs)
 	case *timeout <= 0:
 		return usageError(e, fs, synopsis, "--timeout %v: want a positive duration", *timeout)
 	}
